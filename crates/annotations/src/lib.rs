@@ -2,6 +2,7 @@
 //!
 //! (Work in progress: the format, importers and statistics land with the annotations issue.)
 
+pub mod align;
 mod label;
 
 pub use label::{Label, UnknownLabel};
