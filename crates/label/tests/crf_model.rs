@@ -86,13 +86,13 @@ fn weights_match_the_crfs_dump() {
             transitions += 1;
             model.transitions()[[model.label_id(source).unwrap(), target]]
         };
-        assert!(
-            (ours - weight).abs() <= 5.1e-7,
-            "{line}: we read {ours}"
-        );
+        assert!((ours - weight).abs() <= 5.1e-7, "{line}: we read {ours}");
     }
     assert_eq!(states + transitions, model.num_features());
-    assert_eq!(transitions, 9, "L2 training gives every transition a weight");
+    assert_eq!(
+        transitions, 9,
+        "L2 training gives every transition a weight"
+    );
     assert_eq!(
         model.state_weights().iter().filter(|w| **w != 0.0).count(),
         states
@@ -104,7 +104,10 @@ fn weights_match_the_crfs_dump() {
 #[test]
 fn empty_short_and_foreign_files_are_refused() {
     assert_eq!(load(b"").unwrap_err(), ModelError::TooShort { len: 0 });
-    assert_eq!(load(&[0; 47]).unwrap_err(), ModelError::TooShort { len: 47 });
+    assert_eq!(
+        load(&[0; 47]).unwrap_err(),
+        ModelError::TooShort { len: 47 }
+    );
     let mut bytes = trained_model();
     bytes[0] = b'L';
     assert_eq!(
@@ -127,7 +130,10 @@ fn every_truncation_is_refused() {
         if len >= 8 {
             let mut patched = cut.to_vec();
             patched[4..8].copy_from_slice(&(len as u32).to_le_bytes());
-            assert!(load(&patched).is_err(), "patched prefix of {len} bytes accepted");
+            assert!(
+                load(&patched).is_err(),
+                "patched prefix of {len} bytes accepted"
+            );
         }
     }
     let mut padded = bytes.clone();
@@ -168,7 +174,10 @@ fn flipped_bytes_never_panic_and_structural_damage_is_refused() {
         }
     }
     // Every header byte, every FEAT id byte and more.
-    assert!(refused > 3 * (48 + 12 * num_features), "only {refused} refused");
+    assert!(
+        refused > 3 * (48 + 12 * num_features),
+        "only {refused} refused"
+    );
 }
 
 /// Rewrites one little-endian u32 of a model file.

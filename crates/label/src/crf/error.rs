@@ -34,7 +34,9 @@ pub enum ModelError {
     },
     /// The size recorded in the header differs from the buffer length: the file was cut short
     /// or has bytes appended.
-    #[error("model header declares {declared} bytes but the file has {actual} (truncated or padded)")]
+    #[error(
+        "model header declares {declared} bytes but the file has {actual} (truncated or padded)"
+    )]
     SizeMismatch {
         /// Size recorded in the header.
         declared: u32,
@@ -70,7 +72,9 @@ pub enum ModelError {
         problem: String,
     },
     /// The dense weight matrix (attributes x labels) would be unreasonably large.
-    #[error("model too large: {num_attrs} attributes x {num_labels} labels exceeds the dense weight limit")]
+    #[error(
+        "model too large: {num_attrs} attributes x {num_labels} labels exceeds the dense weight limit"
+    )]
     TooLarge {
         /// Number of attributes declared.
         num_attrs: u32,

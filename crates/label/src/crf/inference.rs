@@ -29,7 +29,7 @@ use super::error::InferenceError;
 use super::model::CrfModel;
 
 /// Tolerance on a marginal row's sum before the scaled result is distrusted.
-const NORMALISATION_SLACK: f64 = 1e-6;
+const NORMALISATION_SLACK: f64 = 1e-10;
 
 /// Reusable buffers for [`CrfModel::marginals`] and [`CrfModel::viterbi_into`].
 ///
@@ -80,6 +80,23 @@ fn reuse_matrix(m: &mut Array2<f64>, rows: usize, cols: usize) -> Result<(), Inf
     data.resize(len, 0.0);
     *m = Array2::from_shape_vec((rows, cols), data).map_err(|_| too_long())?;
     Ok(())
+}
+
+/// Copies `scores` into `dst` (row-major, resized to fit) and checks that all are finite.
+fn copy_scores(scores: ArrayView2<'_, f64>, dst: &mut Vec<f64>) -> Result<(), InferenceError> {
+    let l = scores.ncols().max(1);
+    dst.clear();
+    match scores.as_slice() {
+        Some(contiguous) => dst.extend_from_slice(contiguous),
+        None => dst.extend(scores.iter().copied()),
+    }
+    match dst.iter().position(|x| !x.is_finite()) {
+        Some(k) => Err(InferenceError::NonFiniteScore {
+            position: k / l,
+            label: k % l,
+        }),
+        None => Ok(()),
+    }
 }
 
 /// `ln(sum(exp(xs)))` without overflow; `xs` finite and non-empty.
@@ -214,26 +231,19 @@ impl CrfModel {
         if n == 0 {
             return Ok(0.0);
         }
+        copy_scores(scores, &mut ws.state)?;
         ws.back.resize(n * l, 0);
         ws.row.resize(2 * l, 0.0);
         let (mut prev, mut cur) = ws.row.split_at_mut(l);
-        for (t, (srow, back)) in scores
-            .rows()
-            .into_iter()
+        prev.copy_from_slice(&ws.state[..l]);
+        for (srow, back) in ws
+            .state
+            .chunks_exact(l)
             .zip(ws.back.chunks_exact_mut(l))
-            .enumerate()
+            .skip(1)
         {
-            if let Some(label) = srow.iter().position(|s| !s.is_finite()) {
-                return Err(InferenceError::NonFiniteScore { position: t, label });
-            }
-            if t == 0 {
-                for (p, &s) in prev.iter_mut().zip(srow.iter()) {
-                    *p = s;
-                }
-                continue;
-            }
             let columns = self.trans_by_target.chunks_exact(l);
-            for (((c, b), &s), column) in cur.iter_mut().zip(back).zip(srow.iter()).zip(columns) {
+            for (((c, b), &s), column) in cur.iter_mut().zip(back).zip(srow).zip(columns) {
                 let (mut best, mut arg) = (f64::NEG_INFINITY, 0);
                 for (i, (&p, &w)) in prev.iter().zip(column).enumerate() {
                     if p + w > best {
@@ -277,21 +287,11 @@ impl CrfModel {
         let mut log_z = (n - 1) as f64 * self.trans_max;
 
         // Per-position factors exp(score - max score).
-        for (t, (srow, e)) in scores
-            .rows()
-            .into_iter()
-            .zip(ws.state.chunks_exact_mut(l))
-            .enumerate()
-        {
-            let mut max = f64::NEG_INFINITY;
-            for (label, &s) in srow.iter().enumerate() {
-                if !s.is_finite() {
-                    return Err(InferenceError::NonFiniteScore { position: t, label });
-                }
-                max = max.max(s);
-            }
-            for (x, &s) in e.iter_mut().zip(srow.iter()) {
-                *x = (s - max).exp();
+        copy_scores(scores, &mut ws.state)?;
+        for e in ws.state.chunks_exact_mut(l) {
+            let max = e.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            for x in e.iter_mut() {
+                *x = (*x - max).exp();
             }
             log_z += max;
         }
@@ -361,6 +361,9 @@ impl CrfModel {
             if !(sum.is_finite() && (sum - 1.0).abs() <= NORMALISATION_SLACK) {
                 return Ok(None);
             }
+            for x in a.iter_mut() {
+                *x /= sum;
+            }
         }
         if !log_z.is_finite() {
             return Ok(None);
@@ -371,7 +374,9 @@ impl CrfModel {
     /// Forward-backward in log space; leaves the marginals in `ws.alpha`, returns `ln Z`.
     ///
     /// Slower (one `exp` per label pair and position) but immune to overflow and underflow;
-    /// used when the scaled pass degenerates. `scores` must be finite.
+    /// used when the scaled pass degenerates. Each forward row is log-normalised and each
+    /// backward row shifted by its maximum, so the values stay near the size of one position's
+    /// scores and keep their precision on long sequences. `scores` must be finite.
     fn forward_backward_log(&self, scores: ArrayView2<'_, f64>, ws: &mut Workspace) -> f64 {
         let l = self.num_labels();
         let n = scores.nrows();
@@ -381,38 +386,64 @@ impl CrfModel {
         let trans = self.transitions();
         let (tmp, _) = ws.row.split_at_mut(l);
 
-        // Forward: alpha[t][j] = s[t][j] + lse_i(alpha[t-1][i] + T[i][j]).
-        ws.alpha[..l].copy_from_slice(&ws.state[..l]);
-        for t in 1..n {
+        // Forward: alpha[t][j] = s[t][j] + lse_i(alpha[t-1][i] + T[i][j]), then normalised.
+        let mut log_z = 0.0;
+        for t in 0..n {
             let (done, todo) = ws.alpha.split_at_mut(t * l);
-            let prev = &done[(t - 1) * l..];
+            let cur = &mut todo[..l];
             let s = &ws.state[t * l..(t + 1) * l];
-            let columns = self.trans_by_target.chunks_exact(l);
-            for ((a, &sj), column) in todo[..l].iter_mut().zip(s).zip(columns) {
-                for ((x, &p), &w) in tmp.iter_mut().zip(prev).zip(column) {
-                    *x = p + w;
+            if t == 0 {
+                cur.copy_from_slice(s);
+            } else {
+                let prev = &done[(t - 1) * l..];
+                let columns = self.trans_by_target.chunks_exact(l);
+                for ((a, &sj), column) in cur.iter_mut().zip(s).zip(columns) {
+                    for ((x, &p), &w) in tmp.iter_mut().zip(prev).zip(column) {
+                        *x = p + w;
+                    }
+                    *a = sj + log_sum_exp(tmp);
                 }
-                *a = sj + log_sum_exp(tmp);
             }
+            let norm = log_sum_exp(cur);
+            for a in cur.iter_mut() {
+                *a -= norm;
+            }
+            log_z += norm;
         }
-        let log_z = log_sum_exp(&ws.alpha[(n - 1) * l..n * l]);
 
-        // Backward: beta[t][i] = lse_j(T[i][j] + s[t+1][j] + beta[t+1][j]).
+        // Backward: beta[t][i] = lse_j(T[i][j] + s[t+1][j] + beta[t+1][j]), minus its maximum.
         ws.beta[(n - 1) * l..n * l].fill(0.0);
         for t in (0..n - 1).rev() {
             let (head, tail) = ws.beta.split_at_mut((t + 1) * l);
+            let cur = &mut head[t * l..];
             let next = &tail[..l];
             let s = &ws.state[(t + 1) * l..(t + 2) * l];
-            for (b, trow) in head[t * l..].iter_mut().zip(trans.rows()) {
+            for (b, trow) in cur.iter_mut().zip(trans.rows()) {
                 for (((x, &w), &sj), &bj) in tmp.iter_mut().zip(trow.iter()).zip(s).zip(next) {
                     *x = w + sj + bj;
                 }
                 *b = log_sum_exp(tmp);
             }
+            let max = cur.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            for b in cur.iter_mut() {
+                *b -= max;
+            }
         }
 
-        for (a, &b) in ws.alpha.iter_mut().zip(&ws.beta) {
-            *a = (*a + b - log_z).exp();
+        // Marginals: softmax of alpha + beta, row by row.
+        for (a, b) in ws.alpha.chunks_exact_mut(l).zip(ws.beta.chunks_exact(l)) {
+            for (x, &y) in a.iter_mut().zip(b) {
+                *x += y;
+            }
+            let max = a.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            let mut sum = 0.0;
+            for x in a.iter_mut() {
+                *x = (*x - max).exp();
+                sum += *x;
+            }
+            for x in a.iter_mut() {
+                *x /= sum;
+            }
         }
         log_z
     }
@@ -457,6 +488,33 @@ mod tests {
         assert!((z_scaled - z_log).abs() < 1e-10 * z_log.abs());
         for (a, b) in scaled.iter().zip(&ws.alpha) {
             assert!((a - b).abs() < 1e-12, "{a} vs {b}");
+        }
+    }
+
+    /// 100,000 positions with scores up to +-1000 and transitions up to +-50: the scaled pass
+    /// (when it does not hand over) and the log-space pass agree, and rows sum to 1.
+    #[test]
+    fn long_sequences_with_large_weights() {
+        let mut seed = 1;
+        let trans = Array2::from_shape_fn((3, 3), |_| 50.0 * noise(&mut seed));
+        let m = model(trans);
+        let n = 100_000;
+        let scores = Array2::from_shape_fn((n, 3), |_| 1000.0 * noise(&mut seed));
+        let mut ws = Workspace::new();
+        ws.prepare(n, 3);
+        let scaled = m.forward_backward_scaled(scores.view(), &mut ws).unwrap();
+        let scaled_marginals = ws.alpha.clone();
+        let log_z = m.forward_backward_log(scores.view(), &mut ws);
+        let mut worst = 0.0f64;
+        for row in ws.alpha.chunks_exact(3) {
+            worst = worst.max((row.iter().sum::<f64>() - 1.0).abs());
+        }
+        assert!(worst < 1e-13, "log-space rows off by {worst}");
+        if let Some(z) = scaled {
+            assert!((z - log_z).abs() <= 1e-11 * log_z.abs(), "{z} vs {log_z}");
+            for (a, b) in scaled_marginals.iter().zip(&ws.alpha) {
+                assert!((a - b).abs() < 1e-9, "{a} vs {b}");
+            }
         }
     }
 

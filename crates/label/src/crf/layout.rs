@@ -99,7 +99,9 @@ fn chunk(
     };
     let start = offset as usize;
     if start < HEADER_SIZE {
-        return Err(problem(format!("offset {start} points into the file header")));
+        return Err(problem(format!(
+            "offset {start} points into the file header"
+        )));
     }
     let found = read_tag(buf, start).ok_or_else(|| {
         problem(format!(

@@ -190,7 +190,8 @@ impl CrfModel {
     /// All attributes as `(id, name)`, in id order.
     pub fn attrs(&self) -> impl ExactSizeIterator<Item = (u32, &str)> + '_ {
         // Ids fit in u32: the file stores at most u32::MAX attributes.
-        (0..self.attr_ends.len()).map(|id| (id as u32, self.attr_name(id as u32).unwrap_or_default()))
+        (0..self.attr_ends.len())
+            .map(|id| (id as u32, self.attr_name(id as u32).unwrap_or_default()))
     }
 
     /// State weights: `state_weights()[[a, y]]` is the weight of attribute `a` for label `y`
@@ -244,7 +245,11 @@ fn weight_matrices(
                     index,
                     problem: format!(
                         "duplicate {} feature {source} -> {target}",
-                        if f.kind == STATE { "state" } else { "transition" }
+                        if f.kind == STATE {
+                            "state"
+                        } else {
+                            "transition"
+                        }
                     ),
                 });
             }

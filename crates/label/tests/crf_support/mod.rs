@@ -57,7 +57,14 @@ fn block_attrs(rng: &mut Rng, label: &str, first: bool) -> Vec<String> {
     if rng.chance(heading) {
         attrs.push("tag=h".to_owned());
     }
-    attrs.push(if rng.chance(long) { "len=long" } else { "len=short" }.to_owned());
+    attrs.push(
+        if rng.chance(long) {
+            "len=long"
+        } else {
+            "len=short"
+        }
+        .to_owned(),
+    );
     if rng.chance(links) {
         attrs.push("links=many".to_owned());
     }
@@ -143,7 +150,9 @@ pub fn random_items(rng: &mut Rng, len: usize) -> Vec<Vec<String>> {
 
 /// `crfs` attributes (value 1) of one block.
 pub fn to_attributes(item: &[String]) -> Vec<Attribute> {
-    item.iter().map(|a| Attribute::new(a.as_str(), 1.0)).collect()
+    item.iter()
+        .map(|a| Attribute::new(a.as_str(), 1.0))
+        .collect()
 }
 
 /// Trains an L-BFGS model on `pages` and returns the model file's bytes.
@@ -154,7 +163,10 @@ pub fn train(pages: &[Page], path: &Path) -> Vec<u8> {
         trainer.append(&xseq, labels).expect("append");
     }
     trainer.params_mut().set_c2(0.5).expect("c2");
-    trainer.params_mut().set_max_iterations(60).expect("iterations");
+    trainer
+        .params_mut()
+        .set_max_iterations(60)
+        .expect("iterations");
     trainer.train(path).expect("train");
     std::fs::read(path).expect("read model")
 }
@@ -162,7 +174,10 @@ pub fn train(pages: &[Page], path: &Path) -> Vec<u8> {
 /// The standard test model: 40 synthetic pages of 25 blocks.
 pub fn trained_model() -> Vec<u8> {
     let dir = tempfile::tempdir().expect("tempdir");
-    train(&synthetic_pages(42, 40, 25), &dir.path().join("model.crfsuite"))
+    train(
+        &synthetic_pages(42, 40, 25),
+        &dir.path().join("model.crfsuite"),
+    )
 }
 
 /// Attribute ids of a block, skipping names the model does not know (as `crfs` does).
@@ -200,7 +215,10 @@ pub fn brute_force(model: &CrfModel, scores: ArrayView2<f64>) -> (Array2<f64>, f
         }
         all.push((score, path.clone()));
     }
-    let max = all.iter().map(|(s, _)| *s).fold(f64::NEG_INFINITY, f64::max);
+    let max = all
+        .iter()
+        .map(|(s, _)| *s)
+        .fold(f64::NEG_INFINITY, f64::max);
     let sum: f64 = all.iter().map(|(s, _)| (s - max).exp()).sum();
     let log_z = max + sum.ln();
     let mut marginals = Array2::zeros((n, l));
