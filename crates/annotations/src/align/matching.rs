@@ -119,6 +119,25 @@ impl Matching {
         }
     }
 
+    /// Where the tiles around gold run `g..g+len` predict it on the page: on the diagonal of the
+    /// nearest tile before it, else of the nearest tile after it; `None` without any tile.
+    pub(crate) fn expected_page(&self, g: u32, len: u32) -> Option<u32> {
+        let before = self
+            .tiles
+            .range(..g)
+            .next_back()
+            .map(|(&g0, &(p0, _))| i64::from(p0) + (i64::from(g) - i64::from(g0)));
+        let after = || {
+            self.tiles
+                .range(g.saturating_add(len)..)
+                .next()
+                .map(|(&g1, &(p1, _))| i64::from(p1) - (i64::from(g1) - i64::from(g)))
+        };
+        before
+            .or_else(after)
+            .map(|p| p.clamp(0, i64::from(u32::MAX - 1)) as u32)
+    }
+
     /// How far page position `p` is from where the tiles around gold run `g..g+len` predict
     /// it: the distance to the closer of the two predictions (continuing the diagonal of the
     /// nearest tile before, or of the nearest tile after). `u64::MAX` without any tile.

@@ -87,12 +87,8 @@ pub(crate) fn find_runs(s: &Streams, config: &AlignConfig) -> Vec<Run> {
             }
             work += ge - gs;
             diagonal_end.insert(d, ge.max(i + 1));
-            if ge - gs >= k {
-                runs.push(Run {
-                    g: gs as u32,
-                    p: ps as u32,
-                    len: (ge - gs) as u32,
-                });
+            if let Some(run) = trim_ends(s, gs, ps, ge - gs, k) {
+                runs.push(run);
             }
             if runs.len() >= config.max_runs || work >= config.max_extend_work {
                 return runs;
@@ -100,6 +96,38 @@ pub(crate) fn find_runs(s: &Streams, config: &AlignConfig) -> Vec<Run> {
         }
     }
     runs
+}
+
+/// Cuts off the ends of a run that reach fewer than `k` tokens into a segment or block that
+/// goes on: chance agreement past the end of a paragraph (gold "… end." then "The …", page
+/// "… end." then another "The …") must not steal the first word of a paragraph found elsewhere.
+/// Returns the rest if still at least `k` long.
+fn trim_ends(s: &Streams, g: usize, p: usize, len: usize, k: usize) -> Option<Run> {
+    let (mut head, mut tail) = (0, len);
+    for (of, unit) in [(g, &s.gold_segment), (p, &s.page_block)] {
+        let id = |i: usize| unit.get(of + i).copied();
+        // The run starts inside a unit that began before it: drop up to the next unit start
+        // if that is near.
+        if head == 0 && of > 0 && unit.get(of - 1) == id(0).as_ref() {
+            if let Some(cut) = (1..len.min(k)).find(|&i| id(i) != id(i - 1)) {
+                head = cut;
+            }
+        }
+        // The run ends inside a unit that goes on after it: likewise at the end.
+        if tail == len && id(len).is_some() && id(len) == id(len - 1) {
+            if let Some(cut) = (len.saturating_sub(k - 1)..len)
+                .rev()
+                .find(|&i| i > 0 && id(i) != id(i - 1))
+            {
+                tail = cut;
+            }
+        }
+    }
+    (tail >= head + k).then(|| Run {
+        g: (g + head) as u32,
+        p: (p + head) as u32,
+        len: (tail - head) as u32,
+    })
 }
 
 /// Places runs as tiles, longest first, context deciding between equal competitors.

@@ -6,7 +6,8 @@
 //! that is strong evidence even for one token. Each still wholly unmatched segment is looked
 //! up in a hash index of the blocks' token sequences; among the free, equal blocks the one
 //! nearest to where the surrounding tiles predict wins. At most
-//! [`AlignConfig::max_seed_occurrences`] equal blocks are considered per segment.
+//! [`AlignConfig::max_seed_occurrences`] equal blocks are considered per segment, outwards
+//! from the predicted place.
 //!
 //! Short matches inside longer blocks or segments are left to gap filling, which only accepts
 //! them between two tiles that bracket them.
@@ -37,12 +38,19 @@ pub(crate) fn match_whole_blocks(s: &Streams, matching: &mut Matching, config: &
         let h = hash_ids(ids);
         let lo = index.partition_point(|e| e.0 < h);
         let hi = index.partition_point(|e| e.0 <= h);
+        let Some(equal) = index.get(lo..hi) else {
+            continue;
+        };
+        // Look at equal blocks outwards from the one where the context predicts the segment.
+        let near = matching
+            .expected_page(range.start as u32, ids.len() as u32)
+            .and_then(|p| s.page_block.get(p as usize).copied())
+            .unwrap_or(0);
+        let mid = equal.partition_point(|e| e.1 < near);
+        let (before, after) = equal.split_at(mid);
         let mut best: Option<(u64, Run)> = None;
-        for &(_, b) in index
-            .get(lo..hi)
-            .unwrap_or(&[])
-            .iter()
-            .take(config.max_seed_occurrences)
+        for &(_, b) in
+            interleave(after.iter(), before.iter().rev()).take(config.max_seed_occurrences)
         {
             let block = s.block_range(b as usize);
             if s.page.get(block.clone()) != Some(ids)
@@ -64,4 +72,21 @@ pub(crate) fn match_whole_blocks(s: &Streams, matching: &mut Matching, config: &
             matching.place(run);
         }
     }
+}
+
+/// Alternates between two iterators (`a` first), continuing with the longer one.
+fn interleave<'a, T: 'a>(
+    a: impl Iterator<Item = &'a T>,
+    b: impl Iterator<Item = &'a T>,
+) -> impl Iterator<Item = &'a T> {
+    let (mut a, mut b) = (a.fuse(), b.fuse());
+    let mut take_a = false;
+    std::iter::from_fn(move || {
+        take_a = !take_a;
+        if take_a {
+            a.next().or_else(|| b.next())
+        } else {
+            b.next().or_else(|| a.next())
+        }
+    })
 }
