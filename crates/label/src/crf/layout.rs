@@ -3,7 +3,8 @@
 //! A CRFsuite (`crfs`) model is one little-endian buffer:
 //!
 //! ```text
-//! 0   header (48 bytes): "lCRF", file size, "FOMC", version 100, num_features, num_labels,
+//! 0   header (48 bytes): "lCRF", file size, "FOMC", version 100, num_features (0 when
+//!     written by CRFsuite's C code, which only counts them in FEAT), num_labels,
 //!     num_attrs, then absolute offsets of the FEAT, label CQDB, attribute CQDB, LFRF, AFRF chunks
 //! FEAT  "FEAT", chunk size (12 + 20 n), n, then n records {type u32, source u32, target u32,
 //!       weight f64}; type 0 = state feature attribute(source) -> label(target),
@@ -157,20 +158,23 @@ impl Layout {
                 actual: buf.len(),
             });
         }
-        let (num_features, num_labels, num_attrs) = (field(4), field(5), field(6));
+        let (declared_features, num_labels, num_attrs) = (field(4), field(5), field(6));
         if num_labels == 0 {
             return Err(ModelError::NoLabels);
         }
         let (off_features, off_labels, off_attrs, off_label_refs, off_attr_refs) =
             (field(7), field(8), field(9), field(10), field(11));
 
-        // FEAT: its size must be exactly its header plus the declared records.
+        // FEAT: its own count is authoritative (CRFsuite's C writer leaves the header's at 0,
+        // crfs fills it in); its size must be exactly its header plus that many records.
         let feat = chunk(buf, off_features, b"FEAT", "FEAT", CHUNK_HEADER)?;
-        let count = read_u32(buf, feat.start + 8).unwrap_or(0);
-        if count != num_features {
+        let num_features = read_u32(buf, feat.start + 8).unwrap_or(0);
+        if declared_features != 0 && declared_features != num_features {
             return Err(ModelError::Chunk {
                 chunk: "FEAT",
-                problem: format!("holds {count} features, the header declares {num_features}"),
+                problem: format!(
+                    "holds {num_features} features, the header declares {declared_features}"
+                ),
             });
         }
         let expected = (num_features as usize)
@@ -253,7 +257,8 @@ impl Layout {
     }
 
     /// Checks that every list of the `LFRF` and `AFRF` chunks is in bounds and names features of
-    /// the right type and source, and that together they cover every feature once.
+    /// the right type and source, and that the lists name as many features as the `FEAT` chunk
+    /// holds of that type.
     ///
     /// `features` are the decoded `FEAT` records.
     pub(super) fn check_refs(&self, buf: &[u8], features: &[RawFeature]) -> Result<(), ModelError> {
@@ -264,12 +269,13 @@ impl Layout {
                 chunk: name,
                 problem,
             };
+            // Lists come after the offset table (bounds checked by `ref_chunk`).
+            let lists_start = chunk.start + CHUNK_HEADER + 4 * kind.count(self);
             let mut total = 0usize;
             for owner in 0..entries {
                 let entry = chunk.start + CHUNK_HEADER + 4 * owner;
                 let list = read_u32(buf, entry).unwrap_or(0) as usize;
-                let list_start = chunk.start + CHUNK_HEADER + 4 * kind.count(self);
-                if list < list_start || list >= chunk.end {
+                if list < lists_start || list >= chunk.end {
                     return Err(problem(format!(
                         "list {owner} at offset {list} lies outside its chunk"
                     )));

@@ -13,7 +13,7 @@
 //! Label ids are the file's ids: `crfs` numbers labels in order of first appearance in the
 //! training data, so callers must map names through [`CrfModel::label_id`], never assume an order.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::panic::{self, AssertUnwindSafe};
 
 use ndarray::Array2;
@@ -80,13 +80,12 @@ impl CrfModel {
             }
             start = end;
         }
-        for (i, label) in labels.iter().enumerate() {
-            if labels[..i].contains(label) {
-                return Err(ModelError::Dictionary {
-                    dict: "label",
-                    problem: format!("label {label:?} appears twice"),
-                });
-            }
+        let mut distinct = HashSet::with_capacity(labels.len());
+        if let Some(label) = labels.iter().find(|l| !distinct.insert(l.as_str())) {
+            return Err(ModelError::Dictionary {
+                dict: "label",
+                problem: format!("label {label:?} appears twice"),
+            });
         }
 
         let trans_max = trans.iter().copied().fold(f64::NEG_INFINITY, f64::max);
