@@ -45,6 +45,7 @@ struct Sums {
     covered: u64,
     labelled: u64,
     labelled_in_gold: u64,
+    stray: u64,
     recall_sum: f64,
     precision_sum: f64,
     worst: Vec<(f64, String)>,
@@ -95,6 +96,7 @@ fn report(dir: &Path, set: &str, verbose: bool) {
         sums.covered += f.gold_content_covered;
         sums.labelled += f.labelled_content_tokens;
         sums.labelled_in_gold += f.labelled_content_in_gold;
+        sums.stray += t.page_content - f.labelled_content_in_gold;
         sums.recall_sum += f.recall();
         sums.precision_sum += f.precision();
         sums.worst
@@ -115,7 +117,7 @@ fn report(dir: &Path, set: &str, verbose: bool) {
     println!(
         "{set}: {} pages, gold tokens {}: found {:.2}%, covered by content blocks {:.2}% \
          (page mean {:.2}%); content-block tokens in gold {:.2}% (page mean {:.2}%); \
-         align {:.1} ms/page",
+         content-aligned tokens left in other blocks {:.2}%; align {:.1} ms/page",
         sums.pages,
         sums.gold,
         pct(sums.found, sums.gold),
@@ -123,6 +125,7 @@ fn report(dir: &Path, set: &str, verbose: bool) {
         100.0 * sums.recall_sum / n,
         pct(sums.labelled_in_gold, sums.labelled),
         100.0 * sums.precision_sum / n,
+        pct(sums.stray, sums.found),
         1000.0 * align_time / n,
     );
     sums.worst.sort_by(|a, b| a.0.total_cmp(&b.0));
@@ -227,7 +230,11 @@ fn decode_entities(s: &str) -> String {
     while let Some(amp) = rest.find('&') {
         out.push_str(rest.get(..amp).unwrap_or(""));
         let tail = rest.get(amp..).unwrap_or("");
-        let end = tail.get(..12).and_then(|t| t.find(';'));
+        let end = tail
+            .char_indices()
+            .take(12)
+            .find(|&(_, c)| c == ';')
+            .map(|(i, _)| i);
         let decoded = end.and_then(|e| {
             let name = tail.get(1..e)?;
             let c = match name {
@@ -245,6 +252,13 @@ fn decode_entities(s: &str) -> String {
                 "rdquo" => '”',
                 "hellip" => '…',
                 "copy" => '©',
+                "reg" => '®',
+                "trade" => '™',
+                "raquo" => '»',
+                "laquo" => '«',
+                "middot" => '·',
+                "bull" => '•',
+                "eacute" => 'é',
                 _ => {
                     let num = name.strip_prefix('#')?;
                     let code = match num.strip_prefix(['x', 'X']) {

@@ -288,6 +288,21 @@ fn typos_between_anchors_are_bridged() {
 }
 
 #[test]
+fn words_run_together_in_gold_are_bridged() {
+    let a = run(
+        &[
+            "This is our 15th year doing outreach around the State of Oregon and occasionally into Washington and California.",
+        ],
+        &[(
+            "This is our 15th year doing outreach around the State of Oregon andoccasionallyinto Washington and California.",
+            Paragraph,
+        )],
+    );
+    assert_eq!(counts(&a), [(18, 18)]);
+    assert_eq!(found(&a), [16]);
+}
+
+#[test]
 fn short_runs_between_anchors_come_from_a_local_lcs() {
     let a = run(
         &[

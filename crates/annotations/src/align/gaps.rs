@@ -14,7 +14,9 @@
 //! 2. *Substitution.* A gap of at most [`AlignConfig::max_substitution`] tokens on each side
 //!    (twice that when a gold token there touches a `?`, L3S-GN1's mark of a lost letter:
 //!    "Đoković" is "?okovi?") is taken as the same words spelt differently: its page tokens
-//!    are aligned to the gold gap and its gold tokens count as found. An extra page word with
+//!    are aligned to the gold gap and its gold tokens count as found. So is a gap of up to
+//!    [`MAX_RESPELT`] tokens a side whose letters are the same, only split differently
+//!    (annotators' "andoccasionallyinto" for "and occasionally into"). An extra page word with
 //!    no gold counterpart at all (a footnote mark) is absorbed only when both its neighbours are
 //!    in its own block, never as a block of its own or a prefix before the gold text.
 
@@ -24,6 +26,9 @@ use super::streams::{NONE, Streams};
 
 /// How many tokens two gaps may differ by, beyond a factor of two, and still be compared.
 pub(crate) const GAP_SLACK: usize = 8;
+
+/// Longest gap, in tokens on each side, checked for the same letters split differently.
+pub(crate) const MAX_RESPELT: usize = 8;
 
 /// A gap between two matched pairs: gold `a+1..b`, page `pa+1..pb`.
 #[derive(Clone, Debug)]
@@ -154,7 +159,15 @@ pub(crate) fn substitute(s: &Streams, matching: &mut Matching, config: &AlignCon
         } else {
             config.max_substitution
         };
-        if pg == 0 || gg > limit || pg > limit || !(p0..p1).all(|p| m.page_free(p)) {
+        if pg == 0 || !(p0..p1).all(|p| m.page_free(p)) {
+            return;
+        }
+        let respelt = gg > 0 && gg <= MAX_RESPELT && pg <= MAX_RESPELT && {
+            let gold = s.gold.get(gap.g.clone()).unwrap_or(&[]);
+            let page = s.page.get(p0..p1).unwrap_or(&[]);
+            letters(s, gold).eq(letters(s, page))
+        };
+        if !respelt && (gg > limit || pg > limit) {
             return;
         }
         if gg == 0 {
@@ -185,4 +198,9 @@ pub(crate) fn substitute(s: &Streams, matching: &mut Matching, config: &AlignCon
             }
         }
     });
+}
+
+/// The letters of a token sequence, without the breaks between tokens.
+fn letters<'a>(s: &'a Streams, ids: &'a [u32]) -> impl Iterator<Item = char> + 'a {
+    ids.iter().flat_map(|&id| s.word(id).chars())
 }

@@ -4,7 +4,8 @@
 //! where every block or segment starts. Matching then runs over whole streams, so a paragraph
 //! split into several blocks by inline tags, or two gold paragraphs merged into one block,
 //! need no special case. Token strings are interned once per page (one allocation per distinct
-//! word); gold tokens that never occur in the page get [`ABSENT`] and can match nothing.
+//! word); words of the page get the ids below [`Streams::page_vocab`], words found only in the
+//! gold get higher ids and so can match nothing.
 
 use rustc_hash::FxHashMap;
 
@@ -14,8 +15,6 @@ use super::token::{Tokenizer, strip_bullet};
 
 /// Marks "no position" in the position maps, and a gold token absent from the page.
 pub(crate) const NONE: u32 = u32::MAX;
-/// The id of a gold token that does not occur in the page.
-pub(crate) const ABSENT: u32 = u32::MAX;
 
 /// Page and gold as interned token ids, with their block and segment boundaries.
 #[derive(Debug, Default)]
@@ -34,6 +33,12 @@ pub(crate) struct Streams {
     pub(crate) gold_wild: Vec<bool>,
     /// Where each segment starts in `gold`, plus the end: one more entry than segments.
     pub(crate) segment_start: Vec<u32>,
+    /// Number of distinct page words: ids at or above it occur only in the gold.
+    pub(crate) page_vocab: u32,
+    /// The text of every word id, concatenated.
+    word_text: String,
+    /// Where each word id's text lies in `word_text`.
+    word_span: Vec<(u32, u32)>,
 }
 
 /// Converts a count to a stream position, failing past what `u32` positions can hold.
@@ -67,27 +72,20 @@ impl Streams {
             s.block_start.push(position(s.page.len())?);
             tokenizer.run(block.as_ref());
             for span in tokenizer.spans() {
-                let text = tokenizer.token(span);
-                let id = match vocab.get(text) {
-                    Some(&id) => id,
-                    None => {
-                        let id = position(vocab.len())?;
-                        vocab.insert(text.into(), id);
-                        id
-                    }
-                };
+                let id = s.intern(&mut vocab, tokenizer.token(span))?;
                 s.page.push(id);
                 s.page_block.push(b);
             }
         }
         s.block_start.push(position(s.page.len())?);
+        s.page_vocab = position(vocab.len())?;
         for segment in gold {
             let g = position(s.segment_start.len())?;
             s.segment_start.push(position(s.gold.len())?);
             tags.push(segment.tag);
             tokenizer.run(strip_bullet(segment.text.as_ref()));
             for span in tokenizer.spans() {
-                let id = vocab.get(tokenizer.token(span)).copied().unwrap_or(ABSENT);
+                let id = s.intern(&mut vocab, tokenizer.token(span))?;
                 s.gold.push(id);
                 s.gold_segment.push(g);
                 s.gold_wild.push(span.wild);
@@ -98,6 +96,37 @@ impl Streams {
         position(s.page.len())?;
         position(s.gold.len())?;
         Ok(s)
+    }
+
+    /// The id of `word`, a new one if it was not seen yet.
+    fn intern(
+        &mut self,
+        vocab: &mut FxHashMap<Box<str>, u32>,
+        word: &str,
+    ) -> Result<u32, AlignError> {
+        if let Some(&id) = vocab.get(word) {
+            return Ok(id);
+        }
+        let id = position(vocab.len())?;
+        let start = position(self.word_text.len())?;
+        self.word_text.push_str(word);
+        self.word_span
+            .push((start, position(self.word_text.len())?));
+        vocab.insert(word.into(), id);
+        Ok(id)
+    }
+
+    /// The text of word `id`.
+    pub(crate) fn word(&self, id: u32) -> &str {
+        self.word_span
+            .get(id as usize)
+            .and_then(|&(a, b)| self.word_text.get(a as usize..b as usize))
+            .unwrap_or("")
+    }
+
+    /// Whether word `id` occurs in the page.
+    pub(crate) fn in_page(&self, id: u32) -> bool {
+        id < self.page_vocab
     }
 
     /// Number of blocks.
@@ -147,7 +176,10 @@ mod tests {
         assert_eq!(s.page, [0, 1, 0, 2]);
         assert_eq!(s.page_block, [0, 1, 3, 3]);
         assert_eq!(s.block_start, [0, 1, 2, 2, 4]);
-        assert_eq!(s.gold, [0, 1, ABSENT]);
+        assert_eq!(s.gold, [0, 1, 3]);
+        assert_eq!(s.page_vocab, 3);
+        assert!(s.in_page(2) && !s.in_page(3));
+        assert_eq!((s.word(1), s.word(3), s.word(9)), ("world", "goodbye", ""));
         assert_eq!(s.gold_segment, [0, 0, 1]);
         assert_eq!(s.gold_wild, [false, false, true]);
         assert_eq!(s.segment_start, [0, 2, 3]);

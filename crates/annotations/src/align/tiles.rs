@@ -27,7 +27,7 @@ use rustc_hash::{FxHashMap, FxHasher};
 
 use super::AlignConfig;
 use super::matching::{Matching, Run};
-use super::streams::{ABSENT, Streams};
+use super::streams::Streams;
 
 /// Hash of a token sequence (the same function for page and gold).
 pub(crate) fn hash_ids(ids: &[u32]) -> u64 {
@@ -57,7 +57,7 @@ pub(crate) fn find_runs(s: &Streams, config: &AlignConfig) -> Vec<Run> {
     // The next gold window start free of absent tokens.
     let mut clean_from = 0usize;
     for (i, window) in gold.windows(k).enumerate() {
-        if let Some(last_absent) = window.iter().rposition(|&t| t == ABSENT) {
+        if let Some(last_absent) = window.iter().rposition(|&t| !s.in_page(t)) {
             clean_from = i + last_absent + 1;
         }
         if i < clean_from {

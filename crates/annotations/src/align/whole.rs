@@ -14,7 +14,7 @@
 
 use super::AlignConfig;
 use super::matching::{Matching, Run};
-use super::streams::{ABSENT, Streams};
+use super::streams::Streams;
 use super::tiles::hash_ids;
 
 /// Matches wholly unmatched segments to equal, wholly free blocks.
@@ -31,7 +31,9 @@ pub(crate) fn match_whole_blocks(s: &Streams, matching: &mut Matching, config: &
         let Some(ids) = s.gold.get(range.clone()) else {
             continue;
         };
-        if ids.is_empty() || ids.contains(&ABSENT) || !range.clone().all(|g| matching.gold_free(g))
+        if ids.is_empty()
+            || !ids.iter().all(|&t| s.in_page(t))
+            || !range.clone().all(|g| matching.gold_free(g))
         {
             continue;
         }
