@@ -7,7 +7,8 @@
 //!
 //! Usage: `cargo run --release -p victor-annotations --example align_coverage [SET…]`, with
 //! SET among `cleaneval`, `dragnet-train`, `l3s-gn1` (default: all three). The data is read
-//! from `$VICTOR_DATA` or `../../../shared/data` relative to the crate.
+//! from `$VICTOR_DATA` or `../../../shared/data` relative to the crate. `ALIGN_MIN_RUN=k`
+//! overrides [`AlignConfig::min_run`]; `VERBOSE=1` prints one line per page.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -56,7 +57,13 @@ fn report(dir: &Path, set: &str, verbose: bool) {
         eprintln!("skipped: {} not found", dir.display());
         return;
     };
-    let config = AlignConfig::default();
+    let mut config = AlignConfig::default();
+    if let Some(k) = std::env::var("ALIGN_MIN_RUN")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        config.min_run = k;
+    }
     let mut sums = Sums::default();
     let mut align_time = 0.0;
     for line in manifest.lines() {

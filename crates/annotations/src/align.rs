@@ -66,16 +66,18 @@ use streams::Streams;
 /// Knobs of the aligner; the defaults suit the project's gold standards.
 #[derive(Clone, Debug, PartialEq)]
 pub struct AlignConfig {
-    /// Shortest run of equal tokens that anchors anywhere on the page (default 3). Shorter
-    /// matches only count for a whole segment equal to a whole block, or between anchors.
+    /// Shortest run of equal tokens that anchors anywhere on the page (default 3; 0 counts as
+    /// 1). Shorter matches only count for a whole segment equal to a whole block, or between
+    /// anchors.
     pub min_run: usize,
     /// A page k-gram occurring more often than this seeds no run (default 64); also the most
     /// equal blocks considered for one short segment.
     pub max_seed_occurrences: usize,
     /// Most candidate runs collected (default 4,000,000).
     pub max_runs: usize,
-    /// Most token comparisons spent extending runs (default 64,000,000).
-    pub max_extend_work: usize,
+    /// Most token comparisons spent extending runs, and again placing them (default
+    /// 64,000,000 each).
+    pub max_run_work: usize,
     /// Largest LCS table, gold gap times page gap, filled for one gap (default 262,144).
     pub max_gap_cells: usize,
     /// Largest total of LCS table cells for one page (default 16,000,000).
@@ -91,7 +93,7 @@ impl Default for AlignConfig {
             min_run: 3,
             max_seed_occurrences: 64,
             max_runs: 4_000_000,
-            max_extend_work: 64_000_000,
+            max_run_work: 64_000_000,
             max_gap_cells: 1 << 18,
             max_total_gap_cells: 16_000_000,
             max_substitution: 2,

@@ -16,8 +16,8 @@
 //!
 //! *Work caps.* A k-gram that occurs more than [`AlignConfig::max_seed_occurrences`] times in
 //! the page seeds nothing (its text can still be covered by a run seeded elsewhere, or by the
-//! later phases); at most [`AlignConfig::max_runs`] runs are collected, and run extension stops
-//! after [`AlignConfig::max_extend_work`] token comparisons. On a huge repetitive page the
+//! later phases); at most [`AlignConfig::max_runs`] runs are collected, and extending runs, like
+//! placing them, stops after [`AlignConfig::max_run_work`] token comparisons. On a huge repetitive page the
 //! alignment degrades (fewer tokens aligned) instead of taking quadratic time.
 
 use std::collections::BinaryHeap;
@@ -90,7 +90,7 @@ pub(crate) fn find_runs(s: &Streams, config: &AlignConfig) -> Vec<Run> {
             if let Some(run) = trim_ends(s, gs, ps, ge - gs, k) {
                 runs.push(run);
             }
-            if runs.len() >= config.max_runs || work >= config.max_extend_work {
+            if runs.len() >= config.max_runs || work >= config.max_run_work {
                 return runs;
             }
         }
@@ -103,6 +103,9 @@ pub(crate) fn find_runs(s: &Streams, config: &AlignConfig) -> Vec<Run> {
 /// "… end." then another "The …") must not steal the first word of a paragraph found elsewhere.
 /// Returns the rest if still at least `k` long.
 fn trim_ends(s: &Streams, g: usize, p: usize, len: usize, k: usize) -> Option<Run> {
+    if len < k.max(1) {
+        return None;
+    }
     let (mut head, mut tail) = (0, len);
     for (of, unit) in [(g, &s.gold_segment), (p, &s.page_block)] {
         let id = |i: usize| unit.get(of + i).copied();
@@ -136,10 +139,16 @@ pub(crate) fn place_runs(runs: Vec<Run>, matching: &mut Matching, config: &Align
     let mut heap = BinaryHeap::from(runs);
     let mut free: Vec<(Run, bool)> = Vec::new();
     let mut ambiguous: Vec<(u64, Run)> = Vec::new();
+    let mut work = 0usize;
     while let Some(top) = heap.pop() {
+        if work > config.max_run_work {
+            break;
+        }
         free.clear();
         let mut next = Some(top);
         while let Some(run) = next {
+            // Each run is checked here and at most once more when settled.
+            work += 2 * run.len as usize;
             if matching.run_free(run) {
                 free.push((run, false));
             } else {
