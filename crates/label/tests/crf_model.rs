@@ -163,7 +163,12 @@ fn flipped_bytes_never_panic_and_structural_damage_is_refused() {
                 // the text of a name, a CQDB hash bucket (only used for string -> id lookups,
                 // which this crate does itself) or the order of a reference list.
                 Ok(model) => {
-                    assert!(at >= 48, "header byte {at} ^ {mask:#x} accepted");
+                    // (A header feature count of 0 is what CRFsuite's C writer puts there.)
+                    let zero_count = damaged[16..20] == [0; 4];
+                    assert!(
+                        at >= 48 || zero_count,
+                        "header byte {at} ^ {mask:#x} accepted"
+                    );
                     if (feat_start..feat_end).contains(&at) {
                         let field = (at - feat_start) % 20;
                         assert!(field >= 12, "FEAT id byte {at} ^ {mask:#x} accepted");
@@ -188,7 +193,7 @@ fn put_u32(bytes: &mut [u8], at: usize, value: u32) {
 #[test]
 fn inconsistent_features_are_refused_with_a_reason() {
     let bytes = trained_model();
-    let (start, _) = feat_records(&bytes);
+    let (start, num_features) = feat_records(&bytes);
 
     let mut unknown_type = bytes.clone();
     put_u32(&mut unknown_type, start, 7);
@@ -218,6 +223,17 @@ fn inconsistent_features_are_refused_with_a_reason() {
     let mut duplicate = bytes.clone();
     duplicate.copy_within(start..start + 12, start + 20);
     assert!(load(&duplicate).is_err());
+
+    // The header's feature count may be 0 (CRFsuite's C writer) but not another number.
+    let mut zero_count = bytes.clone();
+    put_u32(&mut zero_count, 16, 0);
+    assert_eq!(load(&zero_count).unwrap().num_features(), num_features);
+    let mut wrong_count = bytes.clone();
+    put_u32(&mut wrong_count, 16, num_features as u32 + 1);
+    assert!(matches!(
+        load(&wrong_count),
+        Err(ModelError::Chunk { chunk: "FEAT", .. })
+    ));
 
     // Absurd attribute counts are refused before anything is allocated.
     let mut huge = bytes.clone();
