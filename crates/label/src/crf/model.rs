@@ -2,8 +2,8 @@
 //!
 //! Reading happens in three steps, each trusting only what the previous one proved:
 //!
-//! 1. `Layout` (`layout.rs`) checks the header, the bounds of every chunk and the counts, then decodes and
-//!    validates the `FEAT` records and the reference lists;
+//! 1. `Layout` (`layout.rs`) checks the header, the bounds of every chunk and the counts,
+//!    then decodes and validates the `FEAT` records and the reference lists;
 //! 2. the weights go into an `attrs x labels` state matrix and a `labels x labels` transition
 //!    matrix; a duplicate `(type, source, target)` is an error;
 //! 3. the label and attribute names are read with `crfs`'s CQDB reader, inside
