@@ -1,1 +1,20 @@
-//! placeholder
+//! Evaluation of victor's output: the Victor paper's block-level metrics, text-level scores
+//! that match the acceptance scorer (`checks/score.py`), the precision/recall sweep over
+//! thresholds on P(other), and its plot.
+//!
+//! The modules follow the data:
+//! - [`tokens`]: text → the scorer's tokens and token multisets;
+//! - [`text_score`]: gold files, per-page precision/recall/F1 of texts, and their aggregates;
+//! - [`block_score`]: (gold, predicted) block labels → confusion matrix and the paper's figures;
+//! - [`sweep`]: per-block marginals → labels at each threshold → one row of figures per
+//!   threshold;
+//! - [`plot`]: sweep rows → SVG precision/recall curves.
+//!
+//! The crate computes and returns; it never prints. Every fallible function returns a typed
+//! error.
+
+pub mod text_score;
+pub mod tokens;
+
+pub use text_score::{PageScore, Prf, TextScores, TextSummary};
+pub use tokens::{TokenBag, Tokenizer};
