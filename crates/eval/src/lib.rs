@@ -13,8 +13,12 @@
 //! The crate computes and returns; it never prints. Every fallible function returns a typed
 //! error.
 
+pub mod block_score;
+pub mod sweep;
 pub mod text_score;
 pub mod tokens;
 
+pub use block_score::{BlockCounts, BlockMetrics};
+pub use sweep::{Marginals, SweepError, SweepPage, SweepRow, decide, sweep, sweep_with_text};
 pub use text_score::{PageScore, Prf, TextScores, TextSummary};
 pub use tokens::{TokenBag, Tokenizer};
