@@ -14,6 +14,7 @@
 //! error.
 
 pub mod block_score;
+pub mod plot;
 pub mod sweep;
 pub mod text_score;
 pub mod tokens;
