@@ -6,7 +6,7 @@
 //! - [`tokens`]: text → the scorer's tokens and token multisets;
 //! - [`text_score`]: gold files, per-page precision/recall/F1 of texts, and their aggregates;
 //! - [`block_score`]: (gold, predicted) block labels → confusion matrix and the paper's figures;
-//! - [`sweep`]: per-block marginals → labels at each threshold → one row of figures per
+//! - [`sweep`](mod@sweep): per-block marginals → labels at each threshold → one row of figures per
 //!   threshold;
 //! - [`plot`]: sweep rows → SVG precision/recall curves.
 //!
