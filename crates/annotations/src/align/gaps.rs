@@ -47,16 +47,17 @@ fn for_each_gap(matching: &mut Matching, mut f: impl FnMut(&mut Matching, Gap)) 
             Some(&p) if p != NONE => p as usize,
             _ => continue,
         };
-        if let Some((a, pa)) = prev {
-            if pb > pa && (b > a + 1 || pb > pa + 1) {
-                f(
-                    matching,
-                    Gap {
-                        g: a + 1..b,
-                        p: (pa + 1, pb),
-                    },
-                );
-            }
+        if let Some((a, pa)) = prev
+            && pb > pa
+            && (b > a + 1 || pb > pa + 1)
+        {
+            f(
+                matching,
+                Gap {
+                    g: a + 1..b,
+                    p: (pa + 1, pb),
+                },
+            );
         }
         prev = Some((b, pb));
     }

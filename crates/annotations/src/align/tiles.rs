@@ -111,19 +111,22 @@ fn trim_ends(s: &Streams, g: usize, p: usize, len: usize, k: usize) -> Option<Ru
         let id = |i: usize| unit.get(of + i).copied();
         // The run starts inside a unit that began before it: drop up to the next unit start
         // if that is near.
-        if head == 0 && of > 0 && unit.get(of - 1) == id(0).as_ref() {
-            if let Some(cut) = (1..len.min(k)).find(|&i| id(i) != id(i - 1)) {
-                head = cut;
-            }
+        if head == 0
+            && of > 0
+            && unit.get(of - 1) == id(0).as_ref()
+            && let Some(cut) = (1..len.min(k)).find(|&i| id(i) != id(i - 1))
+        {
+            head = cut;
         }
         // The run ends inside a unit that goes on after it: likewise at the end.
-        if tail == len && id(len).is_some() && id(len) == id(len - 1) {
-            if let Some(cut) = (len.saturating_sub(k - 1)..len)
+        if tail == len
+            && id(len).is_some()
+            && id(len) == id(len - 1)
+            && let Some(cut) = (len.saturating_sub(k - 1)..len)
                 .rev()
                 .find(|&i| i > 0 && id(i) != id(i - 1))
-            {
-                tail = cut;
-            }
+        {
+            tail = cut;
         }
     }
     (tail >= head + k).then(|| Run {
