@@ -8,7 +8,7 @@
 //! half of its tokens align to content ([`Alignment::labels`]).
 //!
 //! The pipeline, one submodule per stage:
-//! 1. [`token`]: both sides become normalized word tokens (NFKC, lowercase, letters and digits,
+//! 1. `token`: both sides become normalized word tokens (NFKC, lowercase, letters and digits,
 //!    CJK characters alone), so punctuation, bullets, rules, whitespace and L3S's `?` for lost
 //!    characters vanish; `streams` interns them into two id sequences, blocks and segments
 //!    concatenated.
@@ -51,7 +51,7 @@ mod result;
 mod streams;
 mod tag;
 mod tiles;
-pub mod token;
+mod token;
 mod whole;
 
 pub use result::{
