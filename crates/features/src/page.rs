@@ -1,0 +1,183 @@
+//! The segmenter's output: a page as a sequence of text blocks over a tree of elements.
+//!
+//! Everything lives in a few flat arrays owned by [`Page`] (elements, blocks, one text arena, one
+//! arena of class/id strings, one of split records), so segmenting a page costs a handful of
+//! allocations, not one per block. Blocks point into the arenas with `u32` ranges; the accessors on
+//! [`Page`] turn them back into `&str` and iterators.
+
+use std::ops::Range;
+
+use crate::segment::tags::Tag;
+
+/// Index of an element in [`Page::elements`]. Element 0 is the document root (`#document`).
+pub type ElementId = u32;
+
+/// One element of the page's tree (the tree a browser would build, see the `segment` module).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Element {
+    /// The element's tag.
+    pub tag: Tag,
+    /// Its parent; the root is its own parent.
+    pub parent: ElementId,
+    /// Lowercased `class` attribute value, as a range of [`Page::attrs`].
+    pub class: Range<u32>,
+    /// Lowercased `id` attribute value, as a range of [`Page::attrs`].
+    pub id: Range<u32>,
+}
+
+/// Tags opened and closed between a block and the block before it (or the page start).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Split {
+    /// The tag.
+    pub tag: Tag,
+    /// How many start tags of it.
+    pub opened: u16,
+    /// How many end tags of it (explicit `</x>`, or implied by the tree rules).
+    pub closed: u16,
+}
+
+/// A continuous run of text between two tags (Victor section 3.1, step 4).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Block {
+    /// The text, entities decoded and white space collapsed, as a range of [`Page::text`].
+    pub text: Range<u32>,
+    /// Byte offsets of the run in the decoded document (the first to the last character of text).
+    pub source: Range<u32>,
+    /// The element the text sits in.
+    pub parent: ElementId,
+    /// Tags seen since the previous block, as a range of [`Page::splits`].
+    pub splits: Range<u32>,
+    /// Whether white space separated this block from the previous one in the page.
+    pub space_before: bool,
+    /// Whether the block sits inside an `<a>` element.
+    pub in_anchor: bool,
+    /// Whether the block sits inside `<pre>` (its line breaks are meaningful).
+    pub in_pre: bool,
+}
+
+/// A segmented page.
+#[derive(Clone, Debug, Default)]
+pub struct Page {
+    /// The text of the first `<title>`, white space collapsed (a document property, never a block).
+    pub title: Option<String>,
+    /// All elements, in document order of creation. Element 0 is the root.
+    pub elements: Vec<Element>,
+    /// The blocks, in document order.
+    pub blocks: Vec<Block>,
+    /// Text arena for [`Block::text`].
+    pub text: String,
+    /// Arena for [`Element::class`] and [`Element::id`].
+    pub attrs: String,
+    /// Arena for [`Block::splits`].
+    pub splits: Vec<Split>,
+    /// Names of tags interned for this page (ids from [`Tag::FIRST_UNKNOWN`] on).
+    pub unknown_tags: Vec<Box<str>>,
+    /// Whether the parser had to end an unclosed `<title>`, `<textarea>`, ... early to keep the text.
+    pub recovered: bool,
+}
+
+impl Page {
+    /// The text of a block.
+    #[inline]
+    pub fn block_text(&self, b: &Block) -> &str {
+        self.text
+            .get(b.text.start as usize..b.text.end as usize)
+            .unwrap_or_default()
+    }
+
+    /// The split records of a block.
+    #[inline]
+    pub fn block_splits(&self, b: &Block) -> &[Split] {
+        self.splits
+            .get(b.splits.start as usize..b.splits.end as usize)
+            .unwrap_or_default()
+    }
+
+    /// An element by id (the root for an out-of-range id).
+    #[inline]
+    pub fn element(&self, id: ElementId) -> &Element {
+        self.elements
+            .get(id as usize)
+            .or_else(|| self.elements.first())
+            .unwrap_or(&ROOT)
+    }
+
+    /// The lowercased `class` attribute of an element (empty if none).
+    #[inline]
+    pub fn class_of(&self, e: &Element) -> &str {
+        self.attrs
+            .get(e.class.start as usize..e.class.end as usize)
+            .unwrap_or_default()
+    }
+
+    /// The lowercased `id` attribute of an element (empty if none).
+    #[inline]
+    pub fn id_of(&self, e: &Element) -> &str {
+        self.attrs
+            .get(e.id.start as usize..e.id.end as usize)
+            .unwrap_or_default()
+    }
+
+    /// The name of a tag, known or interned for this page.
+    pub fn tag_name(&self, tag: Tag) -> &str {
+        match tag.known_name() {
+            Some(n) => n,
+            None => self
+                .unknown_tags
+                .get((tag.0 - Tag::FIRST_UNKNOWN) as usize)
+                .map(|s| &**s)
+                .unwrap_or("?"),
+        }
+    }
+
+    /// The ancestors of a block (or element), nearest first, ending before the root.
+    pub fn ancestors(&self, from: ElementId) -> Ancestors<'_> {
+        Ancestors {
+            page: self,
+            next: from,
+            left: self.elements.len(),
+        }
+    }
+
+    /// The path of tag names from the outermost element down to `from`, e.g. `html/body/p/b`.
+    pub fn path(&self, from: ElementId) -> String {
+        let mut names: Vec<&str> = self
+            .ancestors(from)
+            .map(|(_, e)| self.tag_name(e.tag))
+            .collect();
+        names.reverse();
+        names.join("/")
+    }
+}
+
+static ROOT: Element = Element {
+    tag: Tag(0),
+    parent: 0,
+    class: 0..0,
+    id: 0..0,
+};
+
+/// Iterator over an element and its ancestors, nearest first, excluding the root.
+#[derive(Clone, Debug)]
+pub struct Ancestors<'a> {
+    page: &'a Page,
+    next: ElementId,
+    left: usize,
+}
+
+impl<'a> Iterator for Ancestors<'a> {
+    type Item = (ElementId, &'a Element);
+
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.next == 0 || self.left == 0 {
+            return None;
+        }
+        // The tree has no cycles; the step budget only guards against a bug turning into a hang.
+        self.left -= 1;
+        let id = self.next;
+        let e = self.page.elements.get(id as usize)?;
+        self.next = if e.parent == id { 0 } else { e.parent };
+        Some((id, e))
+    }
+}

@@ -1,0 +1,579 @@
+//! Segmentation: decoded HTML text -> a [`Page`] of blocks (Victor section 3.1, steps 3 and 4).
+//!
+//! # How a page is read
+//!
+//! [lol_html] tokenizes the document in one streaming pass. Only its *document-level* handlers
+//! are registered (text, comments, doctype), which keeps lol_html on its fast path (no selector
+//! matching). Every reported span carries its source location; whatever lies between two spans
+//! is markup, which [`scan`] splits into start and end tags. Those tags drive [`tree`], an
+//! open-element stack that follows the HTML5 tree-construction rules, so that every block knows
+//! the ancestors a browser would give it.
+//!
+//! A *block* is a continuous run of text between two tags that change the tree:
+//! `<p>Hello <b>world</b>!</p>` gives "Hello", "world", "!". Stray end tags that a browser
+//! ignores do not split a run; comments do. Text inside `script`, `style`, `noscript`,
+//! `template`, `svg`, `math`, `iframe`, `object`, `embed` and `head` never becomes a block
+//! (pre-cleaning, step 3); the first `<title>` is kept as [`Page::title`].
+//!
+//! Entities are decoded as a browser does (named, numeric, the windows-1252 remap of `&#149;`,
+//! legacy names without `;`) on the whole run, so an entity split across lol_html's chunks is
+//! still decoded. White space is collapsed; [`Block::space_before`] remembers whether the page had
+//! white space between two blocks, so text can be rebuilt without gluing or splitting words.
+//!
+//! # Recovery from unclosed raw-text elements
+//!
+//! Under the strict HTML5 rules an unclosed `<title>`, `<textarea>`, `<xmp>` or `<noscript>`
+//! swallows the rest of the page as text. Browsers of the time showed the page. When the document
+//! ends inside such an element and its text holds markup, the segmenter ends the element at the
+//! first tag that cannot belong inside it and parses again ([`Page::recovered`] is set). The
+//! offsets of blocks still refer to the original document.
+//!
+//! [`Block`]: crate::page::Block
+
+pub mod scan;
+pub mod tags;
+pub mod tree;
+
+use std::cell::RefCell;
+use std::ops::Range;
+
+use lol_html::html_content::TextType;
+use lol_html::{DocumentContentHandlers, HtmlRewriter, Settings, doc_comments, doc_text};
+
+use crate::page::{Block, ElementId, Page};
+use scan::RawTag;
+use tags::Tag;
+use tree::{TextTarget, Tree};
+
+/// Why a page could not be segmented.
+#[derive(Debug, thiserror::Error)]
+pub enum SegmentError {
+    /// The document is larger than the segmenter's offsets can address.
+    #[error("document too large: {0} bytes (limit {limit})", limit = MAX_DOCUMENT)]
+    TooLarge(usize),
+    /// lol_html gave up (for instance on a tag larger than its memory limit).
+    #[error("HTML parser error: {0}")]
+    Parser(String),
+}
+
+/// Largest document the segmenter accepts (block offsets are `u32`).
+pub const MAX_DOCUMENT: usize = 1 << 30;
+
+/// How often the segmenter may end an unclosed raw-text element and parse again.
+const MAX_RECOVERIES: usize = 8;
+
+/// Segments pages. Reuse one per thread: it keeps its buffers between pages.
+#[derive(Debug, Default)]
+pub struct Segmenter {
+    tree: Tree,
+    raw: String,
+}
+
+/// Segments one decoded document with a fresh [`Segmenter`].
+pub fn segment(html: &str) -> Result<Page, SegmentError> {
+    Segmenter::default().segment(html)
+}
+
+/// A byte insertion made to end an unclosed element: `(position in the original, length)`.
+type Insertion = (usize, usize);
+
+impl Segmenter {
+    /// Creates a segmenter.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Segments one decoded document.
+    pub fn segment(&mut self, html: &str) -> Result<Page, SegmentError> {
+        if html.len() >= MAX_DOCUMENT {
+            return Err(SegmentError::TooLarge(html.len()));
+        }
+        let base = cleaneval_wrapper_len(html);
+        let mut doc = std::borrow::Cow::Borrowed(html);
+        let mut insertions: Vec<Insertion> = Vec::new();
+        loop {
+            let (mut page, unclosed) = self.run(&doc, base)?;
+            let cut = match unclosed {
+                Some((tag, content_start)) if insertions.len() < MAX_RECOVERIES => {
+                    recovery_cut(&doc, content_start, tag).map(|c| (tag, c))
+                }
+                _ => None,
+            };
+            let Some((tag, cut)) = cut else {
+                // Done, or nothing to recover (the swallowed text holds no markup): keep what
+                // the strict rules gave.
+                if !insertions.is_empty() {
+                    page.recovered = true;
+                    for b in &mut page.blocks {
+                        let s = original_offset(&insertions, b.source.start as usize);
+                        let e = original_offset(&insertions, b.source.end as usize);
+                        b.source = s as u32..e as u32;
+                    }
+                }
+                return Ok(page);
+            };
+            let name = tag.known_name().unwrap_or("title");
+            let mut fixed = String::with_capacity(doc.len() + name.len() + 3);
+            fixed.push_str(doc.get(..cut).unwrap_or_default());
+            fixed.push_str("</");
+            fixed.push_str(name);
+            fixed.push('>');
+            fixed.push_str(doc.get(cut..).unwrap_or_default());
+            insertions.push((original_offset(&insertions, cut), name.len() + 3));
+            insertions.sort_unstable();
+            doc = std::borrow::Cow::Owned(fixed);
+        }
+    }
+
+    /// One parse. Also returns the unclosed raw-text element that swallowed the end of the
+    /// document, if any (tag and start of its content).
+    fn run(
+        &mut self,
+        doc: &str,
+        base: usize,
+    ) -> Result<(Page, Option<(Tag, usize)>), SegmentError> {
+        self.tree.reset();
+        let mut state = State {
+            tree: std::mem::take(&mut self.tree),
+            raw: std::mem::take(&mut self.raw),
+            doc,
+            last_end: base,
+            page: Page::default(),
+            run: None,
+            pending_space: false,
+            raw_open: None,
+            last_text_end: 0,
+        };
+        state.page.text.reserve(doc.len() / 3);
+        let result = {
+            let cell = RefCell::new(&mut state);
+            let input = doc.as_bytes().get(base..).unwrap_or_default();
+            let mut rewriter = HtmlRewriter::new(
+                Settings::new()
+                    .with_strict(false)
+                    .append_document_content_handler(doc_text!(|t| {
+                        let loc = t.source_location().bytes();
+                        cell.borrow_mut()
+                            .on_text(loc.start + base..loc.end + base, t.text_type());
+                        Ok(())
+                    }))
+                    .append_document_content_handler(doc_comments!(|c| {
+                        let loc = c.source_location().bytes();
+                        cell.borrow_mut()
+                            .on_comment(loc.start + base..loc.end + base);
+                        Ok(())
+                    }))
+                    .append_document_content_handler(DocumentContentHandlers::default().doctype(
+                        |d: &mut lol_html::html_content::Doctype<'_>| {
+                            let loc = d.source_location().bytes();
+                            let name = d.name();
+                            let public = d.public_id();
+                            let system = d.system_id();
+                            cell.borrow_mut().on_doctype(
+                                loc.start + base..loc.end + base,
+                                name.as_deref(),
+                                public.as_deref(),
+                                system.as_deref(),
+                            );
+                            Ok(())
+                        },
+                    )),
+                |_: &[u8]| {},
+            );
+            rewriter
+                .write(input)
+                .and_then(|()| rewriter.end())
+                .map_err(|e| SegmentError::Parser(e.to_string()))
+        };
+        let len = doc.len();
+        state.gap(len);
+        let unclosed = state.unclosed_raw_text(len);
+        state.flush();
+        let State {
+            tree,
+            raw,
+            mut page,
+            ..
+        } = state;
+        self.tree = tree;
+        self.raw = raw;
+        result?;
+        // Hand the tree's arenas to the page; blocks take their (possibly moved) parents.
+        for (b, &p) in page.blocks.iter_mut().zip(&self.tree.block_parents) {
+            b.parent = p;
+        }
+        page.elements = std::mem::take(&mut self.tree.elements);
+        page.attrs = std::mem::take(&mut self.tree.attrs);
+        Ok((page, unclosed))
+    }
+}
+
+/// The text run being accumulated.
+struct Run {
+    start: usize,
+    end: usize,
+    decode: bool,
+    target: TextTarget,
+}
+
+struct State<'d> {
+    tree: Tree,
+    raw: String,
+    doc: &'d str,
+    last_end: usize,
+    page: Page,
+    run: Option<Run>,
+    pending_space: bool,
+    /// A raw-text element that is open, with the position where its content starts.
+    raw_open: Option<(Tag, ElementId, usize)>,
+    last_text_end: usize,
+}
+
+impl State<'_> {
+    /// Processes the markup between the last reported span and `upto`.
+    fn gap(&mut self, upto: usize) {
+        if upto <= self.last_end {
+            return;
+        }
+        let from = self.last_end;
+        self.last_end = upto;
+        let Some(gap) = self.doc.as_bytes().get(from..upto) else {
+            return;
+        };
+        for (tag, range) in scan::tags(gap) {
+            let end = from + range.end;
+            match tag {
+                RawTag::Start {
+                    name,
+                    attrs,
+                    self_closing,
+                } => {
+                    let t = self.intern(name);
+                    let (class, id) = self.read_attrs(attrs);
+                    self.lend_run_parent();
+                    let changed = self.tree.start(t, class, id, self_closing);
+                    self.take_run_parent();
+                    if changed {
+                        self.flush();
+                    }
+                    if let Some((rt, elem)) = self.tree.open_raw_text()
+                        && rt == t
+                    {
+                        self.raw_open = Some((rt, elem, end));
+                    }
+                }
+                RawTag::End { name } => {
+                    let t = self.intern(name);
+                    self.lend_run_parent();
+                    let changed = self.tree.end(t);
+                    self.take_run_parent();
+                    if changed {
+                        self.flush();
+                    }
+                    if let Some((_, elem, _)) = self.raw_open
+                        && !self.tree.is_open(elem)
+                    {
+                        self.raw_open = None;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Lets the tree see the pending run's parent, so an adoption-agency move can update it.
+    fn lend_run_parent(&mut self) {
+        self.tree.run_parent = self.run.as_ref().map(|r| r.target.parent);
+    }
+
+    fn take_run_parent(&mut self) {
+        if let (Some(run), Some(p)) = (&mut self.run, self.tree.run_parent.take()) {
+            run.target.parent = p;
+        }
+    }
+
+    fn intern(&mut self, name: &[u8]) -> Tag {
+        if let Some(t) = Tag::lookup(name) {
+            return t;
+        }
+        let page = &mut self.page;
+        if let Some(i) = page
+            .unknown_tags
+            .iter()
+            .position(|n| n.as_bytes().eq_ignore_ascii_case(name))
+        {
+            return Tag(Tag::FIRST_UNKNOWN + i as u16);
+        }
+        if page.unknown_tags.len() >= (u16::MAX - Tag::FIRST_UNKNOWN) as usize {
+            return Tag(u16::MAX);
+        }
+        let lower = String::from_utf8_lossy(name).to_ascii_lowercase();
+        page.unknown_tags.push(lower.into_boxed_str());
+        Tag(Tag::FIRST_UNKNOWN + (page.unknown_tags.len() - 1) as u16)
+    }
+
+    /// Copies the lowercased `class` and `id` values into the attribute arena.
+    fn read_attrs(&mut self, region: &[u8]) -> (Range<u32>, Range<u32>) {
+        let mut class = 0..0;
+        let mut id = 0..0;
+        if region.is_empty() {
+            return (class, id);
+        }
+        for (name, value) in scan::attrs(region) {
+            let is_class = name.eq_ignore_ascii_case(b"class");
+            let is_id = !is_class && name.eq_ignore_ascii_case(b"id");
+            if !(is_class || is_id) || value.is_empty() {
+                continue;
+            }
+            let arena = &mut self.tree.attrs;
+            let start = arena.len() as u32;
+            let v = String::from_utf8_lossy(value);
+            for c in v.chars() {
+                arena.push(c.to_ascii_lowercase());
+            }
+            let r = start..arena.len() as u32;
+            if is_class && class.is_empty() {
+                class = r;
+            } else if is_id && id.is_empty() {
+                id = r;
+            }
+        }
+        (class, id)
+    }
+
+    fn on_doctype(
+        &mut self,
+        loc: Range<usize>,
+        name: Option<&str>,
+        public: Option<&str>,
+        system: Option<&str>,
+    ) {
+        self.gap(loc.start);
+        self.flush();
+        self.tree.doctype(name, public, system);
+        self.last_end = self.last_end.max(loc.end);
+    }
+
+    fn on_comment(&mut self, loc: Range<usize>) {
+        self.gap(loc.start);
+        self.flush();
+        self.last_end = self.last_end.max(loc.end);
+    }
+
+    fn on_text(&mut self, loc: Range<usize>, kind: TextType) {
+        if loc.is_empty() {
+            return;
+        }
+        self.gap(loc.start);
+        self.last_end = self.last_end.max(loc.end);
+        self.last_text_end = loc.end;
+        let Some(piece) = self.doc.get(loc.clone()) else {
+            return;
+        };
+        let decode = matches!(kind, TextType::Data | TextType::RCData);
+        if let Some(run) = &mut self.run {
+            run.end = loc.end;
+            self.raw.push_str(piece);
+            return;
+        }
+        let has_text = !piece.bytes().all(is_html_space);
+        let Some(target) = self.tree.text(has_text) else {
+            self.pending_space = true;
+            return;
+        };
+        if target.excluded && !target.title {
+            return;
+        }
+        if !has_text && !target.title {
+            self.pending_space = true;
+            return;
+        }
+        self.raw.clear();
+        self.raw.push_str(piece);
+        self.run = Some(Run {
+            start: loc.start,
+            end: loc.end,
+            decode,
+            target,
+        });
+    }
+
+    /// Ends the current run: decodes it and appends a block (or the title).
+    fn flush(&mut self) {
+        let Some(run) = self.run.take() else {
+            return;
+        };
+        let decoded = if run.decode {
+            htmlize::unescape(self.raw.as_str())
+        } else {
+            std::borrow::Cow::Borrowed(self.raw.as_str())
+        };
+        if run.target.title {
+            if self.tree.title_elem == Some(run.target.parent) && self.page.title.is_none() {
+                let mut t = String::new();
+                collapse_into(&decoded, &mut t);
+                if !t.is_empty() {
+                    self.page.title = Some(t);
+                }
+            }
+            return;
+        }
+        let text = &mut self.page.text;
+        let start = text.len();
+        let (lead, trail) = collapse_into(&decoded, text);
+        if text.len() == start {
+            self.pending_space = true;
+            return;
+        }
+        let space_before = lead || self.pending_space;
+        self.pending_space = trail;
+        // Byte offsets of the first and last non-space characters of the run.
+        let raw = self.raw.as_bytes();
+        let skip_lead = raw.iter().take_while(|b| is_html_space(**b)).count();
+        let skip_trail = raw.iter().rev().take_while(|b| is_html_space(**b)).count();
+        let src_start = (run.start + skip_lead).min(run.end);
+        let src_end = run.end.saturating_sub(skip_trail).max(src_start);
+        let splits_start = self.page.splits.len() as u32;
+        self.page.splits.append(&mut self.tree.pending);
+        self.tree.note_block(run.target.parent);
+        self.page.blocks.push(Block {
+            text: start as u32..text.len() as u32,
+            source: src_start as u32..src_end as u32,
+            parent: run.target.parent,
+            splits: splits_start..self.page.splits.len() as u32,
+            space_before,
+            in_anchor: run.target.in_anchor,
+            in_pre: run.target.in_pre,
+        });
+    }
+
+    /// If the document ended inside a raw-text element whose text ran to the end, its tag and
+    /// the start of its content.
+    fn unclosed_raw_text(&self, len: usize) -> Option<(Tag, usize)> {
+        let (tag, elem, content_start) = self.raw_open?;
+        if !self.tree.is_open(elem) || self.last_text_end < len {
+            return None;
+        }
+        Some((tag, content_start))
+    }
+}
+
+#[inline]
+fn is_html_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')
+}
+
+/// Appends `s` to `out` with white space collapsed and trimmed, control and zero-width characters
+/// dropped. Returns whether `s` had leading and trailing white space.
+fn collapse_into(s: &str, out: &mut String) -> (bool, bool) {
+    let start = out.len();
+    let mut lead = false;
+    let mut in_space = false;
+    let mut any = false;
+    for c in s.chars() {
+        if c.is_whitespace() {
+            if !any {
+                lead = true;
+            }
+            in_space = true;
+            continue;
+        }
+        if c.is_control() || matches!(c, '\u{200b}' | '\u{feff}' | '\u{ad}') {
+            continue;
+        }
+        if in_space && any {
+            out.push(' ');
+        }
+        in_space = false;
+        any = true;
+        out.push(c);
+    }
+    let _ = start;
+    (lead, in_space || (!any && lead))
+}
+
+/// Length of a CleanEval `<text id=... encoding=...>` wrapper at the very start, if any.
+fn cleaneval_wrapper_len(html: &str) -> usize {
+    let trimmed = html.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
+    let skipped = html.len() - trimmed.len();
+    let head = trimmed.as_bytes().get(..6).unwrap_or_default();
+    if !head.eq_ignore_ascii_case(b"<text ") {
+        return 0;
+    }
+    // The wrapper is one tag; find its end honouring quotes.
+    match scan::tags(trimmed.as_bytes()).next() {
+        Some((RawTag::Start { .. }, r)) if r.start == 0 && r.end < 64 * 1024 => skipped + r.end,
+        _ => 0,
+    }
+}
+
+/// Where to end an unclosed raw-text element: the first tag inside its content that cannot
+/// belong inside it. `None` when its content holds no markup (nothing was swallowed).
+fn recovery_cut(doc: &str, content_start: usize, tag: Tag) -> Option<usize> {
+    let bytes = doc.as_bytes();
+    let content = bytes.get(content_start..)?;
+    let mut i = 0;
+    while let Some(k) = memchr::memchr(b'<', content.get(i..)?) {
+        let at = i + k;
+        let rest = &content[at + 1..];
+        let (is_end, name_from) = if rest.first() == Some(&b'/') {
+            (true, 1)
+        } else {
+            (false, 0)
+        };
+        let name_len = rest
+            .get(name_from..)
+            .unwrap_or_default()
+            .iter()
+            .take_while(|b| b.is_ascii_alphanumeric())
+            .count();
+        let starts_tag = rest.get(name_from).is_some_and(|b| b.is_ascii_alphabetic())
+            || (!is_end && rest.first() == Some(&b'!'));
+        if starts_tag {
+            let name = &rest[name_from..name_from + name_len];
+            if tag != Tag::NOSCRIPT || !noscript_may_hold(name) {
+                return Some(content_start + at);
+            }
+        }
+        i = at + 1;
+    }
+    None
+}
+
+/// Tags that pages put inside `<noscript>` (tracking pixels, fallback links, styles).
+fn noscript_may_hold(name: &[u8]) -> bool {
+    const INSIDE: &[&[u8]] = &[
+        b"img",
+        b"a",
+        b"iframe",
+        b"br",
+        b"link",
+        b"meta",
+        b"style",
+        b"span",
+        b"div",
+        b"p",
+        b"b",
+        b"i",
+        b"font",
+        b"center",
+        b"object",
+        b"param",
+        b"embed",
+        b"strong",
+        b"em",
+        b"small",
+        b"noscript",
+    ];
+    INSIDE.iter().any(|n| n.eq_ignore_ascii_case(name))
+}
+
+/// Maps an offset in the repaired document back to the original.
+fn original_offset(insertions: &[Insertion], pos: usize) -> usize {
+    let mut shift = 0;
+    for &(at, len) in insertions {
+        if at + shift < pos {
+            shift += len;
+        }
+    }
+    pos.saturating_sub(shift)
+}

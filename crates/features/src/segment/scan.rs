@@ -1,0 +1,251 @@
+//! Reading tags out of the gaps between the spans that lol_html reports.
+//!
+//! lol_html reports text, comments and doctypes with their source locations; whatever lies between
+//! two reported spans is markup: start tags, end tags, and the brackets of CDATA sections. This
+//! module splits such a gap into tags and reads the two attributes victor keeps (`class`, `id`).
+//! It follows the HTML5 tokenizer's rules for tag names and quoted attribute values; lol_html has
+//! already decided where text ends, so a gap never holds text.
+
+use memchr::memchr;
+
+/// A tag read from a gap.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RawTag<'a> {
+    /// `<name attrs>` or `<name attrs/>`.
+    Start {
+        /// The name as written (any case).
+        name: &'a [u8],
+        /// The bytes between the name and the closing `>` (attributes, possibly a final `/`).
+        attrs: &'a [u8],
+        /// Whether the tag ended with `/>`.
+        self_closing: bool,
+    },
+    /// `</name ...>`.
+    End {
+        /// The name as written (any case).
+        name: &'a [u8],
+    },
+}
+
+/// Iterator over the tags of a gap, with their byte ranges relative to the gap.
+pub struct Tags<'a> {
+    buf: &'a [u8],
+    pos: usize,
+}
+
+/// Splits a gap into tags.
+pub fn tags(gap: &[u8]) -> Tags<'_> {
+    Tags { buf: gap, pos: 0 }
+}
+
+#[inline]
+fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')
+}
+
+/// Position of the `>` that ends a tag whose attributes start at `i`, honouring quoted values.
+fn tag_end(buf: &[u8], mut i: usize) -> Option<usize> {
+    // States of the tokenizer after the tag name, reduced to what decides where the tag ends.
+    let mut after_eq = false;
+    while i < buf.len() {
+        let b = buf[i];
+        match b {
+            b'>' => return Some(i),
+            b'=' => after_eq = true,
+            b'"' | b'\'' if after_eq => {
+                i = i + 1 + memchr(b, buf.get(i + 1..)?)?;
+                after_eq = false;
+            }
+            _ if is_space(b) => {}
+            _ => {
+                if after_eq {
+                    // An unquoted value runs to white space or `>`.
+                    while i + 1 < buf.len() && !is_space(buf[i + 1]) && buf[i + 1] != b'>' {
+                        i += 1;
+                    }
+                }
+                after_eq = false;
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+impl<'a> Iterator for Tags<'a> {
+    type Item = (RawTag<'a>, std::ops::Range<usize>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            let rel = memchr(b'<', self.buf.get(self.pos..)?)?;
+            let start = self.pos + rel;
+            let buf = self.buf;
+            let mut i = start + 1;
+            let end_tag = buf.get(i) == Some(&b'/');
+            if end_tag {
+                i += 1;
+            }
+            if !buf.get(i).is_some_and(u8::is_ascii_alphabetic) {
+                // `<!`, `<?`, `</>` and friends: lol_html reported them as comments or they are
+                // CDATA brackets; skip to the next `<`.
+                self.pos = i;
+                continue;
+            }
+            let name_start = i;
+            while i < buf.len() && !is_space(buf[i]) && buf[i] != b'/' && buf[i] != b'>' {
+                i += 1;
+            }
+            let name = &buf[name_start..i];
+            let Some(close) = tag_end(buf, i) else {
+                // A tag cut off by the end of the input is dropped, as HTML5 drops it.
+                self.pos = buf.len();
+                return None;
+            };
+            self.pos = close + 1;
+            let tag = if end_tag {
+                RawTag::End { name }
+            } else {
+                let attrs = &buf[i..close];
+                let self_closing = attrs.last() == Some(&b'/');
+                RawTag::Start {
+                    name,
+                    attrs,
+                    self_closing,
+                }
+            };
+            return Some((tag, start..close + 1));
+        }
+    }
+}
+
+/// Iterator over `(name, value)` pairs of an attribute region; values are raw (quotes removed,
+/// entities not decoded).
+pub struct Attrs<'a> {
+    buf: &'a [u8],
+    pos: usize,
+}
+
+/// Reads the attributes of a start tag.
+pub fn attrs(region: &[u8]) -> Attrs<'_> {
+    Attrs {
+        buf: region,
+        pos: 0,
+    }
+}
+
+impl<'a> Iterator for Attrs<'a> {
+    type Item = (&'a [u8], &'a [u8]);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let buf = self.buf;
+        let mut i = self.pos;
+        while i < buf.len() && (is_space(buf[i]) || buf[i] == b'/') {
+            i += 1;
+        }
+        if i >= buf.len() {
+            self.pos = i;
+            return None;
+        }
+        let name_start = i;
+        // A name may begin with `=`; it ends at white space, `/`, `>` or a later `=`.
+        i += 1;
+        while i < buf.len() && !is_space(buf[i]) && buf[i] != b'/' && buf[i] != b'=' {
+            i += 1;
+        }
+        let name = &buf[name_start..i];
+        let mut j = i;
+        while j < buf.len() && is_space(buf[j]) {
+            j += 1;
+        }
+        if buf.get(j) != Some(&b'=') {
+            self.pos = i;
+            return Some((name, &[]));
+        }
+        j += 1;
+        while j < buf.len() && is_space(buf[j]) {
+            j += 1;
+        }
+        let value = match buf.get(j) {
+            Some(&q @ (b'"' | b'\'')) => {
+                let v0 = j + 1;
+                let v1 = buf
+                    .get(v0..)
+                    .and_then(|r| memchr(q, r))
+                    .map_or(buf.len(), |k| v0 + k);
+                self.pos = (v1 + 1).min(buf.len());
+                &buf[v0.min(v1)..v1]
+            }
+            _ => {
+                let v0 = j;
+                let mut v1 = j;
+                while v1 < buf.len() && !is_space(buf[v1]) {
+                    v1 += 1;
+                }
+                self.pos = v1;
+                &buf[v0..v1]
+            }
+        };
+        Some((name, value))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all(gap: &str) -> Vec<String> {
+        tags(gap.as_bytes())
+            .map(|(t, r)| match t {
+                RawTag::Start {
+                    name,
+                    attrs,
+                    self_closing,
+                } => format!(
+                    "<{}|{}|{}>@{}..{}",
+                    String::from_utf8_lossy(name),
+                    String::from_utf8_lossy(attrs),
+                    self_closing,
+                    r.start,
+                    r.end
+                ),
+                RawTag::End { name } => format!("</{}>", String::from_utf8_lossy(name)),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn splits_gaps_into_tags() {
+        assert_eq!(
+            all("</b><i class=\"x>y\">"),
+            vec!["</b>", "<i| class=\"x>y\"|false>@4..19"]
+        );
+        assert_eq!(all("<br/>"), vec!["<br|/|true>@0..5"]);
+        assert_eq!(all("<![CDATA[]]><p>"), vec!["<p||false>@12..15"]);
+        assert_eq!(all("</div foo='>'>"), vec!["</div>"]);
+        assert_eq!(all("<a href=x>y>"), vec!["<a| href=x|false>@0..10"]);
+        // cut off by the end of the input: dropped
+        assert_eq!(all("<div class=\"abc"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn reads_attributes() {
+        let got: Vec<(String, String)> = attrs(b" id=main CLASS = 'a b' checked data-x=\"1\" /")
+            .map(|(n, v)| {
+                (
+                    String::from_utf8_lossy(n).into_owned(),
+                    String::from_utf8_lossy(v).into_owned(),
+                )
+            })
+            .collect();
+        let want = [
+            ("id", "main"),
+            ("CLASS", "a b"),
+            ("checked", ""),
+            ("data-x", "1"),
+        ];
+        assert_eq!(got.len(), want.len());
+        for ((gn, gv), (wn, wv)) in got.iter().zip(want) {
+            assert_eq!((gn.as_str(), gv.as_str()), (wn, wv));
+        }
+    }
+}
