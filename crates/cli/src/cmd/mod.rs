@@ -1,0 +1,11 @@
+//! One module per subcommand.
+
+pub mod annotations;
+pub mod bench;
+pub mod cv;
+pub mod eval;
+pub mod features;
+pub mod import;
+pub mod label;
+pub mod sweep;
+pub mod train;

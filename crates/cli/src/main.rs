@@ -1,0 +1,67 @@
+//! # victor: clean web pages for corpus building
+//!
+//! The command-line layer over the victor libraries. Each subcommand lives in its own module
+//! under `cmd/` and is a thin wrapper: it parses arguments, walks inputs, shows progress, writes
+//! files atomically, and reports failures with the file and the reason. The work itself is done
+//! by the libraries (`victor-features`, `victor-annotations`, `victor-train`, `victor-label`,
+//! `victor-eval`), which neither print nor keep global state.
+
+mod cmd;
+mod util;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+/// victor: split web pages into text blocks, label them header/text/other with a CRF, and keep
+/// the content. After the Victor paper (Spousta, Marek, Pecina, 2008).
+#[derive(Parser, Debug)]
+#[command(name = "victor", version, about, long_about = None, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Print the blocks of pages with every feature value, raw and discretized.
+    Features(cmd::features::Args),
+    /// Import a gold standard (l3s-gn1, cleaneval, or plain text) as annotated pages.
+    Import(cmd::import::Args),
+    /// Work with annotated pages (statistics).
+    Annotations(cmd::annotations::Args),
+    /// Train a CRF model bundle from annotated pages.
+    Train(cmd::train::Args),
+    /// Cross-validate training options on annotated pages.
+    Cv(cmd::cv::Args),
+    /// Label pages with a model and write the cleaned text (or JSON, HTML, CSV).
+    Label(cmd::label::Args),
+    /// Score a model on annotated pages or a gold-standard set.
+    Eval(cmd::eval::Args),
+    /// Sweep the other-threshold and plot precision against recall.
+    Sweep(cmd::sweep::Args),
+    /// Measure the speed of each pipeline stage.
+    Bench(cmd::bench::Args),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Features(a) => cmd::features::run(a),
+        Command::Import(a) => cmd::import::run(a),
+        Command::Annotations(a) => cmd::annotations::run(a),
+        Command::Train(a) => cmd::train::run(a),
+        Command::Cv(a) => cmd::cv::run(a),
+        Command::Label(a) => cmd::label::run(a),
+        Command::Eval(a) => cmd::eval::run(a),
+        Command::Sweep(a) => cmd::sweep::run(a),
+        Command::Bench(a) => cmd::bench::run(a),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("victor: error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,35 @@
+//! Atomic output: write to a temporary file in the destination folder, then rename, so no reader
+//! ever sees a half-written file.
+
+use std::io::Write;
+use std::path::Path;
+
+use anyhow::Context;
+
+/// Writes `bytes` to `path` atomically (creating parent folders).
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    std::fs::create_dir_all(dir)
+        .with_context(|| format!("cannot create folder {}", dir.display()))?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)
+        .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
+    tmp.write_all(bytes)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    tmp.persist(path)
+        .map_err(|e| e.error)
+        .with_context(|| format!("cannot move the output into place at {}", path.display()))?;
+    Ok(())
+}
+
+/// Like [`write_atomic`], with the content produced by a closure writing into a buffer.
+pub fn write_atomic_with(
+    path: &Path,
+    fill: impl FnOnce(&mut Vec<u8>) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    let mut buf = Vec::new();
+    fill(&mut buf)?;
+    write_atomic(path, &buf)
+}

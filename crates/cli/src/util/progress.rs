@@ -1,0 +1,18 @@
+//! Progress bars on standard error (hidden when it is not a terminal or `--quiet` is given).
+
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+/// A bar over `len` items named `what` (e.g. "pages"), showing rate and ETA.
+pub fn bar(len: u64, what: &str, quiet: bool) -> ProgressBar {
+    let pb = ProgressBar::new(len);
+    if quiet {
+        pb.set_draw_target(ProgressDrawTarget::hidden());
+    }
+    let template = format!(
+        "{{spinner}} {{msg:12}} [{{elapsed_precise}}] {{wide_bar}} {{pos}}/{{len}} {what} ({{per_sec}}, ETA {{eta}})"
+    );
+    if let Ok(style) = ProgressStyle::with_template(&template) {
+        pb.set_style(style.progress_chars("=> "));
+    }
+    pb
+}
