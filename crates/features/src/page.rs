@@ -19,9 +19,10 @@ pub struct Element {
     pub tag: Tag,
     /// Its parent; the root is its own parent.
     pub parent: ElementId,
-    /// Lowercased `class` attribute value, as a range of [`Page::attrs`].
+    /// `class` attribute value, lowercased with `-` between camelCase words (`mainContent` ->
+    /// `main-content`), as a range of [`Page::attrs`].
     pub class: Range<u32>,
-    /// Lowercased `id` attribute value, as a range of [`Page::attrs`].
+    /// `id` attribute value, normalized like `class`, as a range of [`Page::attrs`].
     pub id: Range<u32>,
 }
 

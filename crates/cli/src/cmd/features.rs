@@ -1,12 +1,194 @@
-//! `victor features` (not implemented yet).
+//! `victor features`: the blocks of pages with every feature value, raw and discretized.
 
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// Arguments of `victor features`.
+use anyhow::Context;
+use clap::ValueEnum;
+use victor_features::{Extractor, FeatureConfig, Segmenter, Template};
+
+use crate::util::inputs;
+
+/// Output formats of `victor features`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// One JSON object per block: page, block, text, offsets, path, and every feature as
+    /// {"raw": number, "bin": label} under its name (plus "attributes" with --template).
+    Jsonl,
+    /// One row per block: page, block, text, then each feature's raw value and its bin.
+    Csv,
+    /// CRF++ column format: one block a line, the discretized value of every feature in schema
+    /// order, tab-separated; a blank line between pages.
+    Crfpp,
+}
+
+/// Print the blocks of pages with every feature value, raw and discretized.
+///
+/// A block is a run of text between two tags (`<p>Hello <b>world</b>!</p>` gives "Hello",
+/// "world", "!"). Features follow the Victor paper's section 3.2, discretized by the bins of the
+/// feature configuration.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// Pages (HTML files) or folders of pages.
+    #[arg(required_unless_present = "files_from")]
+    pages: Vec<PathBuf>,
+    /// Read more page paths from this file, one a line (`-` for standard input).
+    #[arg(long, value_name = "LIST")]
+    files_from: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Jsonl)]
+    format: Format,
+    /// Feature configuration (JSON); default: the built-in templates/features.json.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+    /// CRF++ template; with it, jsonl rows also list the block's CRF attributes.
+    #[arg(long, value_name = "FILE")]
+    template: Option<PathBuf>,
+}
+
+pub(crate) fn load_config(path: Option<&Path>) -> anyhow::Result<FeatureConfig> {
+    match path {
+        None => Ok(FeatureConfig::default()),
+        Some(p) => {
+            let s = std::fs::read_to_string(p)
+                .with_context(|| format!("cannot read feature configuration {}", p.display()))?;
+            FeatureConfig::from_json(&s).with_context(|| format!("in {}", p.display()))
+        }
+    }
+}
 
 /// Runs the subcommand.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`victor features` is not implemented yet")
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let config = load_config(args.config.as_deref())?;
+    let extractor = Extractor::new(&config).context("invalid feature configuration")?;
+    let schema = extractor.schema();
+    let template = match &args.template {
+        None => None,
+        Some(p) => {
+            let text = std::fs::read_to_string(p)
+                .with_context(|| format!("cannot read template {}", p.display()))?;
+            Some(
+                Template::parse(&text, schema)
+                    .with_context(|| format!("in template {}", p.display()))?,
+            )
+        }
+    };
+    let pages = inputs::collect(&args.pages, args.files_from.as_deref())?;
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut csv_out =
+        (args.format == Format::Csv).then(|| csv::Writer::from_writer(std::io::stdout()));
+    if let Some(w) = &mut csv_out {
+        let mut header = vec!["page".to_string(), "block".into(), "text".into()];
+        for c in &schema.columns {
+            header.push(c.name.clone());
+            header.push(format!("{}:bin", c.name));
+        }
+        w.write_record(&header)?;
+    }
+    let mut segmenter = Segmenter::new();
+    let mut failures = 0usize;
+    let mut buf = String::new();
+    for path in &pages {
+        let bytes = match std::fs::read(path) {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("victor: {}: cannot read: {e}", path.display());
+                failures += 1;
+                continue;
+            }
+        };
+        let p = match victor_features::process(&bytes, &mut segmenter, &extractor) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("victor: {}: {e}", path.display());
+                failures += 1;
+                continue;
+            }
+        };
+        let name = path.display().to_string();
+        for (i, b) in p.page.blocks.iter().enumerate() {
+            let text = p.page.block_text(b);
+            match args.format {
+                Format::Jsonl => {
+                    let mut feats = serde_json::Map::new();
+                    for (c, col) in schema.columns.iter().enumerate() {
+                        let raw = p.table.raw(i, c);
+                        let bin = col
+                            .labels
+                            .get(p.table.value(i, c) as usize)
+                            .cloned()
+                            .unwrap_or_default();
+                        let raw = serde_json::Number::from_f64(f64::from(raw))
+                            .map_or(serde_json::Value::Null, serde_json::Value::Number);
+                        feats.insert(
+                            col.name.clone(),
+                            serde_json::json!({"raw": raw, "bin": bin}),
+                        );
+                    }
+                    let mut row = serde_json::json!({
+                        "page": name,
+                        "block": i,
+                        "text": text,
+                        "start": b.source.start,
+                        "end": b.source.end,
+                        "path": p.page.path(b.parent),
+                        "space_before": b.space_before,
+                        "features": feats,
+                    });
+                    if let Some(t) = &template {
+                        let mut attrs = Vec::new();
+                        t.for_each_attribute(&p.table, i, &mut buf, |a| {
+                            attrs.push(serde_json::Value::from(a))
+                        });
+                        row["attributes"] = serde_json::Value::Array(attrs);
+                    }
+                    serde_json::to_writer(&mut out, &row)?;
+                    out.write_all(b"\n")?;
+                }
+                Format::Csv => {
+                    if let Some(w) = &mut csv_out {
+                        let mut rec = vec![name.clone(), i.to_string(), text.to_string()];
+                        for (c, col) in schema.columns.iter().enumerate() {
+                            rec.push(p.table.raw(i, c).to_string());
+                            rec.push(
+                                col.labels
+                                    .get(p.table.value(i, c) as usize)
+                                    .cloned()
+                                    .unwrap_or_default(),
+                            );
+                        }
+                        w.write_record(&rec)?;
+                    }
+                }
+                Format::Crfpp => {
+                    let row = p.table.row(i);
+                    for (c, v) in row.iter().enumerate() {
+                        if c > 0 {
+                            out.write_all(b"\t")?;
+                        }
+                        let label = schema.columns[c]
+                            .labels
+                            .get(*v as usize)
+                            .map_or("?", String::as_str);
+                        out.write_all(label.as_bytes())?;
+                    }
+                    out.write_all(b"\n")?;
+                }
+            }
+        }
+        if args.format == Format::Crfpp {
+            out.write_all(b"\n")?;
+        }
+    }
+    if let Some(mut w) = csv_out {
+        w.flush()?;
+    }
+    out.flush()?;
+    if failures > 0 {
+        eprintln!("victor: {failures} of {} pages failed", pages.len());
+        return Ok(ExitCode::FAILURE);
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -311,7 +311,8 @@ impl State<'_> {
         Tag(Tag::FIRST_UNKNOWN + (page.unknown_tags.len() - 1) as u16)
     }
 
-    /// Copies the lowercased `class` and `id` values into the attribute arena.
+    /// Copies the `class` and `id` values into the attribute arena, lowercased, with `-` between
+    /// camelCase words.
     fn read_attrs(&mut self, region: &[u8]) -> (Range<u32>, Range<u32>) {
         let mut class = 0..0;
         let mut id = 0..0;
@@ -327,7 +328,14 @@ impl State<'_> {
             let arena = &mut self.tree.attrs;
             let start = arena.len() as u32;
             let v = String::from_utf8_lossy(value);
+            let mut prev_lower = false;
             for c in v.chars() {
+                // camelCase words are separated so that `mainContent` tokenizes like
+                // `main-content`.
+                if prev_lower && c.is_ascii_uppercase() {
+                    arena.push('-');
+                }
+                prev_lower = c.is_ascii_lowercase();
                 arena.push(c.to_ascii_lowercase());
             }
             let r = start..arena.len() as u32;

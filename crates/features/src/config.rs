@@ -1,0 +1,153 @@
+//! The feature configuration: which feature modules run, the tag classes and word lists they use,
+//! and the bins that map continuous values to finite sets ("specified in the configuration",
+//! Victor section 3.1, step 5).
+//!
+//! The configuration is a JSON file; the default ships as `templates/features.json` and is built
+//! into the library ([`FeatureConfig::default`]). A model bundle stores the configuration it was
+//! trained with, so labeling reproduces the features exactly.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+/// The default configuration, `templates/features.json`.
+pub const DEFAULT_CONFIG_JSON: &str = include_str!("../../../templates/features.json");
+
+/// Version of the feature computations. A model trained with another version cannot be used:
+/// raise it whenever a change alters the value of any feature for some page.
+pub const FEATURE_VERSION: &str = "victor-features-1";
+
+/// Why a configuration cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    /// The JSON does not parse or does not have the expected shape.
+    #[error("feature configuration is not valid JSON for victor: {0}")]
+    Json(#[from] serde_json::Error),
+    /// A regular expression does not compile.
+    #[error("feature configuration: regexp.{name}[{index}] does not compile: {error}")]
+    Regex {
+        /// The feature (`url`, `date`, `time`).
+        name: String,
+        /// Index in its list.
+        index: usize,
+        /// The regex error.
+        error: String,
+    },
+    /// Bins must be finite and strictly increasing.
+    #[error("feature configuration: bins of {0} must be finite and strictly increasing")]
+    Bins(String),
+    /// A bin list names no feature this victor computes.
+    #[error("feature configuration: bins given for unknown feature {0:?}")]
+    UnknownFeature(String),
+    /// A module name this victor does not know.
+    #[error("feature configuration: unknown module {0:?}")]
+    UnknownModule(String),
+    /// A tag name in a class list is not an HTML tag victor knows.
+    #[error("feature configuration: unknown tag {0:?} in {1}")]
+    UnknownTag(String, String),
+    /// A value label contains characters that templates cannot separate.
+    #[error("feature configuration: {0}")]
+    Invalid(String),
+}
+
+/// The feature configuration (see the module docs).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FeatureConfig {
+    /// Feature modules that run, by name (see [`crate::features::MODULES`]).
+    pub modules: Vec<String>,
+    /// `container.NAME`: a block gets 1 if any ancestor has one of these tags.
+    pub containers: BTreeMap<String, Vec<String>>,
+    /// `split.NAME`: number of these tags opened or closed since the previous block.
+    pub splits: BTreeMap<String, Vec<String>>,
+    /// `regexp.NAME`: index (1-based) of the first expression that matches the block, 0 if none.
+    pub regexp: BTreeMap<String, Vec<String>>,
+    /// Keyword groups for ancestor `class`/`id` tokens, in priority order (the first group with a
+    /// matching token names the element).
+    pub class_keywords: Vec<KeywordGroup>,
+    /// How many of the nearest ancestors that carry a `class` or `id` are looked at.
+    pub class_depth: usize,
+    /// Language identification.
+    pub langid: LangIdConfig,
+    /// Bins per feature name: thresholds `t1 < t2 < ...`; a value `v` falls in bin `i`, the number
+    /// of thresholds `<= v`.
+    pub bins: BTreeMap<String, Vec<f64>>,
+}
+
+/// A named group of whole `class`/`id` tokens.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct KeywordGroup {
+    /// The group's name (a feature value, so letters, digits, `-`, `_`, `.` only).
+    pub group: String,
+    /// Lowercase tokens; `main-content` and `mainContent` both give the tokens `main`, `content`.
+    pub tokens: Vec<String>,
+}
+
+/// Settings of the `langid` module.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LangIdConfig {
+    /// ISO 639-3 codes the detector may answer (empty: all languages whatlang knows).
+    pub allow: Vec<String>,
+    /// Blocks shorter than this (in characters) get no per-block detection (value "short").
+    pub min_block_chars: usize,
+    /// At most this many blocks per page are run through the detector (the longest first).
+    pub max_blocks: usize,
+    /// Characters of the page's longest blocks fed to page-level detection.
+    pub page_sample_chars: usize,
+}
+
+impl Default for FeatureConfig {
+    fn default() -> Self {
+        // The shipped file is part of the crate and checked by a test; fall back to an empty
+        // configuration only if it were ever broken, rather than panicking in library code.
+        serde_json::from_str(DEFAULT_CONFIG_JSON).unwrap_or_else(|_| FeatureConfig {
+            modules: Vec::new(),
+            containers: BTreeMap::new(),
+            splits: BTreeMap::new(),
+            regexp: BTreeMap::new(),
+            class_keywords: Vec::new(),
+            class_depth: 2,
+            langid: LangIdConfig {
+                allow: Vec::new(),
+                min_block_chars: 80,
+                max_blocks: 8,
+                page_sample_chars: 2000,
+            },
+            bins: BTreeMap::new(),
+        })
+    }
+}
+
+impl FeatureConfig {
+    /// Parses a configuration from JSON.
+    pub fn from_json(s: &str) -> Result<Self, ConfigError> {
+        Ok(serde_json::from_str(s)?)
+    }
+
+    /// The configuration as pretty JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// Whether a module is switched on.
+    pub fn has_module(&self, name: &str) -> bool {
+        self.modules.iter().any(|m| m == name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shipped_configuration_parses() {
+        let c =
+            FeatureConfig::from_json(DEFAULT_CONFIG_JSON).expect("templates/features.json parses");
+        assert!(c.has_module("markup") && c.has_module("content"));
+        assert_eq!(c, FeatureConfig::default());
+        let again = FeatureConfig::from_json(&c.to_json()).expect("round trip");
+        assert_eq!(again, c);
+    }
+}

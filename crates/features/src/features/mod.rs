@@ -1,0 +1,841 @@
+//! Feature extraction: a [`Page`] -> a [`FeatureTable`] with one row per block and one column per
+//! feature, each cell holding the raw value and its discretized value (Victor section 3.2).
+//!
+//! # Modules and columns
+//!
+//! Features come in modules that the configuration switches on and off ([`MODULES`]):
+//!
+//! | module | columns |
+//! |---|---|
+//! | `markup` | `container.*` (1 when an ancestor has a tag of the class), `split.*` (tags opened or closed since the previous block) |
+//! | `content` | `char.{alpha,num,punct,white,other}-{abs,rel}`, `token.{alpha,num,mix,other}-{abs,rel}`, `token.upper-rel` |
+//! | `sentence` | `sentence.count`, `sentence.avg-length`, `sentence-begin`, `sentence-end`, `text.end` |
+//! | `duplicate` | `first-duplicate`, `duplicate-count` |
+//! | `regexp` | `regexp.url`, `regexp.date`, `regexp.time` (index of the first matching expression) |
+//! | `groups` | `div-group.word-ratio`, `td-group.word-ratio` (words outside `<a>` of the block's group / of the page) |
+//! | `langid` | `langid.page` (whatlang's language of the page), `langid.block` (confidence that the block is in it) |
+//! | `document` | `position`, `document.{word,sentence,block}-count`, `document.max-{div,td}-group` |
+//! | `paragraph` | `paragraph.{word-count,link-density,blocks,position}` (jusText's paragraph: blocks between block-level tags) |
+//! | `stopwords` | `stopword-density`, `paragraph.stopword-density` (stop words of the page's language) |
+//! | `class` | `class.1`, `class.2`: keyword group of the nearest ancestors with a `class`/`id` (whole tokens) |
+//! | `title` | `title.in-title` (share of the block's words in `<title>`), `title.cover` (share of the title's words in the block) |
+//!
+//! Numeric values are discretized by the bins of the configuration; flags are `0`/`1`;
+//! categorical values are names. The discretized value of every cell has a label (a bin number,
+//! `0`/`1`, or a name) that templates turn into CRF attribute strings.
+
+pub mod lexicon;
+pub mod structure;
+pub mod text;
+
+use regex::RegexSet;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::config::{ConfigError, FeatureConfig};
+use crate::page::Page;
+use crate::segment::tags::Tag;
+use lexicon::{StopWords, attr_tokens, iso639_1, singular, word_hash};
+use structure::{Structure, TagSet};
+use text::{CHAR_CLASSES, END_CLASSES, TOKEN_CLASSES, TextStats};
+
+/// The feature modules, in column order.
+pub const MODULES: &[&str] = &[
+    "markup",
+    "content",
+    "sentence",
+    "duplicate",
+    "regexp",
+    "groups",
+    "langid",
+    "document",
+    "paragraph",
+    "stopwords",
+    "class",
+    "title",
+];
+
+/// Values of `paragraph.position`.
+const PARA_POSITIONS: [&str; 4] = ["only", "first", "middle", "last"];
+
+/// What a column computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Feat {
+    Container(u8),
+    Split(u8),
+    CharAbs(u8),
+    CharRel(u8),
+    TokAbs(u8),
+    TokRel(u8),
+    TokUpperRel,
+    SentCount,
+    SentAvgLen,
+    SentBegin,
+    SentEnd,
+    TextEnd,
+    FirstDup,
+    DupCount,
+    Regexp(u8),
+    DivGroup,
+    TdGroup,
+    LangPage,
+    LangBlock,
+    Position,
+    DocWords,
+    DocSents,
+    DocBlocks,
+    DocMaxDiv,
+    DocMaxTd,
+    ParaWords,
+    ParaLinkDensity,
+    ParaBlocks,
+    ParaPosition,
+    StopDensity,
+    ParaStopDensity,
+    Class(u8),
+    TitleIn,
+    TitleCover,
+}
+
+/// How a column's raw values become discrete values.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Kind {
+    /// 0 or 1.
+    Flag,
+    /// Bin `i` holds values with `i` thresholds at or below them.
+    Numeric(Vec<f64>),
+    /// The raw value is the index of a name.
+    Categorical,
+}
+
+/// One feature column.
+#[derive(Clone, Debug)]
+pub struct Column {
+    /// The feature's name, as in the Victor paper where it has one (`char.alpha-rel`).
+    pub name: String,
+    /// How values are discretized.
+    pub kind: Kind,
+    /// Label of every discrete value (bin numbers, `0`/`1`, or names).
+    pub labels: Vec<String>,
+    feat: Feat,
+}
+
+impl Column {
+    fn discretize(&self, raw: f32) -> u16 {
+        match &self.kind {
+            Kind::Flag => u16::from(raw > 0.5),
+            Kind::Categorical => {
+                (raw.max(0.0) as usize).min(self.labels.len().saturating_sub(1)) as u16
+            }
+            Kind::Numeric(bins) => {
+                let v = f64::from(raw);
+                bins.partition_point(|t| *t <= v) as u16
+            }
+        }
+    }
+}
+
+/// The columns a configuration produces, in order.
+#[derive(Clone, Debug)]
+pub struct Schema {
+    /// The columns.
+    pub columns: Vec<Column>,
+}
+
+impl Schema {
+    /// Index of the column with this name.
+    pub fn index(&self, name: &str) -> Option<usize> {
+        self.columns.iter().position(|c| c.name == name)
+    }
+
+    /// Number of columns.
+    pub fn len(&self) -> usize {
+        self.columns.len()
+    }
+
+    /// Whether there are no columns.
+    pub fn is_empty(&self) -> bool {
+        self.columns.is_empty()
+    }
+}
+
+/// Raw and discretized feature values of a page's blocks (row-major: block, then column).
+#[derive(Clone, Debug, Default)]
+pub struct FeatureTable {
+    /// Number of blocks (rows).
+    pub blocks: usize,
+    /// Number of columns.
+    pub columns: usize,
+    raw: Vec<f32>,
+    values: Vec<u16>,
+}
+
+impl FeatureTable {
+    /// The raw value of a cell.
+    #[inline]
+    pub fn raw(&self, block: usize, col: usize) -> f32 {
+        self.raw
+            .get(block * self.columns + col)
+            .copied()
+            .unwrap_or(0.0)
+    }
+
+    /// The discretized value of a cell.
+    #[inline]
+    pub fn value(&self, block: usize, col: usize) -> u16 {
+        self.values
+            .get(block * self.columns + col)
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// The discretized values of one block.
+    #[inline]
+    pub fn row(&self, block: usize) -> &[u16] {
+        self.values
+            .get(block * self.columns..(block + 1) * self.columns)
+            .unwrap_or_default()
+    }
+}
+
+/// A compiled configuration that computes feature tables. Build one and share it across threads
+/// (it is `Sync`); stop-word lists load on first use.
+#[derive(Debug)]
+pub struct Extractor {
+    config: FeatureConfig,
+    schema: Schema,
+    containers: Vec<TagSet>,
+    splits: Vec<TagSet>,
+    regexps: Vec<RegexSet>,
+    keywords: FxHashMap<String, u8>,
+    img_containers: u32,
+    stop_words: StopWords,
+    detector: whatlang::Detector,
+    langs: Vec<&'static str>,
+    modules: [bool; 12],
+}
+
+fn tag_set(names: &[String], what: &str) -> Result<TagSet, ConfigError> {
+    let mut set = TagSet::default();
+    for n in names {
+        let t = Tag::lookup(n.as_bytes())
+            .ok_or_else(|| ConfigError::UnknownTag(n.clone(), what.to_string()))?;
+        set.insert(t);
+    }
+    Ok(set)
+}
+
+fn valid_label(s: &str) -> bool {
+    !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '+'))
+}
+
+impl Extractor {
+    /// Compiles a configuration.
+    pub fn new(config: &FeatureConfig) -> Result<Extractor, ConfigError> {
+        let mut modules = [false; 12];
+        for m in &config.modules {
+            let i = MODULES
+                .iter()
+                .position(|x| x == m)
+                .ok_or_else(|| ConfigError::UnknownModule(m.clone()))?;
+            modules[i] = true;
+        }
+        let on = |name: &str| {
+            MODULES
+                .iter()
+                .position(|x| *x == name)
+                .is_some_and(|i| modules[i])
+        };
+        let mut cols: Vec<Column> = Vec::new();
+        let mut used_bins: FxHashSet<String> = FxHashSet::default();
+        let mut numeric = |name: String,
+                           feat: Feat,
+                           default: Option<Vec<f64>>,
+                           cols: &mut Vec<Column>|
+         -> Result<(), ConfigError> {
+            let bins = match config.bins.get(&name) {
+                Some(b) => b.clone(),
+                None => default
+                    .ok_or_else(|| ConfigError::Invalid(format!("no bins for feature {name}")))?,
+            };
+            if bins.iter().any(|b| !b.is_finite()) || bins.windows(2).any(|w| w[0] >= w[1]) {
+                return Err(ConfigError::Bins(name));
+            }
+            used_bins.insert(name.clone());
+            let labels = (0..=bins.len()).map(|i| i.to_string()).collect();
+            cols.push(Column {
+                name,
+                kind: Kind::Numeric(bins),
+                labels,
+                feat,
+            });
+            Ok(())
+        };
+        let flag = |name: String, feat: Feat, cols: &mut Vec<Column>| {
+            cols.push(Column {
+                name,
+                kind: Kind::Flag,
+                labels: vec!["0".into(), "1".into()],
+                feat,
+            });
+        };
+        let categorical = |name: &str,
+                           feat: Feat,
+                           labels: Vec<String>,
+                           cols: &mut Vec<Column>|
+         -> Result<(), ConfigError> {
+            if let Some(bad) = labels.iter().find(|l| !valid_label(l)) {
+                return Err(ConfigError::Invalid(format!(
+                    "value {bad:?} of {name} must use letters, digits, '-', '_', '.', '+' only"
+                )));
+            }
+            cols.push(Column {
+                name: name.to_string(),
+                kind: Kind::Categorical,
+                labels,
+                feat,
+            });
+            Ok(())
+        };
+
+        let mut containers = Vec::new();
+        let mut img_containers = 0u32;
+        let mut splits = Vec::new();
+        if on("markup") {
+            if config.containers.len() > 32 {
+                return Err(ConfigError::Invalid("at most 32 container classes".into()));
+            }
+            for (k, (name, tags)) in config.containers.iter().enumerate() {
+                let set = tag_set(tags, &format!("containers.{name}"))?;
+                // img is void and never an ancestor: such a class means "shares its block-level
+                // element with an image".
+                if set.contains(Tag::IMG) {
+                    img_containers |= 1 << k;
+                }
+                containers.push(set);
+                flag(
+                    format!("container.{name}"),
+                    Feat::Container(k as u8),
+                    &mut cols,
+                );
+            }
+            for (k, (name, tags)) in config.splits.iter().enumerate().take(255) {
+                splits.push(tag_set(tags, &format!("splits.{name}"))?);
+                numeric(
+                    format!("split.{name}"),
+                    Feat::Split(k as u8),
+                    Some(vec![1.0, 2.0, 3.0]),
+                    &mut cols,
+                )?;
+            }
+        }
+        if on("content") {
+            for (k, c) in CHAR_CLASSES.iter().enumerate() {
+                numeric(
+                    format!("char.{c}-abs"),
+                    Feat::CharAbs(k as u8),
+                    None,
+                    &mut cols,
+                )?;
+            }
+            for (k, c) in CHAR_CLASSES.iter().enumerate() {
+                numeric(
+                    format!("char.{c}-rel"),
+                    Feat::CharRel(k as u8),
+                    None,
+                    &mut cols,
+                )?;
+            }
+            for (k, c) in TOKEN_CLASSES.iter().enumerate() {
+                numeric(
+                    format!("token.{c}-abs"),
+                    Feat::TokAbs(k as u8),
+                    None,
+                    &mut cols,
+                )?;
+            }
+            for (k, c) in TOKEN_CLASSES.iter().enumerate() {
+                numeric(
+                    format!("token.{c}-rel"),
+                    Feat::TokRel(k as u8),
+                    None,
+                    &mut cols,
+                )?;
+            }
+            numeric("token.upper-rel".into(), Feat::TokUpperRel, None, &mut cols)?;
+        }
+        if on("sentence") {
+            numeric("sentence.count".into(), Feat::SentCount, None, &mut cols)?;
+            numeric(
+                "sentence.avg-length".into(),
+                Feat::SentAvgLen,
+                None,
+                &mut cols,
+            )?;
+            flag("sentence-begin".into(), Feat::SentBegin, &mut cols);
+            flag("sentence-end".into(), Feat::SentEnd, &mut cols);
+            categorical(
+                "text.end",
+                Feat::TextEnd,
+                END_CLASSES.iter().map(|s| s.to_string()).collect(),
+                &mut cols,
+            )?;
+        }
+        if on("duplicate") {
+            flag("first-duplicate".into(), Feat::FirstDup, &mut cols);
+            numeric("duplicate-count".into(), Feat::DupCount, None, &mut cols)?;
+        }
+        let mut regexps = Vec::new();
+        if on("regexp") {
+            for (k, (name, list)) in config.regexp.iter().enumerate().take(255) {
+                for (i, r) in list.iter().enumerate() {
+                    if let Err(e) = regex::Regex::new(r) {
+                        return Err(ConfigError::Regex {
+                            name: name.clone(),
+                            index: i,
+                            error: e.to_string(),
+                        });
+                    }
+                }
+                let set = RegexSet::new(list).map_err(|e| ConfigError::Regex {
+                    name: name.clone(),
+                    index: 0,
+                    error: e.to_string(),
+                })?;
+                regexps.push(set);
+                let default: Vec<f64> = (1..=list.len()).map(|i| i as f64).collect();
+                numeric(
+                    format!("regexp.{name}"),
+                    Feat::Regexp(k as u8),
+                    Some(default),
+                    &mut cols,
+                )?;
+            }
+        }
+        if on("groups") {
+            numeric(
+                "div-group.word-ratio".into(),
+                Feat::DivGroup,
+                None,
+                &mut cols,
+            )?;
+            numeric("td-group.word-ratio".into(), Feat::TdGroup, None, &mut cols)?;
+        }
+        let mut langs: Vec<&'static str> = whatlang::Lang::all().iter().map(|l| l.code()).collect();
+        langs.sort_unstable();
+        langs.insert(0, "unknown");
+        if on("langid") {
+            categorical(
+                "langid.page",
+                Feat::LangPage,
+                langs.iter().map(|s| s.to_string()).collect(),
+                &mut cols,
+            )?;
+            numeric("langid.block".into(), Feat::LangBlock, None, &mut cols)?;
+        }
+        if on("document") {
+            numeric("position".into(), Feat::Position, None, &mut cols)?;
+            numeric(
+                "document.word-count".into(),
+                Feat::DocWords,
+                None,
+                &mut cols,
+            )?;
+            numeric(
+                "document.sentence-count".into(),
+                Feat::DocSents,
+                None,
+                &mut cols,
+            )?;
+            numeric(
+                "document.block-count".into(),
+                Feat::DocBlocks,
+                None,
+                &mut cols,
+            )?;
+            numeric(
+                "document.max-div-group".into(),
+                Feat::DocMaxDiv,
+                None,
+                &mut cols,
+            )?;
+            numeric(
+                "document.max-td-group".into(),
+                Feat::DocMaxTd,
+                None,
+                &mut cols,
+            )?;
+        }
+        if on("paragraph") {
+            numeric(
+                "paragraph.word-count".into(),
+                Feat::ParaWords,
+                None,
+                &mut cols,
+            )?;
+            numeric(
+                "paragraph.link-density".into(),
+                Feat::ParaLinkDensity,
+                None,
+                &mut cols,
+            )?;
+            numeric("paragraph.blocks".into(), Feat::ParaBlocks, None, &mut cols)?;
+            categorical(
+                "paragraph.position",
+                Feat::ParaPosition,
+                PARA_POSITIONS.iter().map(|s| s.to_string()).collect(),
+                &mut cols,
+            )?;
+        }
+        if on("stopwords") {
+            numeric(
+                "stopword-density".into(),
+                Feat::StopDensity,
+                None,
+                &mut cols,
+            )?;
+            numeric(
+                "paragraph.stopword-density".into(),
+                Feat::ParaStopDensity,
+                None,
+                &mut cols,
+            )?;
+        }
+        let mut keywords = FxHashMap::default();
+        if on("class") {
+            if config.class_keywords.len() > 250 {
+                return Err(ConfigError::Invalid("at most 250 keyword groups".into()));
+            }
+            let mut values = vec!["none".to_string(), "other".to_string()];
+            // Earlier groups win when a token is listed twice.
+            for (g, group) in config.class_keywords.iter().enumerate().rev() {
+                for t in &group.tokens {
+                    keywords.insert(singular(&t.to_lowercase()).to_string(), g as u8);
+                }
+            }
+            values.extend(config.class_keywords.iter().map(|g| g.group.clone()));
+            for level in 0..config.class_depth.clamp(1, 2) {
+                categorical(
+                    &format!("class.{}", level + 1),
+                    Feat::Class(level as u8),
+                    values.clone(),
+                    &mut cols,
+                )?;
+            }
+        }
+        if on("title") {
+            numeric("title.in-title".into(), Feat::TitleIn, None, &mut cols)?;
+            numeric("title.cover".into(), Feat::TitleCover, None, &mut cols)?;
+        }
+        if let Some(unknown) = config.bins.keys().find(|k| !used_bins.contains(*k))
+            && !cols.iter().any(|c| &c.name == unknown)
+        {
+            return Err(ConfigError::UnknownFeature(unknown.clone()));
+        }
+        let detector = if config.langid.allow.is_empty() {
+            whatlang::Detector::new()
+        } else {
+            let mut list = Vec::new();
+            for code in &config.langid.allow {
+                list.push(whatlang::Lang::from_code(code.as_str()).ok_or_else(|| {
+                    ConfigError::Invalid(format!("langid.allow: unknown language code {code:?}"))
+                })?);
+            }
+            whatlang::Detector::with_allowlist(list)
+        };
+        Ok(Extractor {
+            config: config.clone(),
+            schema: Schema { columns: cols },
+            containers,
+            splits,
+            regexps,
+            keywords,
+            img_containers,
+            stop_words: StopWords::new(),
+            detector,
+            langs,
+            modules,
+        })
+    }
+
+    /// The columns this extractor produces.
+    pub fn schema(&self) -> &Schema {
+        &self.schema
+    }
+
+    /// The configuration it was built from.
+    pub fn config(&self) -> &FeatureConfig {
+        &self.config
+    }
+
+    fn on(&self, name: &str) -> bool {
+        MODULES
+            .iter()
+            .position(|x| *x == name)
+            .is_some_and(|i| self.modules[i])
+    }
+
+    /// The language whatlang detects for the page (ISO 639-3), from a sample of its longest
+    /// blocks; `None` if it cannot tell.
+    pub fn page_language(&self, page: &Page) -> Option<whatlang::Lang> {
+        let mut order: Vec<usize> = (0..page.blocks.len()).collect();
+        order.sort_unstable_by_key(|&i| std::cmp::Reverse(page.blocks[i].text.len()));
+        let mut sample = String::new();
+        for i in order {
+            if sample.len() >= self.config.langid.page_sample_chars {
+                break;
+            }
+            let t = page.block_text(&page.blocks[i]);
+            if t.len() < 20 {
+                break;
+            }
+            sample.push_str(t);
+            sample.push(' ');
+        }
+        if sample.is_empty() {
+            return None;
+        }
+        self.detector.detect_lang(&sample)
+    }
+
+    /// Computes the feature table of a page.
+    pub fn extract(&self, page: &Page) -> FeatureTable {
+        let n = page.blocks.len();
+        let ncols = self.schema.columns.len();
+        let mut table = FeatureTable {
+            blocks: n,
+            columns: ncols,
+            raw: vec![0.0; n * ncols],
+            values: vec![0; n * ncols],
+        };
+        if n == 0 {
+            return table;
+        }
+        let want_lang = self.on("langid") || self.on("stopwords");
+        let lang = if want_lang {
+            self.page_language(page)
+        } else {
+            None
+        };
+        let stop = if self.on("stopwords") {
+            lang.and_then(|l| iso639_1(l.code()))
+                .and_then(|c| self.stop_words.get(c))
+        } else {
+            None
+        };
+        let mut title_words: FxHashSet<u64> = FxHashSet::default();
+        let mut title_len = 0u32;
+        if self.on("title")
+            && let Some(t) = &page.title
+        {
+            for w in t
+                .split(' ')
+                .filter(|w| w.chars().any(char::is_alphanumeric))
+            {
+                if title_words.insert(word_hash(w)) {
+                    title_len += 1;
+                }
+            }
+        }
+        let stats: Vec<TextStats> = page
+            .blocks
+            .iter()
+            .map(|b| TextStats::of(page.block_text(b), stop, &title_words))
+            .collect();
+        let st = Structure::of(page, &self.containers);
+
+        // Document totals and groups of words outside links.
+        let mut doc_words = 0u32;
+        let mut doc_sents = 0u32;
+        let mut free_words = 0u32;
+        let mut div_words = vec![0u32; page.elements.len().max(1)];
+        let mut td_words = vec![0u32; page.elements.len().max(1)];
+        for (b, s) in page.blocks.iter().zip(&stats) {
+            doc_words += s.words;
+            doc_sents += s.sentences;
+            if !b.in_anchor {
+                free_words += s.words;
+                let info = st.of_block(b.parent);
+                if let Some(w) = div_words.get_mut(info.div as usize) {
+                    *w += s.words;
+                }
+                if let Some(w) = td_words.get_mut(info.td as usize) {
+                    *w += s.words;
+                }
+            }
+        }
+        let ratio = |w: u32| {
+            if free_words == 0 {
+                0.0
+            } else {
+                w as f32 / free_words as f32
+            }
+        };
+        let max_div = div_words.iter().copied().max().map_or(0.0, ratio);
+        let max_td = td_words.iter().skip(1).copied().max().map_or(0.0, ratio);
+
+        // Duplicates.
+        let mut dups: FxHashMap<u64, (u32, usize)> = FxHashMap::default();
+        for (i, s) in stats.iter().enumerate() {
+            dups.entry(s.dup_key).or_insert((0, i)).0 += 1;
+        }
+
+        // Paragraph aggregates.
+        let np = st.paragraph_start.len().saturating_sub(1);
+        let mut p_words = vec![0u32; np];
+        let mut p_chars = vec![0u32; np];
+        let mut p_link_chars = vec![0u32; np];
+        let mut p_stop = vec![0u32; np];
+        for (i, (b, s)) in page.blocks.iter().zip(&stats).enumerate() {
+            let p = st.paragraph[i] as usize;
+            let chars = s.total_chars();
+            p_words[p] += s.words;
+            p_chars[p] += chars;
+            p_stop[p] += s.stop_words;
+            if b.in_anchor {
+                p_link_chars[p] += chars;
+            }
+        }
+
+        // Per-block language confidence, for a few long blocks.
+        let mut lang_block = vec![-1.0f32; n];
+        if self.on("langid") {
+            let min = self.config.langid.min_block_chars;
+            let mut long: Vec<usize> = (0..n)
+                .filter(|&i| stats[i].total_chars() as usize >= min)
+                .collect();
+            for &i in &long {
+                lang_block[i] = -0.5;
+            }
+            long.sort_unstable_by_key(|&i| std::cmp::Reverse(stats[i].total_chars()));
+            for &i in long.iter().take(self.config.langid.max_blocks) {
+                let t = page.block_text(&page.blocks[i]);
+                let cut = t.char_indices().nth(300).map_or(t.len(), |(k, _)| k);
+                lang_block[i] = match (self.detector.detect(&t[..cut]), lang) {
+                    (Some(info), Some(l)) if info.lang() == l => info.confidence() as f32,
+                    _ => 0.0,
+                };
+            }
+        }
+        let lang_value = lang
+            .and_then(|l| self.langs.iter().position(|c| *c == l.code()))
+            .unwrap_or(0) as f32;
+
+        // Class keyword group per element, memoized.
+        let mut class_memo: FxHashMap<u32, u8> = FxHashMap::default();
+        let mut class_of = |e: u32| -> u8 {
+            if e == 0 {
+                return 0;
+            }
+            *class_memo.entry(e).or_insert_with(|| {
+                let el = page.element(e);
+                let mut best: Option<u8> = None;
+                for v in [page.class_of(el), page.id_of(el)] {
+                    attr_tokens(v, |t| {
+                        if let Some(&g) = self.keywords.get(singular(t)) {
+                            best = Some(best.map_or(g, |b| b.min(g)));
+                        }
+                    });
+                }
+                best.map_or(1, |g| g + 2)
+            })
+        };
+
+        let mut regex_hits: Vec<u16> = vec![0; self.regexps.len()];
+        for (i, (b, s)) in page.blocks.iter().zip(&stats).enumerate() {
+            let info = st.of_block(b.parent);
+            let text = page.block_text(b);
+            if !self.regexps.is_empty() {
+                for (k, set) in self.regexps.iter().enumerate() {
+                    regex_hits[k] = set.matches(text).iter().next().map_or(0, |m| m as u16 + 1);
+                }
+            }
+            let p = st.paragraph[i] as usize;
+            let p_first = st.paragraph_start[p] as usize;
+            let p_end = st.paragraph_start.get(p + 1).map_or(n, |&e| e as usize);
+            let tchars = s.total_chars().max(1) as f32;
+            let ttoks = s.total_tokens().max(1) as f32;
+            let row = i * ncols;
+            for (c, col) in self.schema.columns.iter().enumerate() {
+                let raw: f32 = match col.feat {
+                    Feat::Container(k) => {
+                        let bit = 1u32 << k;
+                        let img = self.img_containers & bit != 0 && info.has_img;
+                        f32::from(u8::from(info.containers & bit != 0 || img))
+                    }
+                    Feat::Split(k) => {
+                        let set = &self.splits[k as usize];
+                        page.block_splits(b)
+                            .iter()
+                            .filter(|sp| set.contains(sp.tag))
+                            .map(|sp| u32::from(sp.opened) + u32::from(sp.closed))
+                            .sum::<u32>() as f32
+                    }
+                    Feat::CharAbs(k) => s.chars[k as usize] as f32,
+                    Feat::CharRel(k) => s.chars[k as usize] as f32 / tchars,
+                    Feat::TokAbs(k) => s.tokens[k as usize] as f32,
+                    Feat::TokRel(k) => s.tokens[k as usize] as f32 / ttoks,
+                    Feat::TokUpperRel => {
+                        s.upper_tokens as f32 / (s.tokens[0] + s.tokens[2]).max(1) as f32
+                    }
+                    Feat::SentCount => s.sentences as f32,
+                    Feat::SentAvgLen => s.words as f32 / s.sentences.max(1) as f32,
+                    Feat::SentBegin => f32::from(u8::from(s.sentence_begin)),
+                    Feat::SentEnd => f32::from(u8::from(s.sentence_end)),
+                    Feat::TextEnd => f32::from(s.end),
+                    Feat::FirstDup => {
+                        let (count, first) = dups.get(&s.dup_key).copied().unwrap_or((1, i));
+                        f32::from(u8::from(count > 1 && first == i))
+                    }
+                    Feat::DupCount => dups.get(&s.dup_key).map_or(1, |d| d.0) as f32,
+                    Feat::Regexp(k) => f32::from(regex_hits[k as usize]),
+                    Feat::DivGroup => ratio(div_words.get(info.div as usize).copied().unwrap_or(0)),
+                    Feat::TdGroup => {
+                        if info.td == 0 {
+                            0.0
+                        } else {
+                            ratio(td_words.get(info.td as usize).copied().unwrap_or(0))
+                        }
+                    }
+                    Feat::LangPage => lang_value,
+                    Feat::LangBlock => lang_block[i],
+                    Feat::Position => (i as f32 + 0.5) / n as f32,
+                    Feat::DocWords => doc_words as f32,
+                    Feat::DocSents => doc_sents as f32,
+                    Feat::DocBlocks => n as f32,
+                    Feat::DocMaxDiv => max_div,
+                    Feat::DocMaxTd => max_td,
+                    Feat::ParaWords => p_words[p] as f32,
+                    Feat::ParaLinkDensity => p_link_chars[p] as f32 / p_chars[p].max(1) as f32,
+                    Feat::ParaBlocks => (p_end - p_first) as f32,
+                    Feat::ParaPosition => {
+                        if p_end - p_first == 1 {
+                            0.0
+                        } else if i == p_first {
+                            1.0
+                        } else if i + 1 == p_end {
+                            3.0
+                        } else {
+                            2.0
+                        }
+                    }
+                    Feat::StopDensity => s.stop_words as f32 / s.words.max(1) as f32,
+                    Feat::ParaStopDensity => p_stop[p] as f32 / p_words[p].max(1) as f32,
+                    Feat::Class(level) => f32::from(class_of(info.attr[level as usize & 1])),
+                    Feat::TitleIn => s.title_words as f32 / s.words.max(1) as f32,
+                    Feat::TitleCover => {
+                        if title_len == 0 {
+                            0.0
+                        } else {
+                            (s.title_words as f32 / title_len as f32).min(1.0)
+                        }
+                    }
+                };
+                table.raw[row + c] = raw;
+                table.values[row + c] = col.discretize(raw);
+            }
+        }
+        table
+    }
+}

@@ -1,0 +1,172 @@
+//! What the tree says about each block: container classes of its ancestors, its `div` and `td`
+//! groups, its paragraph, and the nearest ancestors that carry a `class` or `id`.
+//!
+//! Everything is derived from one memoized pass over the elements (each element's facts are its
+//! parent's plus its own), so the cost is linear in the page even when blocks are deeply nested.
+
+use crate::page::{ElementId, Page};
+use crate::segment::tags::{KNOWN_TAGS, Props, Tag};
+
+/// A set of known tags.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TagSet([u64; KNOWN_TAGS.div_ceil(64)]);
+
+impl TagSet {
+    /// Adds a tag (unknown tags cannot be members).
+    pub fn insert(&mut self, t: Tag) {
+        let i = t.0 as usize;
+        if let Some(w) = self.0.get_mut(i / 64) {
+            *w |= 1 << (i % 64);
+        }
+    }
+
+    /// Membership.
+    #[inline]
+    pub fn contains(&self, t: Tag) -> bool {
+        let i = t.0 as usize;
+        self.0.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
+    }
+}
+
+/// Facts about an element that blocks inherit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ElemInfo {
+    /// Bit `k` set when the element or an ancestor belongs to container class `k`.
+    pub containers: u32,
+    /// Nearest `div` (the element itself included), 0 for none.
+    pub div: ElementId,
+    /// Nearest `td`/`th`, 0 for none.
+    pub td: ElementId,
+    /// Nearest block-level element.
+    pub block: ElementId,
+    /// Nearest elements carrying a `class` or `id` (0 for none), nearest first.
+    pub attr: [ElementId; 2],
+    /// Whether the nearest block-level element holds an `img`.
+    pub has_img: bool,
+}
+
+/// Per-element facts for a page.
+#[derive(Debug, Default)]
+pub struct Structure {
+    /// Facts per element id.
+    pub info: Vec<ElemInfo>,
+    /// Paragraph index of each block.
+    pub paragraph: Vec<u32>,
+    /// First block of each paragraph, plus the total (so paragraph `p` spans
+    /// `paragraph_start[p]..paragraph_start[p + 1]`).
+    pub paragraph_start: Vec<u32>,
+}
+
+impl Structure {
+    /// Computes the facts; `containers[k]` is the tag set of container class `k`.
+    pub fn of(page: &Page, containers: &[TagSet]) -> Structure {
+        let n = page.elements.len();
+        let mut info = vec![ElemInfo::default(); n];
+        let mut done = vec![false; n];
+        if n > 0 {
+            done[0] = true;
+        }
+        let mut chain: Vec<usize> = Vec::new();
+        for start in 1..n {
+            if done[start] {
+                continue;
+            }
+            // Walk up to a computed ancestor, then fill in downwards (parents may come after
+            // children in the arena after adoption-agency moves).
+            chain.clear();
+            let mut e = start;
+            while !done[e] && chain.len() <= n {
+                chain.push(e);
+                let p = page.elements[e].parent as usize;
+                if p >= n || p == e {
+                    break;
+                }
+                e = p;
+            }
+            while let Some(e) = chain.pop() {
+                let el = &page.elements[e];
+                let parent = el.parent as usize;
+                let pinfo = if parent < n && done[parent] && parent != e {
+                    info[parent]
+                } else {
+                    ElemInfo::default()
+                };
+                let mut me = pinfo;
+                for (k, set) in containers.iter().enumerate().take(32) {
+                    if set.contains(el.tag) {
+                        me.containers |= 1 << k;
+                    }
+                }
+                let id = e as ElementId;
+                if el.tag == Tag::DIV {
+                    me.div = id;
+                }
+                if el.tag == Tag::TD || el.tag == Tag::TH {
+                    me.td = id;
+                }
+                if el.tag.is(Props::BLOCK) {
+                    me.block = id;
+                }
+                if !el.class.is_empty() || !el.id.is_empty() {
+                    me.attr = [id, pinfo.attr[0]];
+                }
+                info[e] = me;
+                done[e] = true;
+            }
+        }
+        let mut s = Structure {
+            info,
+            paragraph: Vec::with_capacity(page.blocks.len()),
+            paragraph_start: Vec::new(),
+        };
+        s.mark_img(page);
+        s.paragraphs(page);
+        s
+    }
+
+    /// An `img` element marks its nearest block-level ancestor; blocks in that element get
+    /// `has_img` (captions, image links, teasers with pictures).
+    fn mark_img(&mut self, page: &Page) {
+        let n = self.info.len();
+        let mut marked = vec![false; n];
+        for (e, el) in page.elements.iter().enumerate() {
+            if el.tag == Tag::IMG
+                && let Some(m) = marked.get_mut(self.info[e].block as usize)
+            {
+                *m = true;
+            }
+        }
+        for i in &mut self.info {
+            i.has_img = marked.get(i.block as usize).copied().unwrap_or(false);
+        }
+    }
+
+    fn paragraphs(&mut self, page: &Page) {
+        let mut prev_block_elem = u32::MAX;
+        for (i, b) in page.blocks.iter().enumerate() {
+            let blk = self.info.get(b.parent as usize).map_or(0, |x| x.block);
+            let mut brs = 0u32;
+            let mut block_tag = false;
+            for s in page.block_splits(b) {
+                if s.tag == Tag::BR {
+                    brs += u32::from(s.opened) + u32::from(s.closed);
+                } else if s.tag.is(Props::BLOCK) {
+                    block_tag = true;
+                }
+            }
+            if i == 0 || block_tag || brs >= 2 || blk != prev_block_elem {
+                self.paragraph_start.push(i as u32);
+            }
+            prev_block_elem = blk;
+            self.paragraph
+                .push(self.paragraph_start.len().saturating_sub(1) as u32);
+        }
+        self.paragraph_start.push(page.blocks.len() as u32);
+    }
+
+    /// Facts of a block's parent element.
+    #[inline]
+    pub fn of_block(&self, parent: ElementId) -> ElemInfo {
+        self.info.get(parent as usize).copied().unwrap_or_default()
+    }
+}

@@ -1,0 +1,253 @@
+//! Content statistics of one block's text, in a single pass over its characters: the character
+//! and token classes of the Victor paper, its naive sentence counter, how the text begins and
+//! ends, the duplicate key, stop words and words shared with the page title.
+
+use std::hash::{BuildHasher, Hasher};
+
+use rustc_hash::{FxBuildHasher, FxHashSet};
+
+use super::lexicon::word_hash;
+
+/// Character classes: letters, digits, punctuation, white space, other.
+pub const CHAR_CLASSES: [&str; 5] = ["alpha", "num", "punct", "white", "other"];
+/// Token classes: words, numbers, letters mixed with digits, other.
+pub const TOKEN_CLASSES: [&str; 4] = ["alpha", "num", "mix", "other"];
+/// Values of the `text.end` feature: the last character of the block.
+pub const END_CLASSES: [&str; 9] = [
+    "period",
+    "excl",
+    "quest",
+    "colon",
+    "comma",
+    "semicolon",
+    "dash",
+    "alnum",
+    "other",
+];
+
+/// Statistics of one block's text.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TextStats {
+    /// Characters per class ([`CHAR_CLASSES`]).
+    pub chars: [u32; 5],
+    /// Tokens (white-space separated) per class ([`TOKEN_CLASSES`]).
+    pub tokens: [u32; 4],
+    /// Tokens with letters whose first letter is upper case.
+    pub upper_tokens: u32,
+    /// Tokens with at least one letter or digit.
+    pub words: u32,
+    /// Words in the page language's stop-word list.
+    pub stop_words: u32,
+    /// Words that also occur in the page title.
+    pub title_words: u32,
+    /// Sentences, counted naively: runs of `.`, `!`, `?` that end a token, plus a final
+    /// unterminated sentence.
+    pub sentences: u32,
+    /// The first letter or digit is not lower case.
+    pub sentence_begin: bool,
+    /// The text ends with `.`, `!`, `?` or `…` (closing quotes and brackets aside).
+    pub sentence_end: bool,
+    /// Index in [`END_CLASSES`].
+    pub end: u8,
+    /// Key for duplicate detection: hash of the letters, lowercased, ignoring everything else
+    /// (of the non-space characters when there are no letters).
+    pub dup_key: u64,
+}
+
+#[inline]
+fn is_punct(c: char) -> bool {
+    c.is_ascii_punctuation()
+        || matches!(c,
+            '\u{a1}' | '\u{a7}' | '\u{ab}' | '\u{b6}' | '\u{b7}' | '\u{bb}' | '\u{bf}'
+            | '\u{2010}'..='\u{2027}'
+            | '\u{2030}'..='\u{205e}'
+            | '\u{3001}'..='\u{3003}'
+            | '\u{3008}'..='\u{3011}'
+            | '\u{ff01}'..='\u{ff0f}'
+            | '\u{ff1a}'..='\u{ff1f}')
+}
+
+#[inline]
+fn is_terminal(c: char) -> bool {
+    matches!(
+        c,
+        '.' | '!' | '?' | '\u{2026}' | '\u{3002}' | '\u{ff01}' | '\u{ff1f}'
+    )
+}
+
+#[inline]
+fn is_closing(c: char) -> bool {
+    matches!(
+        c,
+        '"' | '\'' | ')' | ']' | '}' | '\u{bb}' | '\u{2019}' | '\u{201d}' | '\u{203a}'
+    )
+}
+
+impl TextStats {
+    /// Computes the statistics of `text` (collapsed white space, as blocks hold it).
+    pub fn of(text: &str, stop: Option<&FxHashSet<u64>>, title: &FxHashSet<u64>) -> TextStats {
+        let mut s = TextStats::default();
+        let mut dup = FxBuildHasher.build_hasher();
+        let mut dup_letters = false;
+        for c in text.chars() {
+            let class = if c.is_alphabetic() {
+                if c.is_ascii() {
+                    dup.write_u8(c.to_ascii_lowercase() as u8);
+                } else {
+                    for l in c.to_lowercase() {
+                        dup.write_u32(l as u32);
+                    }
+                }
+                dup_letters = true;
+                0
+            } else if c.is_numeric() {
+                1
+            } else if c.is_whitespace() {
+                3
+            } else if is_punct(c) {
+                2
+            } else {
+                4
+            };
+            s.chars[class] += 1;
+        }
+        s.dup_key = if dup_letters {
+            dup.finish()
+        } else {
+            let mut h = FxBuildHasher.build_hasher();
+            h.write_u8(0xfe);
+            h.write(text.as_bytes());
+            h.finish()
+        };
+
+        let mut open_sentence = false;
+        for tok in text.split(' ').filter(|t| !t.is_empty()) {
+            let mut alpha = false;
+            let mut digit = false;
+            let mut first_letter_upper = None;
+            for c in tok.chars() {
+                if c.is_alphabetic() {
+                    alpha = true;
+                    if first_letter_upper.is_none() {
+                        first_letter_upper = Some(c.is_uppercase());
+                    }
+                } else if c.is_numeric() {
+                    digit = true;
+                }
+            }
+            let class = match (alpha, digit) {
+                (true, false) => 0,
+                (false, true) => 1,
+                (true, true) => 2,
+                (false, false) => 3,
+            };
+            s.tokens[class] += 1;
+            if first_letter_upper == Some(true) {
+                s.upper_tokens += 1;
+            }
+            if alpha || digit {
+                s.words += 1;
+                open_sentence = true;
+                if stop.is_some() || !title.is_empty() {
+                    let h = word_hash(tok);
+                    if stop.is_some_and(|st| st.contains(&h)) {
+                        s.stop_words += 1;
+                    }
+                    if title.contains(&h) {
+                        s.title_words += 1;
+                    }
+                }
+            }
+            // A sentence ends where a token ends in terminal punctuation (closing marks aside).
+            let core = tok.trim_end_matches(is_closing);
+            if core.chars().last().is_some_and(is_terminal) && open_sentence {
+                s.sentences += 1;
+                open_sentence = false;
+            }
+        }
+        if open_sentence {
+            s.sentences += 1;
+        }
+
+        s.sentence_begin = text
+            .chars()
+            .find(|c| c.is_alphanumeric())
+            .is_some_and(|c| !c.is_lowercase());
+        let last = text.trim_end_matches(is_closing).chars().last();
+        s.sentence_end = last.is_some_and(is_terminal);
+        s.end = match last {
+            Some('.' | '\u{2026}' | '\u{3002}') => 0,
+            Some('!' | '\u{ff01}') => 1,
+            Some('?' | '\u{ff1f}') => 2,
+            Some(':') => 3,
+            Some(',') => 4,
+            Some(';') => 5,
+            Some('-' | '\u{2013}' | '\u{2014}' | '|' | '\u{bb}' | '>' | '/') => 6,
+            Some(c) if c.is_alphanumeric() => 7,
+            _ => 8,
+        };
+        s
+    }
+
+    /// All characters.
+    pub fn total_chars(&self) -> u32 {
+        self.chars.iter().sum()
+    }
+
+    /// All tokens.
+    pub fn total_tokens(&self) -> u32 {
+        self.tokens.iter().sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stats(t: &str) -> TextStats {
+        TextStats::of(t, None, &FxHashSet::default())
+    }
+
+    #[test]
+    fn character_and_token_classes() {
+        let s = stats("Hello world, it's 2008 and B52s fly!");
+        assert_eq!(s.chars, [21, 6, 3, 6, 0]);
+        // Hello world, it's and fly! | 2008 | B52s
+        assert_eq!(s.tokens, [5, 1, 1, 0]);
+        assert_eq!(s.upper_tokens, 2);
+        assert_eq!(s.words, 7);
+        let s = stats("» | ©");
+        assert_eq!(s.tokens, [0, 0, 0, 3]);
+        assert_eq!(s.chars, [0, 0, 2, 2, 1]);
+    }
+
+    #[test]
+    fn naive_sentences() {
+        let s = stats("One sentence. Another one! And a question? Last bit");
+        assert_eq!(s.sentences, 4);
+        assert!(s.sentence_begin && !s.sentence_end);
+        assert_eq!(END_CLASSES[s.end as usize], "alnum");
+        let s = stats("he said \"stop.\"");
+        assert_eq!(s.sentences, 1);
+        assert!(!s.sentence_begin && s.sentence_end);
+        assert_eq!(stats("3.14 is pi").sentences, 1);
+        assert_eq!(stats("...").sentences, 0);
+        assert_eq!(END_CLASSES[stats("Read more:").end as usize], "colon");
+    }
+
+    #[test]
+    fn duplicate_key_ignores_case_space_and_non_letters() {
+        assert_eq!(stats("Read more »").dup_key, stats("read  MORE").dup_key);
+        assert_ne!(stats("Read more").dup_key, stats("Read less").dup_key);
+        assert_ne!(stats("|").dup_key, stats("»").dup_key);
+    }
+
+    #[test]
+    fn stop_and_title_words() {
+        let stop: FxHashSet<u64> = ["the", "of", "a"].iter().map(|w| word_hash(w)).collect();
+        let title: FxHashSet<u64> = ["obama", "wins"].iter().map(|w| word_hash(w)).collect();
+        let s = TextStats::of("The rise of Obama: Obama wins a vote", Some(&stop), &title);
+        assert_eq!(s.stop_words, 3);
+        assert_eq!(s.title_words, 3);
+    }
+}
