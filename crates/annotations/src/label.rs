@@ -8,7 +8,9 @@ use serde::{Deserialize, Serialize};
 /// The label of one text block.
 ///
 /// Blocks that carry no annotation are [`Label::Other`], as in the Victor paper (section 4).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Label {
     /// A headline belonging to the content.

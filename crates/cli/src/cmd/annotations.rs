@@ -1,12 +1,233 @@
-//! `victor annotations` (not implemented yet).
+//! `victor annotations`: work with annotated sets. `stats` prints the label distribution (the
+//! Victor paper's Table 1) of each set and the counts of every page.
+//!
+//! Pages are loaded for real (segmented again, every label checked against its block), in
+//! parallel, so the figures are those training will see; a page that fails to load is reported
+//! and makes the command fail after printing the rest.
 
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// Arguments of `victor annotations`.
+use anyhow::Context;
+use clap::{Subcommand, ValueEnum};
+use rayon::prelude::*;
+use victor_annotations::Label;
+use victor_annotations::format::{Corpus, LoadError};
+use victor_annotations::stats::{PageCounts, SetStats};
+use victor_features::Segmenter;
+
+use crate::util::progress;
+
+/// Work with annotated pages (statistics).
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Label distribution of annotated sets (Victor's Table 1) and per-page counts.
+    Stats(StatsArgs),
+}
+
+/// Output formats of `victor annotations stats`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// Per-page counts, then each set's Table 1 (label, block count, %).
+    Table,
+    /// Rows `scope,set,page,split,label,blocks,percent`: scope `set` for the set totals
+    /// (labels header, text, other, total), `page` for each page's counts.
+    Csv,
+}
+
+#[derive(clap::Args, Debug)]
+struct StatsArgs {
+    /// Annotated set folders.
+    #[arg(required = true)]
+    dirs: Vec<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    format: Format,
+    /// Count only the pages of this split (e.g. dev, test).
+    #[arg(long)]
+    split: Option<String>,
+    /// Leave out the per-page counts (table format).
+    #[arg(long)]
+    no_pages: bool,
+    /// Worker threads (default: one per core).
+    #[arg(long, short = 'j', value_name = "N")]
+    jobs: Option<usize>,
+    /// No progress bar.
+    #[arg(long, short = 'q')]
+    quiet: bool,
+}
 
 /// Runs the subcommand.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`victor annotations` is not implemented yet")
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    match args.command {
+        Command::Stats(a) => stats(a),
+    }
+}
+
+fn stats(args: StatsArgs) -> anyhow::Result<ExitCode> {
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = args.jobs {
+        pool = pool.num_threads(n.max(1));
+    }
+    let pool = pool.build().context("cannot start worker threads")?;
+    let mut sets = Vec::new();
+    let mut failed = 0usize;
+    for dir in &args.dirs {
+        let corpus = Corpus::open([dir], args.split.as_deref())
+            .with_context(|| format!("cannot open annotated set {}", dir.display()))?;
+        let (stats, errors) = pool.install(|| count_set(&corpus, dir, args.quiet));
+        for e in &errors {
+            eprintln!("victor: {e}");
+        }
+        failed += errors.len();
+        sets.push(stats);
+    }
+    let written = {
+        let stdout = std::io::stdout();
+        let mut out = std::io::BufWriter::new(stdout.lock());
+        match args.format {
+            Format::Table => write_table(&mut out, &sets, !args.no_pages),
+            Format::Csv => write_csv(&mut out, &sets),
+        }
+        .and_then(|()| out.flush().map_err(anyhow::Error::from))
+    };
+    if let Err(e) = written {
+        // A reader that stops early (`| head`) is not an error.
+        let broken_pipe = e
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            || e
+                .downcast_ref::<csv::Error>()
+                .is_some_and(|c| matches!(c.kind(), csv::ErrorKind::Io(io) if io.kind() == std::io::ErrorKind::BrokenPipe));
+        if !broken_pipe {
+            return Err(e.context("cannot write the statistics"));
+        }
+    }
+    if failed > 0 {
+        eprintln!("victor: {failed} pages could not be loaded");
+        return Ok(ExitCode::FAILURE);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Loads every page of a set in parallel (labels checked) and counts its labels.
+fn count_set(corpus: &Corpus, dir: &Path, quiet: bool) -> (SetStats, Vec<LoadError>) {
+    let name = corpus
+        .pages()
+        .first()
+        .map_or_else(|| dir.display().to_string(), |p| p.set.clone());
+    let bar = progress::bar(corpus.len() as u64, "pages", quiet);
+    bar.set_message(name.clone());
+    let loaded: Vec<Result<PageCounts, LoadError>> = corpus
+        .pages()
+        .par_iter()
+        .map_init(Segmenter::new, |segmenter, p| {
+            let r = p
+                .load(segmenter)
+                .map(|a| PageCounts::new(a.id, a.record.split, &a.labels));
+            bar.inc(1);
+            r
+        })
+        .collect();
+    bar.finish_and_clear();
+    let mut stats = SetStats::new(name);
+    let mut errors = Vec::new();
+    for r in loaded {
+        match r {
+            Ok(p) => stats.add_page(p),
+            Err(e) => errors.push(e),
+        }
+    }
+    stats.sort();
+    (stats, errors)
+}
+
+fn write_table(out: &mut impl Write, sets: &[SetStats], pages: bool) -> anyhow::Result<()> {
+    if pages {
+        for s in sets {
+            writeln!(
+                out,
+                "{:<16} {:<40} {:<5} {:>6} {:>6} {:>6} {:>6}",
+                "set", "page", "split", "header", "text", "other", "total"
+            )?;
+            for p in &s.pages {
+                let c = &p.counts;
+                writeln!(
+                    out,
+                    "{:<16} {:<40} {:<5} {:>6} {:>6} {:>6} {:>6}",
+                    s.set,
+                    p.id,
+                    p.split.as_deref().unwrap_or("-"),
+                    c.header,
+                    c.text,
+                    c.other,
+                    c.total()
+                )?;
+            }
+            writeln!(out)?;
+        }
+    }
+    for (i, s) in sets.iter().enumerate() {
+        if i > 0 {
+            writeln!(out)?;
+        }
+        write!(out, "{}", s.table())?;
+    }
+    Ok(())
+}
+
+fn write_csv(out: &mut impl Write, sets: &[SetStats]) -> anyhow::Result<()> {
+    let mut w = csv::Writer::from_writer(out);
+    w.write_record([
+        "scope", "set", "page", "split", "label", "blocks", "percent",
+    ])?;
+    for s in sets {
+        let c = &s.counts;
+        for l in Label::ALL {
+            w.write_record([
+                "set",
+                &s.set,
+                "",
+                "",
+                l.as_str(),
+                &c.get(l).to_string(),
+                &format!("{:.2}", c.percent(l)),
+            ])?;
+        }
+        let total = if c.total() == 0 { "0.00" } else { "100.00" };
+        w.write_record([
+            "set",
+            &s.set,
+            "",
+            "",
+            "total",
+            &c.total().to_string(),
+            total,
+        ])?;
+    }
+    for s in sets {
+        for p in &s.pages {
+            let c = &p.counts;
+            for l in Label::ALL {
+                w.write_record([
+                    "page",
+                    &s.set,
+                    &p.id,
+                    p.split.as_deref().unwrap_or(""),
+                    l.as_str(),
+                    &c.get(l).to_string(),
+                    &format!("{:.2}", c.percent(l)),
+                ])?;
+            }
+        }
+    }
+    w.flush()?;
+    Ok(())
 }

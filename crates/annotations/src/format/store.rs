@@ -1,0 +1,194 @@
+//! Writing an annotated set: every file atomically, the page before its labels.
+//!
+//! A file is written to a temporary file in its destination folder and renamed into place, so
+//! readers (and a crash) see either the old file or the new one. [`SetWriter`] is shared
+//! between threads: it only holds the folder, and pages are independent files.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use super::record::{FORMAT_VERSION, PageRecord, SetInfo};
+use super::{LABELS_DIR, PAGES_DIR, SET_FILE};
+
+/// Longest page id accepted, in bytes.
+const MAX_ID_LEN: usize = 200;
+
+/// Why a set or a page could not be written.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// A file or folder could not be created or written.
+    #[error("cannot write {path}: {source}")]
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// A record could not be serialized.
+    #[error("cannot serialize {path}: {source}")]
+    Json {
+        /// The file it was meant for.
+        path: PathBuf,
+        /// The cause.
+        source: serde_json::Error,
+    },
+    /// The page id cannot be a file name.
+    #[error(
+        "invalid page id {0:?}: use 1 to 200 ASCII letters, digits, '.', '_' or '-', not \
+         starting with '.'"
+    )]
+    BadId(String),
+    /// The folder holds a set of another format version.
+    #[error("{path} is a set of format {found}; this victor writes format {FORMAT_VERSION}")]
+    OtherFormat {
+        /// The set file.
+        path: PathBuf,
+        /// Its format version.
+        found: u32,
+    },
+}
+
+/// Checks that `id` can name the page's files: 1 to 200 ASCII letters, digits, `.`, `_`, `-`,
+/// not starting with `.`.
+///
+/// # Errors
+///
+/// [`StoreError::BadId`] otherwise.
+pub fn check_page_id(id: &str) -> Result<(), StoreError> {
+    let ok = !id.is_empty()
+        && id.len() <= MAX_ID_LEN
+        && !id.starts_with('.')
+        && id
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-'));
+    if ok {
+        Ok(())
+    } else {
+        Err(StoreError::BadId(id.to_string()))
+    }
+}
+
+/// Writes `bytes` to `path` atomically: a temporary file in the same folder, then a rename.
+/// The folder must exist.
+///
+/// # Errors
+///
+/// [`StoreError::Io`] naming `path`.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
+    let io = |source| StoreError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".tmp-")
+        .tempfile_in(dir)
+        .map_err(io)?;
+    tmp.write_all(bytes).map_err(io)?;
+    tmp.persist(path).map_err(|e| io(e.error))?;
+    Ok(())
+}
+
+/// Writes pages into an annotated set folder.
+#[derive(Clone, Debug)]
+pub struct SetWriter {
+    dir: PathBuf,
+}
+
+impl SetWriter {
+    /// Creates the set folder (or opens an existing set) and writes its `set.json`.
+    ///
+    /// Pages already in the folder stay; writing a page with the same id replaces it.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::Io`] if the folders or `set.json` cannot be written,
+    /// [`StoreError::OtherFormat`] if the folder holds a set of another format version.
+    pub fn create(dir: impl Into<PathBuf>, info: &SetInfo) -> Result<Self, StoreError> {
+        let dir = dir.into();
+        for sub in [PAGES_DIR, LABELS_DIR] {
+            let path = dir.join(sub);
+            std::fs::create_dir_all(&path).map_err(|source| StoreError::Io { path, source })?;
+        }
+        let set_file = dir.join(SET_FILE);
+        if let Ok(old) = std::fs::read(&set_file)
+            && let Ok(old) = serde_json::from_slice::<SetInfo>(&old)
+            && old.format != FORMAT_VERSION
+        {
+            return Err(StoreError::OtherFormat {
+                path: set_file,
+                found: old.format,
+            });
+        }
+        let mut json = serde_json::to_vec_pretty(info).map_err(|source| StoreError::Json {
+            path: set_file.clone(),
+            source,
+        })?;
+        json.push(b'\n');
+        write_atomic(&set_file, &json)?;
+        Ok(Self { dir })
+    }
+
+    /// The set folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Writes one page: its bytes to `pages/<id>.html`, then `record` to `labels/<id>.json`.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::BadId`] for an id that cannot be a file name, [`StoreError::Io`] or
+    /// [`StoreError::Json`] when a file cannot be written.
+    pub fn write_page(&self, record: &PageRecord, bytes: &[u8]) -> Result<(), StoreError> {
+        check_page_id(&record.id)?;
+        let labels_path = self.labels_path(&record.id);
+        let json = record.to_json().map_err(|source| StoreError::Json {
+            path: labels_path.clone(),
+            source,
+        })?;
+        write_atomic(&self.page_path(&record.id), bytes)?;
+        write_atomic(&labels_path, json.as_bytes())
+    }
+
+    /// Where page `id`'s bytes go.
+    pub fn page_path(&self, id: &str) -> PathBuf {
+        page_path(&self.dir, id)
+    }
+
+    /// Where page `id`'s labels go.
+    pub fn labels_path(&self, id: &str) -> PathBuf {
+        labels_path(&self.dir, id)
+    }
+}
+
+/// `dir/pages/<id>.html`.
+pub(crate) fn page_path(dir: &Path, id: &str) -> PathBuf {
+    dir.join(PAGES_DIR).join(format!("{id}.html"))
+}
+
+/// `dir/labels/<id>.json`.
+pub(crate) fn labels_path(dir: &Path, id: &str) -> PathBuf {
+    dir.join(LABELS_DIR).join(format!("{id}.json"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn page_ids() {
+        for ok in ["dev-1", "01ccc7c5-a1d1-46e1", "100", "a.b_c"] {
+            assert!(check_page_id(ok).is_ok(), "{ok}");
+        }
+        for bad in ["", ".hidden", "a/b", "..", "a b", "é", &"x".repeat(201)] {
+            assert!(
+                matches!(check_page_id(bad), Err(StoreError::BadId(_))),
+                "{bad}"
+            );
+        }
+    }
+}
