@@ -1,12 +1,113 @@
-//! `victor bench` (not implemented yet).
+//! `victor bench`: speed of each pipeline stage, single-threaded, over pages held in memory.
+//!
+//! Every stage is timed as a cumulative pipeline (decode; decode + segment; ... ) over all pages,
+//! repeated; the median of the repetitions is reported with pages/s, MB/s and the ratio to the
+//! baseline (lol_html's tokenizer alone, with a no-op text handler), all in the same process.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Instant;
 
-/// Arguments of `victor bench`.
+use anyhow::Context;
+use victor_features::{Extractor, Segmenter, decode, segment::tokenize_only};
+
+use crate::util::inputs;
+
+/// Measure the speed of each pipeline stage (one thread, pages in memory, median of repeats).
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// Pages or folders of pages (e.g. ../shared/data/*/html).
+    #[arg(required_unless_present = "files_from")]
+    pages: Vec<PathBuf>,
+    /// Read more page paths from this file, one a line (`-` for standard input).
+    #[arg(long, value_name = "LIST")]
+    files_from: Option<PathBuf>,
+    /// Repetitions per stage (the median is reported).
+    #[arg(long, default_value_t = 5)]
+    repeat: usize,
+    /// Feature configuration (JSON); default: the built-in one.
+    #[arg(long, value_name = "FILE")]
+    config: Option<PathBuf>,
+}
+
+struct Stage {
+    name: &'static str,
+    secs: Vec<f64>,
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
+}
 
 /// Runs the subcommand.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`victor bench` is not implemented yet")
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let paths = inputs::collect(&args.pages, args.files_from.as_deref())?;
+    let mut pages: Vec<Vec<u8>> = Vec::with_capacity(paths.len());
+    for p in &paths {
+        pages.push(std::fs::read(p).with_context(|| format!("cannot read {}", p.display()))?);
+    }
+    let bytes: usize = pages.iter().map(Vec::len).sum();
+    let config = super::features::load_config(args.config.as_deref())?;
+    let extractor = Extractor::new(&config).context("invalid feature configuration")?;
+    let repeat = args.repeat.max(1);
+    eprintln!(
+        "victor bench: {} pages, {:.1} MB, {} repetitions per stage, 1 thread",
+        pages.len(),
+        bytes as f64 / 1e6,
+        repeat
+    );
+    let mut stages: Vec<Stage> = Vec::new();
+    let mut seg = Segmenter::new();
+    let mut sink = 0usize;
+    let mut time = |name: &'static str, f: &mut dyn FnMut(&[u8]) -> usize| {
+        let mut secs = Vec::with_capacity(repeat);
+        for _ in 0..repeat {
+            let t = Instant::now();
+            for p in &pages {
+                sink = sink.wrapping_add(f(p));
+            }
+            secs.push(t.elapsed().as_secs_f64());
+        }
+        stages.push(Stage { name, secs });
+    };
+    time("baseline: lol_html tokenizer only", &mut |p| {
+        decode(p)
+            .ok()
+            .and_then(|d| tokenize_only(&d.text).ok())
+            .unwrap_or(0)
+    });
+    time("decode", &mut |p| {
+        decode(p).map(|d| d.text.len()).unwrap_or(0)
+    });
+    time("decode + segment", &mut |p| {
+        decode(p)
+            .ok()
+            .and_then(|d| seg.segment(&d.text).ok())
+            .map_or(0, |pg| pg.blocks.len())
+    });
+    let mut seg2 = Segmenter::new();
+    time("decode + segment + features", &mut |p| {
+        victor_features::process(p, &mut seg2, &extractor).map_or(0, |x| x.table.blocks)
+    });
+    let base = stages.first_mut().map_or(f64::NAN, |s| median(&mut s.secs));
+    println!(
+        "{:<40} {:>10} {:>10} {:>10} {:>9}",
+        "stage", "median s", "pages/s", "MB/s", "x base"
+    );
+    for s in &mut stages {
+        let m = median(&mut s.secs);
+        println!(
+            "{:<40} {:>10.3} {:>10.0} {:>10.1} {:>9.2}",
+            s.name,
+            m,
+            pages.len() as f64 / m,
+            bytes as f64 / 1e6 / m,
+            m / base
+        );
+    }
+    if sink == usize::MAX {
+        eprintln!("(unlikely)");
+    }
+    Ok(ExitCode::SUCCESS)
 }

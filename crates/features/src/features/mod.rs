@@ -28,7 +28,7 @@ pub mod lexicon;
 pub mod structure;
 pub mod text;
 
-use regex::RegexSet;
+use regex::Regex;
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::config::{ConfigError, FeatureConfig};
@@ -53,6 +53,19 @@ pub const MODULES: &[&str] = &[
     "class",
     "title",
 ];
+
+/// Languages a block's language competes with in `langid.block` (plus the page's).
+const RIVALS: [whatlang::Lang; 6] = [
+    whatlang::Lang::Eng,
+    whatlang::Lang::Deu,
+    whatlang::Lang::Fra,
+    whatlang::Lang::Spa,
+    whatlang::Lang::Rus,
+    whatlang::Lang::Cmn,
+];
+
+/// Characters of a block given to the language detector.
+const BLOCK_SAMPLE_CHARS: usize = 200;
 
 /// Values of `paragraph.position`.
 const PARA_POSITIONS: [&str; 4] = ["only", "first", "middle", "last"];
@@ -205,7 +218,7 @@ pub struct Extractor {
     schema: Schema,
     containers: Vec<TagSet>,
     splits: Vec<TagSet>,
-    regexps: Vec<RegexSet>,
+    regexps: Vec<Vec<Regex>>,
     keywords: FxHashMap<String, u8>,
     img_containers: u32,
     stop_words: StopWords,
@@ -222,6 +235,57 @@ fn tag_set(names: &[String], what: &str) -> Result<TagSet, ConfigError> {
         set.insert(t);
     }
     Ok(set)
+}
+
+/// Compiles a configured expression. `\\b` means an ASCII word boundary (Unicode boundaries
+/// would push the regex engine off its fast path on non-ASCII text).
+fn compile_regex(r: &str) -> Result<Regex, regex::Error> {
+    Regex::new(&r.replace("\\b", "(?-u:\\b)"))
+}
+
+/// Whether `name` is a feature some module computes under this configuration.
+fn known_feature_name(config: &FeatureConfig, name: &str) -> bool {
+    const FIXED: &[&str] = &[
+        "token.upper-rel",
+        "sentence.count",
+        "sentence.avg-length",
+        "duplicate-count",
+        "div-group.word-ratio",
+        "td-group.word-ratio",
+        "langid.block",
+        "position",
+        "document.word-count",
+        "document.sentence-count",
+        "document.block-count",
+        "document.max-div-group",
+        "document.max-td-group",
+        "paragraph.word-count",
+        "paragraph.link-density",
+        "paragraph.blocks",
+        "stopword-density",
+        "paragraph.stopword-density",
+        "title.in-title",
+        "title.cover",
+    ];
+    if FIXED.contains(&name) {
+        return true;
+    }
+    let class_of = |prefix: &str, suffixes: &[&str]| {
+        name.strip_prefix(prefix).is_some_and(|rest| {
+            suffixes.iter().any(|s| {
+                rest.strip_suffix(s)
+                    .is_some_and(|c| CHAR_CLASSES.contains(&c) || TOKEN_CLASSES.contains(&c))
+            })
+        })
+    };
+    if class_of("char.", &["-abs", "-rel"]) || class_of("token.", &["-abs", "-rel"]) {
+        return true;
+    }
+    name.strip_prefix("split.")
+        .is_some_and(|n| config.splits.contains_key(n))
+        || name
+            .strip_prefix("regexp.")
+            .is_some_and(|n| config.regexp.contains_key(n))
 }
 
 fn valid_label(s: &str) -> bool {
@@ -389,21 +453,15 @@ impl Extractor {
         let mut regexps = Vec::new();
         if on("regexp") {
             for (k, (name, list)) in config.regexp.iter().enumerate().take(255) {
+                let mut compiled = Vec::with_capacity(list.len());
                 for (i, r) in list.iter().enumerate() {
-                    if let Err(e) = regex::Regex::new(r) {
-                        return Err(ConfigError::Regex {
-                            name: name.clone(),
-                            index: i,
-                            error: e.to_string(),
-                        });
-                    }
+                    compiled.push(compile_regex(r).map_err(|e| ConfigError::Regex {
+                        name: name.clone(),
+                        index: i,
+                        error: e.to_string(),
+                    })?);
                 }
-                let set = RegexSet::new(list).map_err(|e| ConfigError::Regex {
-                    name: name.clone(),
-                    index: 0,
-                    error: e.to_string(),
-                })?;
-                regexps.push(set);
+                regexps.push(compiled);
                 let default: Vec<f64> = (1..=list.len()).map(|i| i as f64).collect();
                 numeric(
                     format!("regexp.{name}"),
@@ -528,9 +586,13 @@ impl Extractor {
             numeric("title.in-title".into(), Feat::TitleIn, None, &mut cols)?;
             numeric("title.cover".into(), Feat::TitleCover, None, &mut cols)?;
         }
-        if let Some(unknown) = config.bins.keys().find(|k| !used_bins.contains(*k))
-            && !cols.iter().any(|c| &c.name == unknown)
-        {
+        // Bins may be listed for features of modules that are switched off; only names no
+        // module could produce are errors (they are typos).
+        if let Some(unknown) = config.bins.keys().find(|k| {
+            !used_bins.contains(*k)
+                && !cols.iter().any(|c| &c.name == *k)
+                && !known_feature_name(config, k)
+        }) {
             return Err(ConfigError::UnknownFeature(unknown.clone()));
         }
         let detector = if config.langid.allow.is_empty() {
@@ -579,21 +641,25 @@ impl Extractor {
     /// The language whatlang detects for the page (ISO 639-3), from a sample of its longest
     /// blocks; `None` if it cannot tell.
     pub fn page_language(&self, page: &Page) -> Option<whatlang::Lang> {
-        let mut order: Vec<usize> = (0..page.blocks.len()).collect();
-        order.sort_unstable_by_key(|&i| std::cmp::Reverse(page.blocks[i].text.len()));
-        let mut sample = String::new();
-        for i in order {
-            if sample.len() >= self.config.langid.page_sample_chars {
+        // Blocks of running text in page order, then anything, until the sample is full.
+        let limit = self.config.langid.page_sample_chars;
+        let mut sample = String::with_capacity(limit + 256);
+        for min_len in [60, 1] {
+            for b in &page.blocks {
+                if sample.len() >= limit {
+                    break;
+                }
+                let t = page.block_text(b);
+                if t.len() >= min_len && (min_len == 1 || t.contains(' ')) {
+                    sample.push_str(t);
+                    sample.push(' ');
+                }
+            }
+            if sample.len() >= limit / 2 {
                 break;
             }
-            let t = page.block_text(&page.blocks[i]);
-            if t.len() < 20 {
-                break;
-            }
-            sample.push_str(t);
-            sample.push(' ');
         }
-        if sample.is_empty() {
+        if sample.trim().is_empty() {
             return None;
         }
         self.detector.detect_lang(&sample)
@@ -709,13 +775,26 @@ impl Extractor {
                 lang_block[i] = -0.5;
             }
             long.sort_unstable_by_key(|&i| std::cmp::Reverse(stats[i].total_chars()));
-            for &i in long.iter().take(self.config.langid.max_blocks) {
-                let t = page.block_text(&page.blocks[i]);
-                let cut = t.char_indices().nth(300).map_or(t.len(), |(k, _)| k);
-                lang_block[i] = match (self.detector.detect(&t[..cut]), lang) {
-                    (Some(info), Some(l)) if info.lang() == l => info.confidence() as f32,
-                    _ => 0.0,
-                };
+            if let Some(l) = lang {
+                // Per block, the page's language competes with a few major languages only:
+                // the question is "is this block in the page's language", and a short list
+                // keeps whatlang several times cheaper than scoring every profile.
+                let mut allow: Vec<whatlang::Lang> = RIVALS.to_vec();
+                if !allow.contains(&l) {
+                    allow.push(l);
+                }
+                let det = whatlang::Detector::with_allowlist(allow);
+                for &i in long.iter().take(self.config.langid.max_blocks) {
+                    let t = page.block_text(&page.blocks[i]);
+                    let cut = t
+                        .char_indices()
+                        .nth(BLOCK_SAMPLE_CHARS)
+                        .map_or(t.len(), |(k, _)| k);
+                    lang_block[i] = match det.detect(&t[..cut]) {
+                        Some(info) if info.lang() == l => info.confidence() as f32,
+                        _ => 0.0,
+                    };
+                }
             }
         }
         let lang_value = lang
@@ -746,10 +825,11 @@ impl Extractor {
         for (i, (b, s)) in page.blocks.iter().zip(&stats).enumerate() {
             let info = st.of_block(b.parent);
             let text = page.block_text(b);
-            if !self.regexps.is_empty() {
-                for (k, set) in self.regexps.iter().enumerate() {
-                    regex_hits[k] = set.matches(text).iter().next().map_or(0, |m| m as u16 + 1);
-                }
+            for (k, list) in self.regexps.iter().enumerate() {
+                regex_hits[k] = list
+                    .iter()
+                    .position(|r| r.is_match(text))
+                    .map_or(0, |m| m as u16 + 1);
             }
             let p = st.paragraph[i] as usize;
             let p_first = st.paragraph_start[p] as usize;

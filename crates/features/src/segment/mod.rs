@@ -585,3 +585,23 @@ fn original_offset(insertions: &[Insertion], pos: usize) -> usize {
     }
     pos.saturating_sub(shift)
 }
+
+/// Runs lol_html over a document with a no-op text handler and returns the number of text
+/// bytes it reported: the floor under the segmenter's cost, for benchmarks.
+pub fn tokenize_only(html: &str) -> Result<usize, SegmentError> {
+    let count = RefCell::new(0usize);
+    let mut rewriter = HtmlRewriter::new(
+        Settings::new()
+            .with_strict(false)
+            .append_document_content_handler(doc_text!(|t| {
+                *count.borrow_mut() += t.as_str().len();
+                Ok(())
+            })),
+        |_: &[u8]| {},
+    );
+    rewriter
+        .write(html.as_bytes())
+        .and_then(|()| rewriter.end())
+        .map_err(|e| SegmentError::Parser(e.to_string()))?;
+    Ok(count.into_inner())
+}

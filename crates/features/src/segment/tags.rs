@@ -72,13 +72,7 @@ macro_rules! tags {
         const NAMES: &[&str] = &[$($name),*];
         /// Flags of the known tags, indexed by id.
         const PROPS: &[Props] = &[$( Props(0) $(.or(Props::$flag))* ),*];
-        /// Known tag for a lowercase name (binary search: the table is sorted by name).
-        fn known(name: &[u8]) -> Option<Tag> {
-            NAMES
-                .binary_search_by(|n| n.as_bytes().cmp(name))
-                .ok()
-                .map(|i| Tag(i as u16))
-        }
+
     };
     (@consts $n:expr; $konst:ident, $($rest:ident,)*) => {
         pub const $konst: Tag = Tag($n);
@@ -244,7 +238,19 @@ impl Tag {
         for (d, s) in buf.iter_mut().zip(name) {
             *d = s.to_ascii_lowercase();
         }
-        known(&buf[..name.len()])
+        let key = &buf[..name.len()];
+        let table = HASHED.get_or_init(build_hash_table);
+        let mut slot = hash_name(key) as usize & (HASH_SLOTS - 1);
+        loop {
+            let id = *table.get(slot)?;
+            if id == u16::MAX {
+                return None;
+            }
+            if NAMES.get(id as usize).is_some_and(|n| n.as_bytes() == key) {
+                return Some(Tag(id));
+            }
+            slot = (slot + 1) & (HASH_SLOTS - 1);
+        }
     }
 
     /// Flags of this tag (empty for interned unknown names).
@@ -275,6 +281,34 @@ impl Tag {
     pub fn is_heading(self) -> bool {
         self.is(Props::HEADING)
     }
+}
+
+/// Slots of the open-addressing table behind [`Tag::lookup`] (a power of two, about four times
+/// the number of names, so probes are short).
+const HASH_SLOTS: usize = 1024;
+
+static HASHED: std::sync::OnceLock<Vec<u16>> = std::sync::OnceLock::new();
+
+#[inline]
+fn hash_name(name: &[u8]) -> u32 {
+    // FNV-1a: names are short, so a simple byte hash is fastest.
+    let mut h: u32 = 0x811c_9dc5;
+    for &b in name {
+        h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
+    }
+    h
+}
+
+fn build_hash_table() -> Vec<u16> {
+    let mut t = vec![u16::MAX; HASH_SLOTS];
+    for (id, n) in NAMES.iter().enumerate() {
+        let mut slot = hash_name(n.as_bytes()) as usize & (HASH_SLOTS - 1);
+        while t[slot] != u16::MAX {
+            slot = (slot + 1) & (HASH_SLOTS - 1);
+        }
+        t[slot] = id as u16;
+    }
+    t
 }
 
 /// Number of known tags.
