@@ -10,6 +10,9 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
+use victor_features::Page;
+
+use super::anchor::{AnchorError, anchor_labels};
 use super::layout;
 use crate::Label;
 
@@ -158,6 +161,19 @@ pub struct BlockLabel {
 }
 
 impl PageRecord {
+    /// Replaces the labels with `labels` (one per block of `page`, the page as segmented from
+    /// this record's page file), re-anchored; the recorded block count follows `page`.
+    ///
+    /// # Errors
+    ///
+    /// [`AnchorError::LabelCount`] unless there is one label per block; the record is then
+    /// unchanged.
+    pub fn set_labels(&mut self, page: &Page, labels: &[Label]) -> Result<(), AnchorError> {
+        self.labels = anchor_labels(page, labels)?;
+        self.page.blocks = u32::try_from(page.blocks.len()).unwrap_or(u32::MAX);
+        Ok(())
+    }
+
     /// The record as written to `labels/<id>.json`: indented at the top level, one label a line.
     ///
     /// # Errors

@@ -38,6 +38,12 @@ pub enum StoreError {
          starting with '.'"
     )]
     BadId(String),
+    /// The folder is not an annotated set (no readable `set.json`).
+    #[error("{0} is not an annotated set (no readable set.json)")]
+    NotASet(PathBuf),
+    /// Labels were written for a page that is not in the set.
+    #[error("no page file {0}: write the page with its labels first")]
+    NoPage(PathBuf),
     /// The folder holds a set of another format version.
     #[error("{path} is a set of format {found}; this victor writes format {FORMAT_VERSION}")]
     OtherFormat {
@@ -132,6 +138,28 @@ impl SetWriter {
         Ok(Self { dir })
     }
 
+    /// Opens an existing set for writing, leaving its `set.json` as it is.
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::NotASet`] if the folder has no readable `set.json`,
+    /// [`StoreError::OtherFormat`] if its format version is not this victor's.
+    pub fn open(dir: impl Into<PathBuf>) -> Result<Self, StoreError> {
+        let dir = dir.into();
+        let set_file = dir.join(SET_FILE);
+        let info = std::fs::read(&set_file)
+            .ok()
+            .and_then(|b| serde_json::from_slice::<SetInfo>(&b).ok())
+            .ok_or_else(|| StoreError::NotASet(dir.clone()))?;
+        if info.format != FORMAT_VERSION {
+            return Err(StoreError::OtherFormat {
+                path: set_file,
+                found: info.format,
+            });
+        }
+        Ok(Self { dir })
+    }
+
     /// The set folder.
     pub fn dir(&self) -> &Path {
         &self.dir
@@ -151,6 +179,26 @@ impl SetWriter {
             source,
         })?;
         write_atomic(&self.page_path(&record.id), bytes)?;
+        write_atomic(&labels_path, json.as_bytes())
+    }
+
+    /// Rewrites the labels of a page already in the set (its page file stays as it is).
+    ///
+    /// # Errors
+    ///
+    /// [`StoreError::BadId`], [`StoreError::NoPage`] if the set has no page file for the
+    /// record's id, [`StoreError::Io`] or [`StoreError::Json`] when the file cannot be written.
+    pub fn write_labels(&self, record: &PageRecord) -> Result<(), StoreError> {
+        check_page_id(&record.id)?;
+        let page = self.page_path(&record.id);
+        if !page.is_file() {
+            return Err(StoreError::NoPage(page));
+        }
+        let labels_path = self.labels_path(&record.id);
+        let json = record.to_json().map_err(|source| StoreError::Json {
+            path: labels_path.clone(),
+            source,
+        })?;
         write_atomic(&labels_path, json.as_bytes())
     }
 
