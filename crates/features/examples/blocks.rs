@@ -21,10 +21,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     for b in &page.blocks {
         writeln!(
             out,
-            "{} {} | {}",
+            "{} {} | {}  [{}]",
             if b.space_before { "_" } else { "." },
             page.path(b.parent),
-            page.block_text(b)
+            page.block_text(b),
+            page.block_splits(b)
+                .iter()
+                .map(|s| format!("{}+{}-{}", page.tag_name(s.tag), s.opened, s.closed))
+                .collect::<Vec<_>>()
+                .join(" ")
         )?;
     }
     Ok(())

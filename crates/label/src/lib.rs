@@ -1,8 +1,22 @@
-//! victor-label: from a trained CRF model to per-block labels.
+//! # victor-label: a model bundle -> per-block marginals -> labels under the other-threshold
 //!
-//! Today the crate holds the CRF core ([`crf`]): reading a CRFsuite model file and computing
-//! exact per-block marginals and Viterbi paths. The rest of the crate — model bundles (model plus
-//! feature configuration), the threshold on `P(other)`, and the output formats — comes later
-//! and builds on [`crf::CrfModel`].
+//! The labeling stage of victor:
+//!
+//! - [`crf`]: the CRF core, reading a CRFsuite model file and computing exact per-block
+//!   marginals (scaled forward-backward) and Viterbi paths; crfs's tagger offers Viterbi only;
+//! - [`bundle`]: model bundles (`model.crfsuite` + `victor.json`), checked on load against the
+//!   features this victor computes;
+//! - [`compiled`]: the template compiled against the model, so that attributes are looked up by
+//!   value rather than built as strings on the hot path;
+//! - [`labeler`]: pages to marginals to labels, by threshold on P(other) (Victor section 5.2) or
+//!   by Viterbi;
+//! - [`render`]: labelled blocks back to text, and the output formats.
 
+pub mod bundle;
+pub mod compiled;
 pub mod crf;
+pub mod labeler;
+pub mod render;
+
+pub use bundle::{BundleError, BundleMeta, Model};
+pub use labeler::{Decoding, LabelError, LabeledPage, Labeler, Probs, decide};

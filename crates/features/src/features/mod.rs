@@ -174,6 +174,8 @@ impl Schema {
 /// Raw and discretized feature values of a page's blocks (row-major: block, then column).
 #[derive(Clone, Debug, Default)]
 pub struct FeatureTable {
+    /// The page's language (ISO 639-3), when the langid or stopwords module detected one.
+    pub language: Option<&'static str>,
     /// Number of blocks (rows).
     pub blocks: usize,
     /// Number of columns.
@@ -670,6 +672,7 @@ impl Extractor {
         let n = page.blocks.len();
         let ncols = self.schema.columns.len();
         let mut table = FeatureTable {
+            language: None,
             blocks: n,
             columns: ncols,
             raw: vec![0.0; n * ncols],

@@ -251,10 +251,11 @@ impl State<'_> {
                     let t = self.intern(name);
                     let (class, id) = self.read_attrs(attrs);
                     self.lend_run_parent();
+                    let mark = self.tree.pending.len();
                     let changed = self.tree.start(t, class, id, self_closing);
                     self.take_run_parent();
                     if changed {
-                        self.flush();
+                        self.flush_upto(mark);
                     }
                     if let Some((rt, elem)) = self.tree.open_raw_text()
                         && rt == t
@@ -265,10 +266,11 @@ impl State<'_> {
                 RawTag::End { name } => {
                     let t = self.intern(name);
                     self.lend_run_parent();
+                    let mark = self.tree.pending.len();
                     let changed = self.tree.end(t);
                     self.take_run_parent();
                     if changed {
-                        self.flush();
+                        self.flush_upto(mark);
                     }
                     if let Some((_, elem, _)) = self.raw_open
                         && !self.tree.is_open(elem)
@@ -407,6 +409,12 @@ impl State<'_> {
 
     /// Ends the current run: decodes it and appends a block (or the title).
     fn flush(&mut self) {
+        self.flush_upto(self.tree.pending.len());
+    }
+
+    /// Ends the current run; its block takes the split events before `mark` (later ones were
+    /// caused by the tag that ended the run and belong to the next block).
+    fn flush_upto(&mut self, mark: usize) {
         let Some(run) = self.run.take() else {
             return;
         };
@@ -441,7 +449,16 @@ impl State<'_> {
         let src_start = (run.start + skip_lead).min(run.end);
         let src_end = run.end.saturating_sub(skip_trail).max(src_start);
         let splits_start = self.page.splits.len() as u32;
-        self.page.splits.append(&mut self.tree.pending);
+        let mark = mark.min(self.tree.pending.len());
+        for ev in self.tree.pending.drain(..mark) {
+            let own = &mut self.page.splits[splits_start as usize..];
+            if let Some(s) = own.iter_mut().find(|s| s.tag == ev.tag) {
+                s.opened = s.opened.saturating_add(ev.opened);
+                s.closed = s.closed.saturating_add(ev.closed);
+            } else {
+                self.page.splits.push(ev);
+            }
+        }
         self.tree.note_block(run.target.parent);
         self.page.blocks.push(Block {
             text: start as u32..text.len() as u32,

@@ -81,7 +81,7 @@ pub struct Tree {
     pub elements: Vec<Element>,
     /// Parent element of every block emitted so far (the adoption agency may move them).
     pub block_parents: Vec<ElementId>,
-    /// Tags opened and closed since the last block.
+    /// Tags opened and closed since the last block, one entry per event, in order.
     pub pending: Vec<Split>,
     /// Whether the document is in quirks mode (set from the doctype).
     pub quirks: bool,
@@ -180,16 +180,11 @@ impl Tree {
     // ----- bookkeeping -------------------------------------------------------------------------
 
     fn note_split(&mut self, tag: Tag, opened: u16, closed: u16) {
-        if let Some(s) = self.pending.iter_mut().find(|s| s.tag == tag) {
-            s.opened = s.opened.saturating_add(opened);
-            s.closed = s.closed.saturating_add(closed);
-        } else {
-            self.pending.push(Split {
-                tag,
-                opened,
-                closed,
-            });
-        }
+        self.pending.push(Split {
+            tag,
+            opened,
+            closed,
+        });
     }
 
     fn new_element(

@@ -1,0 +1,233 @@
+//! Model bundles: one folder holding the CRFsuite model file (`model.crfsuite`) and
+//! `victor.json`, everything needed to reproduce the features exactly (feature configuration and
+//! bins, template, labels), the training parameters, the provenance of the training data, and the
+//! recommended other-threshold.
+//!
+//! Loading checks that the bundle was made for the features this victor computes
+//! ([`FEATURE_VERSION`](victor_features::FEATURE_VERSION)) and that the model's labels and
+//! attributes agree with its template; a mismatch is a [`BundleError`], never a silent change of
+//! behaviour.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use victor_annotations::Label;
+use victor_features::{Extractor, FEATURE_VERSION, FeatureConfig, Template};
+
+use crate::compiled::CompiledTemplate;
+use crate::crf::{CrfModel, ModelError};
+
+/// Name of the CRFsuite model file in a bundle.
+pub const MODEL_FILE: &str = "model.crfsuite";
+/// Name of the metadata file in a bundle.
+pub const META_FILE: &str = "victor.json";
+/// Format tag of `victor.json`.
+pub const BUNDLE_FORMAT: &str = "victor-bundle-1";
+
+/// `victor.json`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BundleMeta {
+    /// Always [`BUNDLE_FORMAT`].
+    pub format: String,
+    /// Version of victor that trained the model.
+    pub victor_version: String,
+    /// [`FEATURE_VERSION`] of the features the model was trained on.
+    pub feature_version: String,
+    /// Labels of the model.
+    pub labels: Vec<String>,
+    /// The feature configuration.
+    pub features: FeatureConfig,
+    /// The CRF++ template, verbatim.
+    pub template: String,
+    /// How the model was trained.
+    pub training: TrainingInfo,
+    /// What it was trained on.
+    pub data: DataInfo,
+    /// The recommended other-threshold (None: decode with Viterbi).
+    pub threshold: Option<ThresholdInfo>,
+    /// Free-form notes (recipe, intended use).
+    #[serde(default)]
+    pub notes: String,
+}
+
+/// Training parameters and figures.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TrainingInfo {
+    /// `lbfgs`, `l2sgd`, `ap`, `pa` or `arow`.
+    pub algorithm: String,
+    /// L1 coefficient (L-BFGS only).
+    pub c1: f64,
+    /// L2 coefficient (L-BFGS, L2-SGD).
+    pub c2: f64,
+    /// Iteration limit.
+    pub max_iterations: usize,
+    /// Minimum feature frequency.
+    pub min_freq: f64,
+    /// Attributes the trainer saw.
+    pub attributes: usize,
+    /// Wall time of the optimisation, seconds.
+    pub seconds: f64,
+}
+
+/// Provenance of the training data.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct DataInfo {
+    /// Annotated folders used, with page counts.
+    pub sets: Vec<SetInfo>,
+    /// Pages in all.
+    pub pages: usize,
+    /// Blocks in all.
+    pub blocks: usize,
+    /// Blocks per label (header, text, other).
+    pub label_counts: [usize; 3],
+    /// SHA-256 over the pages' ids, bytes and labels, in order.
+    pub digest: String,
+}
+
+/// One annotated folder in the training data.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SetInfo {
+    /// The folder as given.
+    pub path: String,
+    /// Source data set, when the annotations record one.
+    pub source: String,
+    /// Split filter applied (`dev`, or empty for all).
+    pub split: String,
+    /// Pages taken from it.
+    pub pages: usize,
+}
+
+/// The recommended other-threshold and how it was chosen.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ThresholdInfo {
+    /// A block is `other` where P(other) >= this.
+    pub value: f64,
+    /// How it was chosen.
+    pub method: String,
+    /// Text-level F1 (macro) at this threshold in that cross-validation.
+    pub f1: f64,
+    /// The same with Viterbi decoding, for comparison.
+    pub viterbi_f1: f64,
+}
+
+/// Why a bundle cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum BundleError {
+    /// A file of the bundle cannot be read.
+    #[error("cannot read {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// `victor.json` does not parse.
+    #[error("{path}: not a victor bundle description: {source}")]
+    Meta {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: serde_json::Error,
+    },
+    /// Made for other features or another bundle format.
+    #[error("model bundle made for {found}, but this victor computes {expected}: retrain the model with this victor")]
+    Version {
+        /// What the bundle says.
+        found: String,
+        /// What this victor has.
+        expected: String,
+    },
+    /// The CRFsuite file is broken.
+    #[error("{path}: {source}")]
+    Model {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: ModelError,
+    },
+    /// The configuration, template or labels do not fit.
+    #[error("model bundle is inconsistent: {0}")]
+    Inconsistent(String),
+}
+
+/// A loaded bundle, ready to label pages. Share it across threads.
+#[derive(Debug)]
+pub struct Model {
+    /// The bundle's description.
+    pub meta: BundleMeta,
+    /// The CRF weights.
+    pub crf: CrfModel,
+    /// Feature extraction as configured for the model.
+    pub extractor: Extractor,
+    /// The template.
+    pub template: Template,
+    pub(crate) compiled: CompiledTemplate,
+    /// Model label id of header, text, other (in [`Label::ALL`] order).
+    pub(crate) label_ids: [usize; 3],
+}
+
+impl Model {
+    /// Loads a bundle folder.
+    pub fn load(dir: &Path) -> Result<Model, BundleError> {
+        let meta_path = dir.join(META_FILE);
+        let model_path = dir.join(MODEL_FILE);
+        let meta = std::fs::read_to_string(&meta_path).map_err(|source| BundleError::Io {
+            path: meta_path.clone(),
+            source,
+        })?;
+        let bytes = std::fs::read(&model_path).map_err(|source| BundleError::Io {
+            path: model_path.clone(),
+            source,
+        })?;
+        Self::from_parts(&meta, &bytes, dir)
+    }
+
+    /// Builds a model from the contents of `victor.json` and `model.crfsuite` (`origin` names
+    /// them in errors).
+    pub fn from_parts(meta_json: &str, model_bytes: &[u8], origin: &Path) -> Result<Model, BundleError> {
+        let meta: BundleMeta = serde_json::from_str(meta_json).map_err(|source| BundleError::Meta {
+            path: origin.join(META_FILE),
+            source,
+        })?;
+        if meta.format != BUNDLE_FORMAT {
+            return Err(BundleError::Version {
+                found: meta.format.clone(),
+                expected: BUNDLE_FORMAT.to_string(),
+            });
+        }
+        if meta.feature_version != FEATURE_VERSION {
+            return Err(BundleError::Version {
+                found: meta.feature_version.clone(),
+                expected: FEATURE_VERSION.to_string(),
+            });
+        }
+        let crf = CrfModel::from_bytes(model_bytes).map_err(|source| BundleError::Model {
+            path: origin.join(MODEL_FILE),
+            source,
+        })?;
+        let extractor = Extractor::new(&meta.features)
+            .map_err(|e| BundleError::Inconsistent(format!("feature configuration: {e}")))?;
+        let template = Template::parse(&meta.template, extractor.schema())
+            .map_err(|e| BundleError::Inconsistent(format!("template: {e}")))?;
+        let mut label_ids = [0usize; 3];
+        for (slot, l) in label_ids.iter_mut().zip(Label::ALL) {
+            *slot = crf.label_id(l.as_str()).ok_or_else(|| {
+                BundleError::Inconsistent(format!("the CRF model has no label {:?} (labels: {:?})", l.as_str(), crf.labels()))
+            })?;
+        }
+        let compiled = CompiledTemplate::new(&template, &extractor, &crf).map_err(BundleError::Inconsistent)?;
+        Ok(Model {
+            meta,
+            crf,
+            extractor,
+            template,
+            compiled,
+            label_ids,
+        })
+    }
+
+    /// The recommended other-threshold, if the bundle has one.
+    pub fn recommended_threshold(&self) -> Option<f64> {
+        self.meta.threshold.as_ref().map(|t| t.value)
+    }
+}

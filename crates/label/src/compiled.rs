@@ -1,0 +1,163 @@
+//! The template compiled against a model: attribute lookup by value, not by string.
+//!
+//! Building an attribute string per block and template line, and looking it up in the model's
+//! dictionary, would cost microseconds per block. Instead, at load time every attribute of the
+//! model is parsed back into its template line and macro values
+//! ([`Template::parse_attribute`]), and stored in a table per line indexed by those values:
+//! a dense array when the value space is small (the usual case: bins of one or two features),
+//! a hash map otherwise. Scoring a block is then one index computation and one array read per
+//! template line.
+
+use ndarray::Array2;
+use rustc_hash::FxHashMap;
+use victor_features::template::{BOUNDARY, MAX_MACROS, Macro};
+use victor_features::{Extractor, FeatureTable, Template};
+
+use crate::crf::CrfModel;
+
+/// Boundary offsets (`_B-8` .. `_B+8`) with their own slots; farther ones are never in a model
+/// trained with row offsets up to 8.
+const BOUND: i32 = 8;
+/// Largest dense table per line (entries).
+const DENSE_LIMIT: usize = 1 << 16;
+
+#[derive(Debug)]
+enum Table {
+    Dense(Vec<u32>),
+    Hash(FxHashMap<u64, u32>),
+}
+
+#[derive(Debug)]
+struct Line {
+    macros: Vec<Macro>,
+    /// Values per macro (feature values + boundary slots).
+    dims: Vec<usize>,
+    /// Number of real values per macro.
+    values: Vec<usize>,
+    table: Table,
+}
+
+/// See the module docs.
+#[derive(Debug)]
+pub struct CompiledTemplate {
+    lines: Vec<Line>,
+    labels: usize,
+}
+
+/// Slot of an encoded value (feature value or boundary code) in a macro's dimension.
+#[inline]
+fn slot(v: u16, values: usize) -> Option<usize> {
+    if v >= BOUNDARY {
+        let off = i32::from(v - BOUNDARY) - 128;
+        (off.abs() <= BOUND).then(|| values + (off + BOUND) as usize)
+    } else {
+        ((v as usize) < values).then_some(v as usize)
+    }
+}
+
+impl CompiledTemplate {
+    /// Compiles `template` for `crf`. Fails when a model attribute does not come from the
+    /// template (the bundle mixes a model and a template that do not belong together).
+    pub fn new(template: &Template, extractor: &Extractor, crf: &CrfModel) -> Result<CompiledTemplate, String> {
+        let schema = extractor.schema();
+        let mut lines: Vec<Line> = template
+            .lines()
+            .iter()
+            .map(|l| {
+                let macros = l.macros().to_vec();
+                let values: Vec<usize> = macros
+                    .iter()
+                    .map(|m| schema.columns.get(m.col).map_or(0, |c| c.labels.len()))
+                    .collect();
+                let dims: Vec<usize> = values.iter().map(|v| v + 2 * BOUND as usize + 1).collect();
+                let size = dims.iter().try_fold(1usize, |a, d| a.checked_mul(*d));
+                let table = match size {
+                    Some(s) if s <= DENSE_LIMIT => Table::Dense(vec![u32::MAX; s]),
+                    _ => Table::Hash(FxHashMap::default()),
+                };
+                Line {
+                    macros,
+                    dims,
+                    values,
+                    table,
+                }
+            })
+            .collect();
+        for (aid, name) in crf.attrs() {
+            let p = template
+                .parse_attribute(name)
+                .ok_or_else(|| format!("model attribute {name:?} does not come from the bundle's template"))?;
+            let line = &mut lines[p.line];
+            let Some(key) = key_of(line, &p.values[..p.n]) else {
+                continue;
+            };
+            match &mut line.table {
+                Table::Dense(v) => {
+                    if let Some(s) = v.get_mut(key as usize) {
+                        *s = aid;
+                    }
+                }
+                Table::Hash(h) => {
+                    h.insert(key, aid);
+                }
+            }
+        }
+        Ok(CompiledTemplate {
+            lines,
+            labels: crf.num_labels(),
+        })
+    }
+
+    /// Fills `scores` (blocks x model labels) with the state scores of every block of a page.
+    pub fn state_scores(&self, crf: &CrfModel, table: &FeatureTable, scores: &mut Array2<f64>) {
+        let n = table.blocks;
+        let l = self.labels;
+        if scores.dim() != (n, l) {
+            *scores = Array2::zeros((n, l));
+        } else {
+            scores.fill(0.0);
+        }
+        let weights = crf.state_weights();
+        let Some(w) = weights.as_slice() else {
+            return;
+        };
+        let Some(out) = scores.as_slice_mut() else {
+            return;
+        };
+        let mut vals = [0u16; MAX_MACROS];
+        for t in 0..n {
+            let row = &mut out[t * l..(t + 1) * l];
+            for line in &self.lines {
+                for (k, m) in line.macros.iter().enumerate() {
+                    vals[k] = Template::value_at(table, t, *m);
+                }
+                let Some(key) = key_of(line, &vals[..line.macros.len()]) else {
+                    continue;
+                };
+                let aid = match &line.table {
+                    Table::Dense(v) => v.get(key as usize).copied().unwrap_or(u32::MAX),
+                    Table::Hash(h) => h.get(&key).copied().unwrap_or(u32::MAX),
+                };
+                if aid == u32::MAX {
+                    continue;
+                }
+                let base = aid as usize * l;
+                if let Some(ws) = w.get(base..base + l) {
+                    for (o, x) in row.iter_mut().zip(ws) {
+                        *o += x;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Mixed-radix index of a value tuple (the dense slot, or the hash key).
+#[inline]
+fn key_of(line: &Line, vals: &[u16]) -> Option<u64> {
+    let mut key: u64 = 0;
+    for ((v, d), nv) in vals.iter().zip(&line.dims).zip(&line.values) {
+        key = key * (*d as u64) + slot(*v, *nv)? as u64;
+    }
+    Some(key)
+}

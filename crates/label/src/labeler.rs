@@ -1,0 +1,169 @@
+//! Labeling pages: features -> state scores -> exact marginals -> labels under the threshold.
+//!
+//! A block is `other` where P(other) >= T; elsewhere the likelier of `header` and `text` wins
+//! (a tie goes to `text`). Lowering T can only turn content into `other`, so the number of
+//! content blocks never rises as T falls. [`Decoding::Viterbi`] asks for the single best label
+//! sequence instead.
+
+use ndarray::Array2;
+use victor_annotations::Label;
+use victor_features::{FeatureTable, PageError, Processed, Segmenter};
+
+use crate::bundle::Model;
+use crate::crf::{InferenceError, Workspace};
+
+/// Marginal probabilities of one block, in [`Label::ALL`] order (header, text, other).
+pub type Probs = [f64; 3];
+
+/// How labels are chosen from the marginals.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Decoding {
+    /// `other` where P(other) >= T, else the likelier of header and text.
+    Threshold(f64),
+    /// The most likely label sequence.
+    Viterbi,
+}
+
+/// The label of a block under a threshold.
+#[inline]
+pub fn decide(p: &Probs, threshold: f64) -> Label {
+    if p[2] >= threshold {
+        Label::Other
+    } else if p[0] > p[1] {
+        Label::Header
+    } else {
+        Label::Text
+    }
+}
+
+/// Why a page could not be labelled.
+#[derive(Debug, thiserror::Error)]
+pub enum LabelError {
+    /// Reading the page failed.
+    #[error(transparent)]
+    Page(#[from] PageError),
+    /// Inference failed (non-finite scores: a broken model).
+    #[error("inference failed: {0}")]
+    Inference(#[from] InferenceError),
+}
+
+/// A labelled page.
+#[derive(Debug)]
+pub struct LabeledPage<'a> {
+    /// The decoded page, its blocks and features.
+    pub processed: Processed<'a>,
+    /// Marginals per block.
+    pub probs: Vec<Probs>,
+    /// Labels per block.
+    pub labels: Vec<Label>,
+}
+
+/// Per-thread labeling state (buffers are reused across pages).
+#[derive(Debug)]
+pub struct Labeler<'m> {
+    model: &'m Model,
+    segmenter: Segmenter,
+    ws: Workspace,
+    scores: Array2<f64>,
+    marginals: Array2<f64>,
+    path: Vec<usize>,
+}
+
+impl<'m> Labeler<'m> {
+    /// A labeler for a model.
+    pub fn new(model: &'m Model) -> Self {
+        Labeler {
+            model,
+            segmenter: Segmenter::new(),
+            ws: Workspace::new(),
+            scores: Array2::zeros((0, 0)),
+            marginals: Array2::zeros((0, 0)),
+            path: Vec::new(),
+        }
+    }
+
+    /// The model.
+    pub fn model(&self) -> &'m Model {
+        self.model
+    }
+
+    /// Marginals of every block of a page's feature table.
+    pub fn marginals(&mut self, table: &FeatureTable, out: &mut Vec<Probs>) -> Result<(), InferenceError> {
+        let m = self.model;
+        m.compiled.state_scores(&m.crf, table, &mut self.scores);
+        m.crf.marginals(self.scores.view(), &mut self.ws, &mut self.marginals)?;
+        out.clear();
+        let [h, t, o] = m.label_ids;
+        for row in self.marginals.rows() {
+            out.push([
+                row.get(h).copied().unwrap_or(0.0),
+                row.get(t).copied().unwrap_or(0.0),
+                row.get(o).copied().unwrap_or(0.0),
+            ]);
+        }
+        Ok(())
+    }
+
+    /// The Viterbi labels of a page's feature table.
+    pub fn viterbi(&mut self, table: &FeatureTable, out: &mut Vec<Label>) -> Result<(), InferenceError> {
+        let m = self.model;
+        m.compiled.state_scores(&m.crf, table, &mut self.scores);
+        m.crf.viterbi_into(self.scores.view(), &mut self.ws, &mut self.path)?;
+        out.clear();
+        for &id in &self.path {
+            let l = Label::ALL
+                .iter()
+                .zip(m.label_ids)
+                .find(|(_, mid)| *mid == id)
+                .map_or(Label::Other, |(l, _)| *l);
+            out.push(l);
+        }
+        Ok(())
+    }
+
+    /// Labels the blocks of a processed page.
+    pub fn label_table(&mut self, table: &FeatureTable, decoding: Decoding, probs: &mut Vec<Probs>, labels: &mut Vec<Label>) -> Result<(), InferenceError> {
+        self.marginals(table, probs)?;
+        match decoding {
+            Decoding::Threshold(t) => {
+                labels.clear();
+                labels.extend(probs.iter().map(|p| decide(p, t)));
+            }
+            Decoding::Viterbi => self.viterbi(table, labels)?,
+        }
+        Ok(())
+    }
+
+    /// Reads, segments, extracts and labels one page.
+    pub fn label_bytes<'a>(&mut self, bytes: &'a [u8], decoding: Decoding) -> Result<LabeledPage<'a>, LabelError> {
+        let processed = victor_features::process(bytes, &mut self.segmenter, &self.model.extractor)?;
+        let mut probs = Vec::with_capacity(processed.page.blocks.len());
+        let mut labels = Vec::with_capacity(processed.page.blocks.len());
+        self.label_table(&processed.table, decoding, &mut probs, &mut labels)?;
+        Ok(LabeledPage {
+            processed,
+            probs,
+            labels,
+        })
+    }
+
+    /// The decoding the model recommends: its threshold, or Viterbi when it has none.
+    pub fn default_decoding(&self) -> Decoding {
+        self.model
+            .recommended_threshold()
+            .map_or(Decoding::Viterbi, Decoding::Threshold)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn threshold_rule() {
+        assert_eq!(decide(&[0.1, 0.2, 0.7], 0.7), Label::Other);
+        assert_eq!(decide(&[0.1, 0.2, 0.7], 0.71), Label::Text);
+        assert_eq!(decide(&[0.3, 0.2, 0.5], 0.9), Label::Header);
+        assert_eq!(decide(&[0.25, 0.25, 0.5], 0.9), Label::Text);
+    }
+}

@@ -1,0 +1,228 @@
+//! Turning labelled blocks back into text, and the output formats of `victor label`.
+//!
+//! Kept blocks (header or text) are joined the way the page had them: with a space where the
+//! page had white space (or dropped text) between them, glued where it had none (`<b>W</b>ord`),
+//! and on a new line where a block-level tag or a `<br>` intervened, or where the label changes
+//! between header and text. So the text output holds one paragraph a line, no word glued to its
+//! neighbour and none split.
+
+use std::fmt::Write as _;
+use std::io::{self, Write};
+
+use victor_annotations::Label;
+use victor_features::segment::tags::{Props, Tag};
+use victor_features::{Block, Page};
+
+use crate::labeler::Probs;
+
+/// How a kept block connects to the previous kept block.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Join {
+    Glue,
+    Space,
+    Line,
+}
+
+fn join_between(page: &Page, blocks: &[Block], prev: usize, next: usize, labels: &[Label]) -> Join {
+    let mut join = Join::Glue;
+    for (k, b) in blocks.iter().enumerate().take(next + 1).skip(prev + 1) {
+        for s in page.block_splits(b) {
+            if s.tag == Tag::BR || s.tag.is(Props::BLOCK) {
+                return Join::Line;
+            }
+        }
+        if b.space_before || (k < next && labels.get(k).is_some_and(|l| !l.is_content())) {
+            join = Join::Space;
+        }
+    }
+    if labels.get(prev) != labels.get(next) {
+        return Join::Line;
+    }
+    join
+}
+
+/// The paragraph marker of CleanEval's gold standard for a paragraph starting at `block`.
+fn marker(page: &Page, block: &Block, label: Label) -> &'static str {
+    if label == Label::Header {
+        return "<h>";
+    }
+    if page.ancestors(block.parent).any(|(_, e)| e.tag == Tag::LI) {
+        "<l>"
+    } else {
+        "<p>"
+    }
+}
+
+/// Appends the kept text of a page to `out`: one paragraph a line; with `markers`, each line
+/// starts with CleanEval's `<h>`, `<p>` or `<l>`.
+pub fn render_text(page: &Page, labels: &[Label], markers: bool, out: &mut String) {
+    let blocks = &page.blocks;
+    let mut prev: Option<usize> = None;
+    for (i, b) in blocks.iter().enumerate() {
+        let l = labels.get(i).copied().unwrap_or(Label::Other);
+        if !l.is_content() {
+            continue;
+        }
+        let join = match prev {
+            None => Join::Line,
+            Some(p) => join_between(page, blocks, p, i, labels),
+        };
+        match join {
+            Join::Line => {
+                if prev.is_some() {
+                    out.push('\n');
+                }
+                if markers {
+                    out.push_str(marker(page, b, l));
+                }
+            }
+            Join::Space => out.push(' '),
+            Join::Glue => {}
+        }
+        out.push_str(page.block_text(b));
+        prev = Some(i);
+    }
+    if prev.is_some() {
+        out.push('\n');
+    }
+}
+
+/// One page as a JSON object (one line of `--format jsonl`).
+pub fn write_jsonl(out: &mut dyn Write, source: &str, language: Option<&str>, page: &Page, labels: &[Label], probs: &[Probs], decoding: &str) -> io::Result<()> {
+    let blocks: Vec<serde_json::Value> = page
+        .blocks
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let p = probs.get(i).copied().unwrap_or([0.0, 0.0, 1.0]);
+            serde_json::json!({
+                "text": page.block_text(b),
+                "start": b.source.start,
+                "end": b.source.end,
+                "label": labels.get(i).copied().unwrap_or(Label::Other).as_str(),
+                "probabilities": {"header": p[0], "text": p[1], "other": p[2]},
+            })
+        })
+        .collect();
+    let obj = serde_json::json!({
+        "source": source,
+        "language": language,
+        "title": page.title,
+        "decoding": decoding,
+        "blocks": blocks,
+    });
+    serde_json::to_writer(&mut *out, &obj)?;
+    out.write_all(b"\n")
+}
+
+/// Rows of `--format csv`: page, block, start, end, label, P(header), P(text), P(other), text.
+pub fn write_csv(out: &mut csv::Writer<Vec<u8>>, source: &str, page: &Page, labels: &[Label], probs: &[Probs]) -> csv::Result<()> {
+    let mut num = String::new();
+    for (i, b) in page.blocks.iter().enumerate() {
+        let p = probs.get(i).copied().unwrap_or([0.0, 0.0, 1.0]);
+        num.clear();
+        let _ = write!(num, "{i}");
+        out.write_record([
+            source,
+            num.as_str(),
+            &b.source.start.to_string(),
+            &b.source.end.to_string(),
+            labels.get(i).copied().unwrap_or(Label::Other).as_str(),
+            &format!("{:.6}", p[0]),
+            &format!("{:.6}", p[1]),
+            &format!("{:.6}", p[2]),
+            page.block_text(b),
+        ])?;
+    }
+    Ok(())
+}
+
+/// The header row of `--format csv`.
+pub const CSV_HEADER: [&str; 9] = ["page", "block", "start", "end", "label", "p_header", "p_text", "p_other", "text"];
+
+/// The original page with every block highlighted by its label, probabilities on hover
+/// (`--format html`). Scripts are disabled by a content security policy, so the page renders
+/// as a static picture of what victor kept.
+pub fn render_html(doc: &str, page: &Page, labels: &[Label], probs: &[Probs]) -> String {
+    let mut out = String::with_capacity(doc.len() + page.blocks.len() * 120 + 1024);
+    out.push_str(
+        "<meta charset=\"utf-8\"><meta http-equiv=\"Content-Security-Policy\" content=\"script-src 'none'\">\
+         <style>.victor-header{background:#fcd34d !important;color:#000 !important}\
+         .victor-text{background:#86efac !important;color:#000 !important}\
+         .victor-other{background:#fecaca !important;color:#555 !important;text-decoration:line-through}</style>\n",
+    );
+    let mut pos = 0usize;
+    for (i, b) in page.blocks.iter().enumerate() {
+        let (s, e) = (b.source.start as usize, b.source.end as usize);
+        if s < pos || e > doc.len() || !doc.is_char_boundary(s) || !doc.is_char_boundary(e) || b.in_pre && in_textarea(page, b) {
+            continue;
+        }
+        out.push_str(&doc[pos..s]);
+        let l = labels.get(i).copied().unwrap_or(Label::Other);
+        let p = probs.get(i).copied().unwrap_or([0.0, 0.0, 1.0]);
+        let _ = write!(
+            out,
+            "<span class=\"victor-{}\" title=\"{}: header {:.3} text {:.3} other {:.3}\">",
+            l.as_str(),
+            l.as_str(),
+            p[0],
+            p[1],
+            p[2]
+        );
+        out.push_str(&doc[s..e]);
+        out.push_str("</span>");
+        pos = e;
+    }
+    out.push_str(doc.get(pos..).unwrap_or_default());
+    out
+}
+
+fn in_textarea(page: &Page, b: &Block) -> bool {
+    page.ancestors(b.parent).any(|(_, e)| e.tag == Tag::TEXTAREA)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(html: &str) -> Page {
+        victor_features::segment(html).expect("segments")
+    }
+
+    #[test]
+    fn joins_blocks_as_the_page_had_them() {
+        let p = page("<h1>Title</h1><p>Hello <b>W</b>ord and <a>a link</a>, more.</p><div>menu</div><p>Next<br>line</p>");
+        let texts: Vec<&str> = p.blocks.iter().map(|b| p.block_text(b)).collect();
+        assert_eq!(texts, ["Title", "Hello", "W", "ord and", "a link", ", more.", "menu", "Next", "line"]);
+        use Label::*;
+        let labels = [Header, Text, Text, Text, Other, Text, Other, Text, Text];
+        let mut s = String::new();
+        render_text(&p, &labels, false, &mut s);
+        assert_eq!(s, "Title\nHello Word and , more.\nNext\nline\n");
+        let mut s = String::new();
+        render_text(&p, &labels, true, &mut s);
+        assert_eq!(s, "<h>Title\n<p>Hello Word and , more.\n<p>Next\n<p>line\n");
+        let mut s = String::new();
+        render_text(&p, &[Other; 9], false, &mut s);
+        assert_eq!(s, "");
+    }
+
+    #[test]
+    fn list_items_get_l_markers() {
+        let p = page("<ul><li>one</li><li>two</li></ul>");
+        let mut s = String::new();
+        render_text(&p, &[Label::Text, Label::Text], true, &mut s);
+        assert_eq!(s, "<l>one\n<l>two\n");
+    }
+
+    #[test]
+    fn html_output_wraps_blocks() {
+        let doc = "<p>Hello <b>world</b>!</p>";
+        let p = page(doc);
+        let probs = [[0.1, 0.8, 0.1], [0.0, 0.1, 0.9], [0.2, 0.7, 0.1]];
+        let labels = [Label::Text, Label::Other, Label::Text];
+        let h = render_html(doc, &p, &labels, &probs);
+        assert!(h.contains("<p><span class=\"victor-text\" title=\"text: header 0.100 text 0.800 other 0.100\">Hello</span> <b><span class=\"victor-other\""));
+        assert!(h.ends_with("!</span></p>"));
+    }
+}
