@@ -4,7 +4,7 @@
 //! text, other), as victor's segmenter (`victor-features`) cuts the page into blocks. This
 //! crate holds everything about them, one stage per module:
 //!
-//! - [`format`]: the on-disk format of annotated sets (a folder of page files and small JSON
+//! - [`format`](mod@format): the on-disk format of annotated sets (a folder of page files and small JSON
 //!   label files, labels anchored to the text they cover), writing it atomically and loading it
 //!   back for training and evaluation;
 //! - [`align`]: aligning gold *text* to a page's blocks, independent of HTML;
