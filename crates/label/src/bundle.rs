@@ -130,7 +130,9 @@ pub enum BundleError {
         source: serde_json::Error,
     },
     /// Made for other features or another bundle format.
-    #[error("model bundle made for {found}, but this victor computes {expected}: retrain the model with this victor")]
+    #[error(
+        "model bundle made for {found}, but this victor computes {expected}: retrain the model with this victor"
+    )]
     Version {
         /// What the bundle says.
         found: String,
@@ -162,8 +164,8 @@ pub struct Model {
     /// The template.
     pub template: Template,
     pub(crate) compiled: CompiledTemplate,
-    /// Model label id of header, text, other (in [`Label::ALL`] order).
-    pub(crate) label_ids: [usize; 3],
+    /// Model label id of header, text, other (in [`Label::ALL`] order), if the model has it.
+    pub(crate) label_ids: [Option<usize>; 3],
 }
 
 impl Model {
@@ -184,11 +186,16 @@ impl Model {
 
     /// Builds a model from the contents of `victor.json` and `model.crfsuite` (`origin` names
     /// them in errors).
-    pub fn from_parts(meta_json: &str, model_bytes: &[u8], origin: &Path) -> Result<Model, BundleError> {
-        let meta: BundleMeta = serde_json::from_str(meta_json).map_err(|source| BundleError::Meta {
-            path: origin.join(META_FILE),
-            source,
-        })?;
+    pub fn from_parts(
+        meta_json: &str,
+        model_bytes: &[u8],
+        origin: &Path,
+    ) -> Result<Model, BundleError> {
+        let meta: BundleMeta =
+            serde_json::from_str(meta_json).map_err(|source| BundleError::Meta {
+                path: origin.join(META_FILE),
+                source,
+            })?;
         if meta.format != BUNDLE_FORMAT {
             return Err(BundleError::Version {
                 found: meta.format.clone(),
@@ -209,13 +216,21 @@ impl Model {
             .map_err(|e| BundleError::Inconsistent(format!("feature configuration: {e}")))?;
         let template = Template::parse(&meta.template, extractor.schema())
             .map_err(|e| BundleError::Inconsistent(format!("template: {e}")))?;
-        let mut label_ids = [0usize; 3];
-        for (slot, l) in label_ids.iter_mut().zip(Label::ALL) {
-            *slot = crf.label_id(l.as_str()).ok_or_else(|| {
-                BundleError::Inconsistent(format!("the CRF model has no label {:?} (labels: {:?})", l.as_str(), crf.labels()))
-            })?;
+        // A model trained on pages without headers has no `header` label: its probability is 0.
+        let label_ids = Label::ALL.map(|l| crf.label_id(l.as_str()));
+        if label_ids[Label::Other.index()].is_none() || label_ids.iter().all(Option::is_none) {
+            return Err(BundleError::Inconsistent(format!(
+                "the CRF model has no label \"other\" (labels: {:?})",
+                crf.labels()
+            )));
         }
-        let compiled = CompiledTemplate::new(&template, &extractor, &crf).map_err(BundleError::Inconsistent)?;
+        if let Some(extra) = crf.labels().iter().find(|l| l.parse::<Label>().is_err()) {
+            return Err(BundleError::Inconsistent(format!(
+                "the CRF model has an unknown label {extra:?}"
+            )));
+        }
+        let compiled = CompiledTemplate::new(&template, &extractor, &crf)
+            .map_err(BundleError::Inconsistent)?;
         Ok(Model {
             meta,
             crf,

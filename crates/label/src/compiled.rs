@@ -58,7 +58,11 @@ fn slot(v: u16, values: usize) -> Option<usize> {
 impl CompiledTemplate {
     /// Compiles `template` for `crf`. Fails when a model attribute does not come from the
     /// template (the bundle mixes a model and a template that do not belong together).
-    pub fn new(template: &Template, extractor: &Extractor, crf: &CrfModel) -> Result<CompiledTemplate, String> {
+    pub fn new(
+        template: &Template,
+        extractor: &Extractor,
+        crf: &CrfModel,
+    ) -> Result<CompiledTemplate, String> {
         let schema = extractor.schema();
         let mut lines: Vec<Line> = template
             .lines()
@@ -84,9 +88,9 @@ impl CompiledTemplate {
             })
             .collect();
         for (aid, name) in crf.attrs() {
-            let p = template
-                .parse_attribute(name)
-                .ok_or_else(|| format!("model attribute {name:?} does not come from the bundle's template"))?;
+            let p = template.parse_attribute(name).ok_or_else(|| {
+                format!("model attribute {name:?} does not come from the bundle's template")
+            })?;
             let line = &mut lines[p.line];
             let Some(key) = key_of(line, &p.values[..p.n]) else {
                 continue;

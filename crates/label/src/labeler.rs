@@ -88,33 +88,39 @@ impl<'m> Labeler<'m> {
     }
 
     /// Marginals of every block of a page's feature table.
-    pub fn marginals(&mut self, table: &FeatureTable, out: &mut Vec<Probs>) -> Result<(), InferenceError> {
+    pub fn marginals(
+        &mut self,
+        table: &FeatureTable,
+        out: &mut Vec<Probs>,
+    ) -> Result<(), InferenceError> {
         let m = self.model;
         m.compiled.state_scores(&m.crf, table, &mut self.scores);
-        m.crf.marginals(self.scores.view(), &mut self.ws, &mut self.marginals)?;
+        m.crf
+            .marginals(self.scores.view(), &mut self.ws, &mut self.marginals)?;
         out.clear();
-        let [h, t, o] = m.label_ids;
+        let ids = m.label_ids;
         for row in self.marginals.rows() {
-            out.push([
-                row.get(h).copied().unwrap_or(0.0),
-                row.get(t).copied().unwrap_or(0.0),
-                row.get(o).copied().unwrap_or(0.0),
-            ]);
+            out.push(ids.map(|id| id.and_then(|i| row.get(i).copied()).unwrap_or(0.0)));
         }
         Ok(())
     }
 
     /// The Viterbi labels of a page's feature table.
-    pub fn viterbi(&mut self, table: &FeatureTable, out: &mut Vec<Label>) -> Result<(), InferenceError> {
+    pub fn viterbi(
+        &mut self,
+        table: &FeatureTable,
+        out: &mut Vec<Label>,
+    ) -> Result<(), InferenceError> {
         let m = self.model;
         m.compiled.state_scores(&m.crf, table, &mut self.scores);
-        m.crf.viterbi_into(self.scores.view(), &mut self.ws, &mut self.path)?;
+        m.crf
+            .viterbi_into(self.scores.view(), &mut self.ws, &mut self.path)?;
         out.clear();
         for &id in &self.path {
             let l = Label::ALL
                 .iter()
                 .zip(m.label_ids)
-                .find(|(_, mid)| *mid == id)
+                .find(|(_, mid)| *mid == Some(id))
                 .map_or(Label::Other, |(l, _)| *l);
             out.push(l);
         }
@@ -122,7 +128,13 @@ impl<'m> Labeler<'m> {
     }
 
     /// Labels the blocks of a processed page.
-    pub fn label_table(&mut self, table: &FeatureTable, decoding: Decoding, probs: &mut Vec<Probs>, labels: &mut Vec<Label>) -> Result<(), InferenceError> {
+    pub fn label_table(
+        &mut self,
+        table: &FeatureTable,
+        decoding: Decoding,
+        probs: &mut Vec<Probs>,
+        labels: &mut Vec<Label>,
+    ) -> Result<(), InferenceError> {
         self.marginals(table, probs)?;
         match decoding {
             Decoding::Threshold(t) => {
@@ -135,8 +147,13 @@ impl<'m> Labeler<'m> {
     }
 
     /// Reads, segments, extracts and labels one page.
-    pub fn label_bytes<'a>(&mut self, bytes: &'a [u8], decoding: Decoding) -> Result<LabeledPage<'a>, LabelError> {
-        let processed = victor_features::process(bytes, &mut self.segmenter, &self.model.extractor)?;
+    pub fn label_bytes<'a>(
+        &mut self,
+        bytes: &'a [u8],
+        decoding: Decoding,
+    ) -> Result<LabeledPage<'a>, LabelError> {
+        let processed =
+            victor_features::process(bytes, &mut self.segmenter, &self.model.extractor)?;
         let mut probs = Vec::with_capacity(processed.page.blocks.len());
         let mut labels = Vec::with_capacity(processed.page.blocks.len());
         self.label_table(&processed.table, decoding, &mut probs, &mut labels)?;

@@ -88,7 +88,15 @@ pub fn render_text(page: &Page, labels: &[Label], markers: bool, out: &mut Strin
 }
 
 /// One page as a JSON object (one line of `--format jsonl`).
-pub fn write_jsonl(out: &mut dyn Write, source: &str, language: Option<&str>, page: &Page, labels: &[Label], probs: &[Probs], decoding: &str) -> io::Result<()> {
+pub fn write_jsonl(
+    out: &mut dyn Write,
+    source: &str,
+    language: Option<&str>,
+    page: &Page,
+    labels: &[Label],
+    probs: &[Probs],
+    decoding: &str,
+) -> io::Result<()> {
     let blocks: Vec<serde_json::Value> = page
         .blocks
         .iter()
@@ -116,7 +124,13 @@ pub fn write_jsonl(out: &mut dyn Write, source: &str, language: Option<&str>, pa
 }
 
 /// Rows of `--format csv`: page, block, start, end, label, P(header), P(text), P(other), text.
-pub fn write_csv(out: &mut csv::Writer<Vec<u8>>, source: &str, page: &Page, labels: &[Label], probs: &[Probs]) -> csv::Result<()> {
+pub fn write_csv(
+    out: &mut csv::Writer<Vec<u8>>,
+    source: &str,
+    page: &Page,
+    labels: &[Label],
+    probs: &[Probs],
+) -> csv::Result<()> {
     let mut num = String::new();
     for (i, b) in page.blocks.iter().enumerate() {
         let p = probs.get(i).copied().unwrap_or([0.0, 0.0, 1.0]);
@@ -138,7 +152,9 @@ pub fn write_csv(out: &mut csv::Writer<Vec<u8>>, source: &str, page: &Page, labe
 }
 
 /// The header row of `--format csv`.
-pub const CSV_HEADER: [&str; 9] = ["page", "block", "start", "end", "label", "p_header", "p_text", "p_other", "text"];
+pub const CSV_HEADER: [&str; 9] = [
+    "page", "block", "start", "end", "label", "p_header", "p_text", "p_other", "text",
+];
 
 /// The original page with every block highlighted by its label, probabilities on hover
 /// (`--format html`). Scripts are disabled by a content security policy, so the page renders
@@ -154,7 +170,12 @@ pub fn render_html(doc: &str, page: &Page, labels: &[Label], probs: &[Probs]) ->
     let mut pos = 0usize;
     for (i, b) in page.blocks.iter().enumerate() {
         let (s, e) = (b.source.start as usize, b.source.end as usize);
-        if s < pos || e > doc.len() || !doc.is_char_boundary(s) || !doc.is_char_boundary(e) || b.in_pre && in_textarea(page, b) {
+        if s < pos
+            || e > doc.len()
+            || !doc.is_char_boundary(s)
+            || !doc.is_char_boundary(e)
+            || b.in_pre && in_textarea(page, b)
+        {
             continue;
         }
         out.push_str(&doc[pos..s]);
@@ -178,7 +199,8 @@ pub fn render_html(doc: &str, page: &Page, labels: &[Label], probs: &[Probs]) ->
 }
 
 fn in_textarea(page: &Page, b: &Block) -> bool {
-    page.ancestors(b.parent).any(|(_, e)| e.tag == Tag::TEXTAREA)
+    page.ancestors(b.parent)
+        .any(|(_, e)| e.tag == Tag::TEXTAREA)
 }
 
 #[cfg(test)]
@@ -191,9 +213,16 @@ mod tests {
 
     #[test]
     fn joins_blocks_as_the_page_had_them() {
-        let p = page("<h1>Title</h1><p>Hello <b>W</b>ord and <a>a link</a>, more.</p><div>menu</div><p>Next<br>line</p>");
+        let p = page(
+            "<h1>Title</h1><p>Hello <b>W</b>ord and <a>a link</a>, more.</p><div>menu</div><p>Next<br>line</p>",
+        );
         let texts: Vec<&str> = p.blocks.iter().map(|b| p.block_text(b)).collect();
-        assert_eq!(texts, ["Title", "Hello", "W", "ord and", "a link", ", more.", "menu", "Next", "line"]);
+        assert_eq!(
+            texts,
+            [
+                "Title", "Hello", "W", "ord and", "a link", ", more.", "menu", "Next", "line"
+            ]
+        );
         use Label::*;
         let labels = [Header, Text, Text, Text, Other, Text, Other, Text, Text];
         let mut s = String::new();

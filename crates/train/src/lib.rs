@@ -1,1 +1,22 @@
-//! placeholder
+//! # victor-train: annotated pages -> a linear-chain CRF -> a model bundle
+//!
+//! The training stage of victor:
+//!
+//! - [`crf`]: one wrapper over crfs's trainers (L-BFGS, L2-SGD, averaged perceptron, passive
+//!   aggressive, AROW);
+//! - [`pipeline`]: annotated pages to attributes, in parallel, streamed into the trainer;
+//! - [`assess`]: labelled pages scored against gold at many thresholds at once;
+//! - [`cv`]: cross-validation by page, folds in parallel;
+//! - [`bundle`]: the bundle description and its atomic writing.
+//!
+//! The recommended other-threshold of a bundle is chosen by cross-validation on the training
+//! pages alone (the threshold with the best text-level F1), never on test pages.
+
+pub mod assess;
+pub mod bundle;
+pub mod crf;
+pub mod cv;
+pub mod pipeline;
+
+pub use crf::{Algorithm, TrainOptions};
+pub use pipeline::{DataSummary, Event, Setup, TrainError, train_crf};

@@ -1,12 +1,325 @@
-//! `victor label` (not implemented yet).
+//! `victor label`: pages -> labelled blocks -> cleaned text (or JSON, HTML, CSV).
 
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
-/// Arguments of `victor label`.
+use anyhow::Context;
+use clap::ValueEnum;
+use rayon::prelude::*;
+use victor_label::render::{CSV_HEADER, render_html, render_text, write_csv, write_jsonl};
+use victor_label::{Decoding, LabeledPage, Labeler, Model};
+
+use crate::util::{inputs, model, output, progress};
+
+/// Output formats of `victor label`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    /// The cleaned text, one paragraph a line.
+    Text,
+    /// The cleaned text with CleanEval's <h>, <p>, <l> paragraph markers.
+    Cleaneval,
+    /// One JSON object per page: source, language, title, and every block with its text,
+    /// offsets, label and the probabilities of header, text and other.
+    Jsonl,
+    /// The original page with each block highlighted by its label (probabilities on hover).
+    Html,
+    /// One row per block: page, block, start, end, label, p_header, p_text, p_other, text.
+    Csv,
+}
+
+impl Format {
+    fn extension(self) -> &'static str {
+        match self {
+            Format::Text | Format::Cleaneval => "txt",
+            Format::Jsonl => "jsonl",
+            Format::Html => "html",
+            Format::Csv => "csv",
+        }
+    }
+}
+
+/// Label pages with a model and write what they keep.
+///
+/// A block is `other` where its marginal P(other) is at or above the threshold; elsewhere the
+/// likelier of header and text wins. Lower thresholds keep less (higher precision, lower
+/// recall). By default the model's recommended threshold is used (Viterbi where it has none).
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// Pages (HTML files) or folders (walked recursively).
+    pages: Vec<PathBuf>,
+    /// Read more page paths from this file, one a line (`-` for standard input).
+    #[arg(long, value_name = "LIST")]
+    files_from: Option<PathBuf>,
+    /// Model bundle folder, or a name under models/ (default: the built-in models/default).
+    #[arg(long, value_name = "MODEL")]
+    model: Option<PathBuf>,
+    /// Other-threshold T in [0, 1]: a block is other where P(other) >= T.
+    #[arg(long, value_name = "T", conflicts_with = "viterbi")]
+    threshold: Option<f64>,
+    /// Decode the most likely label sequence instead of thresholding.
+    #[arg(long)]
+    viterbi: bool,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Write one file per page into this folder (input file name, format's extension);
+    /// default: everything to standard output.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Threads (default: all cores).
+    #[arg(long, short)]
+    jobs: Option<usize>,
+    /// No progress display.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+fn decoding_of(args: &Args, model: &Model) -> anyhow::Result<Decoding> {
+    if args.viterbi {
+        return Ok(Decoding::Viterbi);
+    }
+    match args.threshold {
+        Some(t) if (0.0..=1.0).contains(&t) => Ok(Decoding::Threshold(t)),
+        Some(t) => anyhow::bail!("--threshold must be within 0 and 1, got {t}"),
+        None => Ok(model
+            .recommended_threshold()
+            .map_or(Decoding::Viterbi, Decoding::Threshold)),
+    }
+}
+
+fn render(
+    format: Format,
+    source: &str,
+    lp: &LabeledPage<'_>,
+    decoding: &str,
+    out: &mut Vec<u8>,
+) -> anyhow::Result<()> {
+    let page = &lp.processed.page;
+    match format {
+        Format::Text | Format::Cleaneval => {
+            let mut s = String::new();
+            render_text(page, &lp.labels, format == Format::Cleaneval, &mut s);
+            out.extend_from_slice(s.as_bytes());
+        }
+        Format::Jsonl => write_jsonl(
+            out,
+            source,
+            lp.processed.table.language,
+            page,
+            &lp.labels,
+            &lp.probs,
+            decoding,
+        )?,
+        Format::Html => out.extend_from_slice(
+            render_html(&lp.processed.decoded.text, page, &lp.labels, &lp.probs).as_bytes(),
+        ),
+        Format::Csv => {
+            let mut w = csv::WriterBuilder::new()
+                .has_headers(false)
+                .from_writer(Vec::new());
+            write_csv(&mut w, source, page, &lp.labels, &lp.probs)?;
+            out.extend_from_slice(&w.into_inner().map_err(|e| anyhow::anyhow!("csv: {e}"))?);
+        }
+    }
+    Ok(())
+}
+
+/// Output file for an input: its file name with the format's extension.
+fn out_path(dir: &Path, input: &Path, format: Format) -> PathBuf {
+    let stem = input
+        .file_stem()
+        .map_or_else(|| "page".into(), |s| s.to_string_lossy().into_owned());
+    dir.join(format!("{stem}.{}", format.extension()))
+}
 
 /// Runs the subcommand.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`victor label` is not implemented yet")
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let model = model::load(args.model.as_deref())?;
+    let decoding = decoding_of(&args, &model)?;
+    let decoding_name = match decoding {
+        Decoding::Viterbi => "viterbi".to_string(),
+        Decoding::Threshold(t) => format!("threshold {t}"),
+    };
+    let pages = inputs::collect(&args.pages, args.files_from.as_deref())?;
+    if pages.is_empty() {
+        anyhow::bail!("no pages to label (give files, folders or --files-from)");
+    }
+    if let Some(dir) = &args.out {
+        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        let mut seen = std::collections::HashSet::new();
+        for p in &pages {
+            if !seen.insert(out_path(dir, p, args.format)) {
+                anyhow::bail!(
+                    "two inputs would write {}: rename one, or label them into separate folders",
+                    out_path(dir, p, args.format).display()
+                );
+            }
+        }
+    }
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    let bar = progress::bar(pages.len() as u64, "pages", args.quiet);
+    bar.set_message("labeling");
+    let failures = std::sync::Mutex::new(Vec::<(PathBuf, String)>::new());
+    let written = AtomicUsize::new(0);
+    let stdout = std::io::stdout();
+    let csv_header_done = std::sync::atomic::AtomicBool::new(false);
+
+    let one =
+        |labeler: &mut Labeler<'_>, buf: &mut Vec<u8>, path: &PathBuf| -> Result<(), String> {
+            let bytes = std::fs::read(path).map_err(|e| format!("cannot read: {e}"))?;
+            let lp = labeler
+                .label_bytes(&bytes, decoding)
+                .map_err(|e| e.to_string())?;
+            buf.clear();
+            let source = path.display().to_string();
+            render(args.format, &source, &lp, &decoding_name, buf).map_err(|e| e.to_string())?;
+            match &args.out {
+                Some(dir) => {
+                    let mut file = Vec::with_capacity(buf.len() + 64);
+                    if args.format == Format::Csv {
+                        let mut w = csv::Writer::from_writer(&mut file);
+                        let _ = w.write_record(CSV_HEADER);
+                        let _ = w.flush();
+                        drop(w);
+                    }
+                    file.extend_from_slice(buf);
+                    output::write_atomic(&out_path(dir, path, args.format), &file)
+                        .map_err(|e| format!("{e:#}"))?;
+                }
+                None => {
+                    let mut lock = stdout.lock();
+                    if args.format == Format::Csv && !csv_header_done.swap(true, Ordering::SeqCst) {
+                        let mut w = csv::Writer::from_writer(Vec::new());
+                        let _ = w.write_record(CSV_HEADER);
+                        if let Ok(h) = w.into_inner() {
+                            let _ = lock.write_all(&h);
+                        }
+                    }
+                    lock.write_all(buf)
+                        .map_err(|e| format!("cannot write output: {e}"))?;
+                }
+            }
+            written.fetch_add(1, Ordering::Relaxed);
+            Ok(())
+        };
+    let report = |path: &PathBuf, r: Result<(), String>| {
+        if let Err(reason) = r {
+            bar.println(format!("victor: {}: {reason}", path.display()));
+            if let Ok(mut f) = failures.lock() {
+                f.push((path.clone(), reason));
+            }
+        }
+        bar.inc(1);
+    };
+    if jobs == 1 || args.out.is_none() {
+        // Sequential: one thread, or output order must follow input order on stdout.
+        let mut labeler = Labeler::new(&model);
+        let mut buf = Vec::new();
+        if jobs == 1 || pages.len() < 2 {
+            for p in &pages {
+                let r = one(&mut labeler, &mut buf, p);
+                report(p, r);
+            }
+        } else {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(jobs)
+                .build()
+                .context("thread pool")?;
+            // Chunks keep memory flat while preserving order on stdout.
+            for chunk in pages.chunks(256) {
+                let outs: Vec<(usize, Result<Vec<u8>, String>)> = pool.install(|| {
+                    chunk
+                        .par_iter()
+                        .enumerate()
+                        .map_init(
+                            || Labeler::new(&model),
+                            |lab, (i, p)| {
+                                let r = (|| {
+                                    let bytes = std::fs::read(p)
+                                        .map_err(|e| format!("cannot read: {e}"))?;
+                                    let lp = lab
+                                        .label_bytes(&bytes, decoding)
+                                        .map_err(|e| e.to_string())?;
+                                    let mut b = Vec::new();
+                                    render(
+                                        args.format,
+                                        &p.display().to_string(),
+                                        &lp,
+                                        &decoding_name,
+                                        &mut b,
+                                    )
+                                    .map_err(|e| e.to_string())?;
+                                    Ok(b)
+                                })();
+                                (i, r)
+                            },
+                        )
+                        .collect()
+                });
+                let mut lock = stdout.lock();
+                for (i, r) in outs {
+                    let p = &chunk[i];
+                    let r = r.and_then(|b| {
+                        if args.format == Format::Csv
+                            && !csv_header_done.swap(true, Ordering::SeqCst)
+                        {
+                            let mut w = csv::Writer::from_writer(Vec::new());
+                            let _ = w.write_record(CSV_HEADER);
+                            if let Ok(h) = w.into_inner() {
+                                let _ = lock.write_all(&h);
+                            }
+                        }
+                        lock.write_all(&b)
+                            .map_err(|e| format!("cannot write output: {e}"))?;
+                        written.fetch_add(1, Ordering::Relaxed);
+                        Ok(())
+                    });
+                    report(p, r);
+                }
+            }
+        }
+    } else {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(jobs)
+            .build()
+            .context("thread pool")?;
+        pool.install(|| {
+            pages.par_iter().for_each_init(
+                || (Labeler::new(&model), Vec::new()),
+                |(lab, buf), p| {
+                    let r = one(lab, buf, p);
+                    report(p, r);
+                },
+            );
+        });
+    }
+    bar.finish_and_clear();
+    let _ = std::io::stdout().flush();
+    let failures = failures.into_inner().unwrap_or_default();
+    if !failures.is_empty() {
+        eprintln!(
+            "victor label: {} of {} pages failed:",
+            failures.len(),
+            pages.len()
+        );
+        for (p, r) in failures.iter().take(20) {
+            eprintln!("  {}: {r}", p.display());
+        }
+        if failures.len() > 20 {
+            eprintln!("  ... and {} more", failures.len() - 20);
+        }
+        return Ok(ExitCode::FAILURE);
+    }
+    if !args.quiet && args.out.is_some() {
+        eprintln!(
+            "victor label: {} pages labelled ({decoding_name})",
+            written.load(Ordering::Relaxed)
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }

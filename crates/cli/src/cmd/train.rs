@@ -1,12 +1,251 @@
-//! `victor train` (not implemented yet).
+//! `victor train`: annotated pages -> a CRF model bundle (model.crfsuite + victor.json).
 
+use std::path::PathBuf;
 use std::process::ExitCode;
 
-/// Arguments of `victor train`.
+use anyhow::Context;
+use victor_annotations::format::Corpus;
+use victor_features::{Extractor, Template};
+use victor_label::bundle::{SetInfo, ThresholdInfo};
+use victor_train::assess::default_grid;
+use victor_train::bundle::{make_meta, write_bundle};
+use victor_train::cv::{CvEvent, CvOptions, cross_validate};
+use victor_train::{Algorithm, Event, Setup, TrainOptions, train_crf};
+
+use crate::util::{capture::Capture, progress};
+
+/// Training options shared by `victor train` and `victor cv`.
+#[derive(clap::Args, Debug, Clone)]
+pub struct TrainArgs {
+    /// CRF++ template (default: the built-in templates/default.tpl).
+    #[arg(long, value_name = "FILE")]
+    pub template: Option<PathBuf>,
+    /// Feature configuration (default: the built-in templates/features.json).
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Training algorithm.
+    #[arg(long, default_value = "lbfgs", value_parser = ["lbfgs", "l2sgd", "ap", "pa", "arow"])]
+    pub algorithm: String,
+    /// L1 penalty (L-BFGS only; > 0 prunes features, making smaller models).
+    #[arg(long, default_value_t = 0.0)]
+    pub c1: f64,
+    /// L2 penalty (L-BFGS and L2-SGD).
+    #[arg(long, default_value_t = 1.0)]
+    pub c2: f64,
+    /// Iteration limit.
+    #[arg(long, default_value_t = 200)]
+    pub max_iterations: usize,
+    /// Drop features seen fewer times than this.
+    #[arg(long, default_value_t = 0.0)]
+    pub min_freq: f64,
+    /// Only pages of this split (`dev`, `test`) where the annotations record one.
+    #[arg(long)]
+    pub split: Option<String>,
+}
+
+/// Everything a training needs, loaded and checked.
+pub struct Loaded {
+    pub extractor: Extractor,
+    pub template: Template,
+    pub opts: TrainOptions,
+    pub corpus: Corpus,
+}
+
+impl TrainArgs {
+    /// Loads configuration, template and the page list.
+    pub fn load(&self, annotations: &[PathBuf]) -> anyhow::Result<Loaded> {
+        let config = super::features::load_config(self.config.as_deref())?;
+        let extractor = Extractor::new(&config).context("invalid feature configuration")?;
+        let text = match &self.template {
+            None => victor_features::DEFAULT_TEMPLATE.to_string(),
+            Some(p) => std::fs::read_to_string(p)
+                .with_context(|| format!("cannot read template {}", p.display()))?,
+        };
+        let template = Template::parse(&text, extractor.schema()).context("invalid template")?;
+        let algorithm: Algorithm = self.algorithm.parse().map_err(anyhow::Error::msg)?;
+        let opts = TrainOptions {
+            algorithm,
+            c1: self.c1,
+            c2: self.c2,
+            max_iterations: self.max_iterations,
+            min_freq: self.min_freq,
+            verbose: false,
+        };
+        let corpus = Corpus::open(annotations, self.split.as_deref())
+            .context("cannot open annotated pages")?;
+        if corpus.is_empty() {
+            anyhow::bail!(
+                "no annotated pages in {}{}",
+                annotations
+                    .iter()
+                    .map(|p| p.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                self.split
+                    .as_ref()
+                    .map(|s| format!(" (split {s})"))
+                    .unwrap_or_default()
+            );
+        }
+        Ok(Loaded {
+            extractor,
+            template,
+            opts,
+            corpus,
+        })
+    }
+}
+
+/// Train a CRF model bundle from annotated pages.
+///
+/// Writes OUT/model.crfsuite (a CRFsuite model, loadable by CRFsuite's own tools) and
+/// OUT/victor.json (feature configuration, template, labels, training parameters, data
+/// provenance, and the recommended other-threshold chosen by cross-validation on the training
+/// pages).
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// Folders of annotated pages (see annotations/README.md).
+    #[arg(required = true)]
+    annotations: Vec<PathBuf>,
+    /// The bundle folder to write (e.g. models/mine).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    #[command(flatten)]
+    train: TrainArgs,
+    /// Folds of the cross-validation that picks the recommended threshold (0: none; the bundle
+    /// then decodes with Viterbi by default).
+    #[arg(long, default_value_t = 5)]
+    threshold_folds: usize,
+    /// Folds trained at the same time during that cross-validation.
+    #[arg(long, default_value_t = 2)]
+    parallel_folds: usize,
+    /// Notes stored in victor.json (recipe, intended use).
+    #[arg(long, default_value = "")]
+    notes: String,
+    /// No progress display.
+    #[arg(long, short)]
+    quiet: bool,
+}
+
+pub(crate) fn set_infos(corpus: &Corpus, dirs: &[PathBuf], split: Option<&str>) -> Vec<SetInfo> {
+    dirs.iter()
+        .map(|d| {
+            let pages = corpus.pages().iter().filter(|p| p.dir == *d).count();
+            let source = corpus
+                .pages()
+                .iter()
+                .find(|p| p.dir == *d)
+                .map(|p| p.set.clone())
+                .unwrap_or_default();
+            SetInfo {
+                path: d.display().to_string(),
+                source,
+                split: split.unwrap_or("").to_string(),
+                pages,
+            }
+        })
+        .collect()
+}
 
 /// Runs the subcommand.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`victor train` is not implemented yet")
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let l = args.train.load(&args.annotations)?;
+    let setup = Setup {
+        extractor: &l.extractor,
+        template: &l.template,
+    };
+    let pages = l.corpus.pages();
+    eprintln!(
+        "victor train: {} annotated pages, algorithm {}, template of {} lines",
+        pages.len(),
+        l.opts.algorithm.as_str(),
+        l.template.lines().len()
+    );
+
+    let threshold = if args.threshold_folds >= 2 {
+        let bar = progress::bar(args.threshold_folds as u64, "folds", args.quiet);
+        bar.set_message("threshold cv");
+        let cv = CvOptions {
+            folds: args.threshold_folds,
+            seed: 1,
+            thresholds: default_grid(),
+            parallel: args.parallel_folds,
+        };
+        let results = cross_validate(pages, setup, &l.opts, &cv, &|e| match e {
+            CvEvent::FoldDone { .. } => bar.inc(1),
+            CvEvent::Skipped { .. } => {}
+        })?;
+        bar.finish_and_clear();
+        let mut all = victor_train::assess::Assessment::new(default_grid());
+        for r in &results {
+            all.merge(&r.assessment);
+        }
+        let viterbi_f1 = all.viterbi_text.macro_avg().map_or(0.0, |p| p.f1);
+        all.best_threshold().map(|(value, f1)| {
+            eprintln!("victor train: recommended other-threshold {value:.2} (text-level F1 {f1:.4} in {}-fold cross-validation; Viterbi {viterbi_f1:.4})", args.threshold_folds);
+            ThresholdInfo {
+                value,
+                method: format!("{}-fold cross-validation on the training pages, best macro text-level F1", args.threshold_folds),
+                f1,
+                viterbi_f1,
+            }
+        })
+    } else {
+        None
+    };
+
+    let tmp = tempfile::tempdir().context("cannot create a temporary folder")?;
+    let model_path = tmp.path().join("model.crfsuite");
+    let bar = progress::bar(pages.len() as u64, "pages", args.quiet);
+    bar.set_message("features");
+    let skipped = std::sync::Mutex::new(Vec::new());
+    let iter_bar = progress::bar(l.opts.max_iterations as u64, "iterations", args.quiet);
+    iter_bar.set_message("optimising");
+    let mut opts = l.opts.clone();
+    opts.verbose = !args.quiet;
+    let capture = std::sync::Mutex::new(None);
+    let data = train_crf(pages, setup, &opts, &model_path, &|e| match e {
+        Event::Extracted { done, .. } => bar.set_position(done as u64),
+        Event::Skipped { id, reason } => {
+            bar.println(format!("victor: skipped page {id}: {reason}"));
+            if let Ok(mut s) = skipped.lock() {
+                s.push(id);
+            }
+        }
+        Event::Optimising { pages, blocks } => {
+            bar.finish_and_clear();
+            eprintln!("victor train: optimising on {pages} pages, {blocks} blocks");
+            if !args.quiet {
+                iter_bar.reset_elapsed();
+                if let (Ok(c), Ok(mut slot)) = (Capture::start(iter_bar.clone()), capture.lock()) {
+                    *slot = Some(c);
+                }
+            }
+        }
+    });
+    if let Ok(mut slot) = capture.lock() {
+        drop(slot.take());
+    }
+    iter_bar.finish_and_clear();
+    let data = data?;
+    let sets = set_infos(&l.corpus, &args.annotations, args.train.split.as_deref());
+    let meta = make_meta(setup, &opts, &data, sets, threshold, args.notes.clone());
+    write_bundle(&args.out, &meta, &model_path)?;
+    let size = std::fs::metadata(args.out.join("model.crfsuite"))
+        .map(|m| m.len())
+        .unwrap_or(0);
+    eprintln!(
+        "victor train: wrote {} ({} pages, {} blocks, {:.1} s optimising, model {:.1} MB){}",
+        args.out.display(),
+        data.pages,
+        data.blocks,
+        data.seconds,
+        size as f64 / 1e6,
+        if data.skipped.is_empty() {
+            String::new()
+        } else {
+            format!("; {} pages skipped", data.skipped.len())
+        }
+    );
+    Ok(ExitCode::SUCCESS)
 }

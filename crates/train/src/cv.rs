@@ -1,0 +1,204 @@
+//! Cross-validation by page: split, train each fold on the others, label its pages, score.
+//!
+//! Folds are trained in parallel up to a limit (each fold's trainer holds (k-1)/k of the data,
+//! so the limit bounds memory). Every held-out page is scored at every threshold of a grid and
+//! with Viterbi decoding ([`Assessment`]): the Victor paper's Table 2 figures come from the block
+//! counts, the recommended threshold from the text-level scores.
+
+use rayon::prelude::*;
+use victor_annotations::format::PageRef;
+use victor_features::Segmenter;
+use victor_label::{Labeler, Model};
+
+use crate::assess::{Assessment, Scratch};
+use crate::bundle::make_meta;
+use crate::crf::TrainOptions;
+use crate::pipeline::{Event, Setup, TrainError, prepare, train_crf};
+
+/// Cross-validation settings.
+#[derive(Clone, Debug)]
+pub struct CvOptions {
+    /// Number of folds (at least 2).
+    pub folds: usize,
+    /// Seed of the page shuffle.
+    pub seed: u64,
+    /// Thresholds to score.
+    pub thresholds: Vec<f64>,
+    /// Folds trained at the same time.
+    pub parallel: usize,
+}
+
+/// The outcome of one fold.
+#[derive(Clone, Debug)]
+pub struct FoldResult {
+    /// Fold number (0-based).
+    pub fold: usize,
+    /// Pages trained on.
+    pub train_pages: usize,
+    /// Pages scored.
+    pub test_pages: usize,
+    /// Training time, seconds.
+    pub seconds: f64,
+    /// Scores of the held-out pages.
+    pub assessment: Assessment,
+}
+
+/// Progress of a cross-validation.
+#[derive(Clone, Debug)]
+pub enum CvEvent {
+    /// A fold finished.
+    FoldDone {
+        /// Fold number.
+        fold: usize,
+        /// Its training time.
+        seconds: f64,
+    },
+    /// A page could not be loaded.
+    Skipped {
+        /// Page id.
+        id: String,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// Fold of every page: a seeded shuffle dealt round-robin, so fold sizes differ by at most one.
+pub fn split_folds(n: usize, folds: usize, seed: u64) -> Vec<usize> {
+    let folds = folds.max(1);
+    let mut order: Vec<usize> = (0..n).collect();
+    let mut state = seed ^ 0x9e37_79b9_7f4a_7c15;
+    for i in (1..n).rev() {
+        // splitmix64
+        state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^= z >> 31;
+        let j = (z % (i as u64 + 1)) as usize;
+        order.swap(i, j);
+    }
+    let mut fold = vec![0; n];
+    for (k, &i) in order.iter().enumerate() {
+        fold[i] = k % folds;
+    }
+    fold
+}
+
+/// Runs a k-fold cross-validation over `pages`.
+pub fn cross_validate(
+    pages: &[PageRef],
+    setup: Setup<'_>,
+    opts: &TrainOptions,
+    cv: &CvOptions,
+    on: &(dyn Fn(CvEvent) + Sync),
+) -> Result<Vec<FoldResult>, TrainError> {
+    let folds = cv.folds.max(2).min(pages.len().max(2));
+    let assign = split_folds(pages.len(), folds, cv.seed);
+    let mut opts = opts.clone();
+    opts.verbose = false;
+    let run_fold = |fold: usize| -> Result<FoldResult, TrainError> {
+        let train: Vec<PageRef> = pages
+            .iter()
+            .zip(&assign)
+            .filter(|(_, f)| **f != fold)
+            .map(|(p, _)| p.clone())
+            .collect();
+        let test: Vec<&PageRef> = pages
+            .iter()
+            .zip(&assign)
+            .filter(|(_, f)| **f == fold)
+            .map(|(p, _)| p)
+            .collect();
+        let dir = tempfile::tempdir().map_err(|source| TrainError::Io {
+            path: std::env::temp_dir(),
+            source,
+        })?;
+        let model_path = dir.path().join(victor_label::bundle::MODEL_FILE);
+        let note = |e: Event| {
+            if let Event::Skipped { id, reason } = e {
+                on(CvEvent::Skipped { id, reason });
+            }
+        };
+        let data = train_crf(&train, setup, &opts, &model_path, &note)?;
+        let meta = make_meta(setup, &opts, &data, Vec::new(), None, String::new());
+        let meta_json = serde_json::to_string(&meta).unwrap_or_default();
+        let bytes = std::fs::read(&model_path).map_err(|source| TrainError::Io {
+            path: model_path.clone(),
+            source,
+        })?;
+        let model = Model::from_parts(&meta_json, &bytes, dir.path())?;
+        let parts: Vec<Assessment> = test
+            .par_iter()
+            .map_init(
+                || {
+                    (
+                        Segmenter::new(),
+                        Labeler::new(&model),
+                        Scratch::default(),
+                        Vec::new(),
+                        Vec::new(),
+                    )
+                },
+                |(seg, labeler, scratch, probs, vit), r| {
+                    let mut a = Assessment::new(cv.thresholds.clone());
+                    match prepare(r, seg, setup.extractor) {
+                        Ok(p) => {
+                            if labeler.marginals(&p.table, probs).is_ok()
+                                && labeler.viterbi(&p.table, vit).is_ok()
+                            {
+                                a.add_page(&p.page, &p.labels, probs, vit, scratch);
+                            }
+                        }
+                        Err(e) => on(CvEvent::Skipped {
+                            id: r.id.clone(),
+                            reason: e.to_string(),
+                        }),
+                    }
+                    a
+                },
+            )
+            .collect();
+        let mut assessment = Assessment::new(cv.thresholds.clone());
+        for p in &parts {
+            assessment.merge(p);
+        }
+        on(CvEvent::FoldDone {
+            fold,
+            seconds: data.seconds,
+        });
+        Ok(FoldResult {
+            fold,
+            train_pages: data.pages,
+            test_pages: test.len(),
+            seconds: data.seconds,
+            assessment,
+        })
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(cv.parallel.max(1))
+        .build()
+        .map_err(|e| TrainError::Io {
+            path: std::path::PathBuf::from("<thread pool>"),
+            source: std::io::Error::other(e.to_string()),
+        })?;
+    let results: Vec<Result<FoldResult, TrainError>> =
+        pool.install(|| (0..folds).into_par_iter().map(run_fold).collect());
+    results.into_iter().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folds_are_balanced_and_seeded() {
+        let a = split_folds(23, 5, 7);
+        let mut counts = [0; 5];
+        for &f in &a {
+            counts[f] += 1;
+        }
+        assert!(counts.iter().all(|&c| c == 4 || c == 5));
+        assert_eq!(a, split_folds(23, 5, 7));
+        assert_ne!(a, split_folds(23, 5, 8));
+    }
+}
