@@ -28,6 +28,16 @@
 //! first tag that cannot belong inside it and parses again ([`Page::recovered`] is set). The
 //! offsets of blocks still refer to the original document.
 //!
+//! # Recovery from a start tag that swallowed markup
+//!
+//! A quote left open in an attribute value (`<script src="/te.x='y';` ... ) makes HTML5 read
+//! the tag up to some later `>` and, for a raw-text element, its content up to a later end tag:
+//! one l3s-gn1 page loses its whole article that way. Browsers before HTML5 (the annotators'
+//! Firefox 2, Internet Explorer) ended a start tag at a `<` where an attribute name would start
+//! ([`scan::stray_lt`]). When the rest of such a tag spans a line or holds more markup, the
+//! segmenter inserts a `>` before that `<` and parses again, the same way as above; a short stray
+//! `<` (`<img alt="x"<br>`) hides nothing and keeps the HTML5 reading.
+//!
 //! [`Block`]: crate::page::Block
 
 pub mod scan;
@@ -92,14 +102,16 @@ impl Segmenter {
         let mut doc = std::borrow::Cow::Borrowed(html);
         let mut insertions: Vec<Insertion> = Vec::new();
         loop {
-            let (mut page, unclosed) = self.run(&doc, base)?;
-            let cut = match unclosed {
-                Some((tag, content_start)) if insertions.len() < MAX_RECOVERIES => {
-                    recovery_cut(&doc, content_start, tag).map(|c| (tag, c))
+            let (mut page, trouble) = self.run(&doc, base)?;
+            let repair = match trouble {
+                _ if insertions.len() >= MAX_RECOVERIES => None,
+                Trouble::StrayLt(at) => Some((at, ">")),
+                Trouble::Unclosed(tag, content_start) => {
+                    recovery_cut(&doc, content_start, tag).map(|c| (c, end_tag_text(tag)))
                 }
-                _ => None,
+                Trouble::None => None,
             };
-            let Some((tag, cut)) = cut else {
+            let Some((cut, insert)) = repair else {
                 // Done, or nothing to recover (the swallowed text holds no markup): keep what
                 // the strict rules gave.
                 if !insertions.is_empty() {
@@ -112,26 +124,18 @@ impl Segmenter {
                 }
                 return Ok(page);
             };
-            let name = tag.known_name().unwrap_or("title");
-            let mut fixed = String::with_capacity(doc.len() + name.len() + 3);
+            let mut fixed = String::with_capacity(doc.len() + insert.len());
             fixed.push_str(doc.get(..cut).unwrap_or_default());
-            fixed.push_str("</");
-            fixed.push_str(name);
-            fixed.push('>');
+            fixed.push_str(insert);
             fixed.push_str(doc.get(cut..).unwrap_or_default());
-            insertions.push((original_offset(&insertions, cut), name.len() + 3));
+            insertions.push((original_offset(&insertions, cut), insert.len()));
             insertions.sort_unstable();
             doc = std::borrow::Cow::Owned(fixed);
         }
     }
 
-    /// One parse. Also returns the unclosed raw-text element that swallowed the end of the
-    /// document, if any (tag and start of its content).
-    fn run(
-        &mut self,
-        doc: &str,
-        base: usize,
-    ) -> Result<(Page, Option<(Tag, usize)>), SegmentError> {
+    /// One parse. Also returns the first trouble that a repair and a new parse would mend.
+    fn run(&mut self, doc: &str, base: usize) -> Result<(Page, Trouble), SegmentError> {
         self.tree.reset();
         let mut state = State {
             tree: std::mem::take(&mut self.tree),
@@ -143,6 +147,7 @@ impl Segmenter {
             pending_space: false,
             raw_open: None,
             last_text_end: 0,
+            stray_lt: None,
         };
         state.page.text.reserve(doc.len() / 3);
         let result = {
@@ -187,7 +192,11 @@ impl Segmenter {
         };
         let len = doc.len();
         state.gap(len);
-        let unclosed = state.unclosed_raw_text(len);
+        let trouble = match (state.stray_lt, state.unclosed_raw_text(len)) {
+            (Some(at), _) => Trouble::StrayLt(at),
+            (None, Some((tag, content_start))) => Trouble::Unclosed(tag, content_start),
+            (None, None) => Trouble::None,
+        };
         state.flush();
         let State {
             tree,
@@ -204,7 +213,32 @@ impl Segmenter {
         }
         page.elements = std::mem::take(&mut self.tree.elements);
         page.attrs = std::mem::take(&mut self.tree.attrs);
-        Ok((page, unclosed))
+        Ok((page, trouble))
+    }
+}
+
+/// What went wrong in a parse that a repair of the document can mend.
+enum Trouble {
+    /// Nothing.
+    None,
+    /// A start tag swallowed markup after a stray `<` (see [`scan::stray_lt`]): end it before
+    /// the `<`, at this position.
+    StrayLt(usize),
+    /// A raw-text element (tag, start of its content) ran to the end of the document.
+    Unclosed(Tag, usize),
+}
+
+/// The end tag that closes an unclosed raw-text element (those of [`Tree::open_raw_text`]).
+fn end_tag_text(tag: Tag) -> &'static str {
+    match tag {
+        Tag::TEXTAREA => "</textarea>",
+        Tag::XMP => "</xmp>",
+        Tag::NOSCRIPT => "</noscript>",
+        Tag::STYLE => "</style>",
+        Tag::IFRAME => "</iframe>",
+        Tag::NOEMBED => "</noembed>",
+        Tag::NOFRAMES => "</noframes>",
+        _ => "</title>",
     }
 }
 
@@ -227,6 +261,8 @@ struct State<'d> {
     /// A raw-text element that is open, with the position where its content starts.
     raw_open: Option<(Tag, ElementId, usize)>,
     last_text_end: usize,
+    /// Where the first start tag that swallowed markup after a stray `<` should have ended.
+    stray_lt: Option<usize>,
 }
 
 impl State<'_> {
@@ -249,10 +285,26 @@ impl State<'_> {
                     self_closing,
                 } => {
                     let t = self.intern(name);
+                    if self.stray_lt.is_none()
+                        && let Some(k) = scan::stray_lt(attrs)
+                        && swallows_markup(attrs.get(k..).unwrap_or_default())
+                    {
+                        // `attrs` is a slice of `gap`: its offset there, then the document's.
+                        let at = (attrs.as_ptr() as usize).wrapping_sub(gap.as_ptr() as usize);
+                        self.stray_lt = Some(from + at + k);
+                    }
                     let (class, id) = self.read_attrs(attrs);
+                    // HTML5: a `<font>` with color, face or size breaks out of svg and math.
+                    let breakout = t == Tag::FONT
+                        && self.tree.in_foreign()
+                        && scan::attrs(attrs).any(|(n, _)| {
+                            [&b"color"[..], b"face", b"size"]
+                                .iter()
+                                .any(|a| n.eq_ignore_ascii_case(a))
+                        });
                     self.lend_run_parent();
                     let mark = self.tree.pending.len();
-                    let changed = self.tree.start(t, class, id, self_closing);
+                    let changed = self.tree.start(t, class, id, self_closing, breakout);
                     self.take_run_parent();
                     if changed {
                         self.flush_upto(mark);
@@ -309,8 +361,12 @@ impl State<'_> {
             return Tag(u16::MAX);
         }
         let lower = String::from_utf8_lossy(name).to_ascii_lowercase();
+        let tag = Tag(Tag::FIRST_UNKNOWN + page.unknown_tags.len() as u16);
+        if INTEGRATION_POINTS.contains(&lower.as_str()) {
+            self.tree.note_island_tag(tag);
+        }
         page.unknown_tags.push(lower.into_boxed_str());
-        Tag(Tag::FIRST_UNKNOWN + (page.unknown_tags.len() - 1) as u16)
+        tag
     }
 
     /// Copies the `class` and `id` values into the attribute arena, lowercased, with `-` between
@@ -482,6 +538,19 @@ impl State<'_> {
     }
 }
 
+/// Elements of svg and MathML inside which HTML is parsed as HTML (besides svg's `title`, a
+/// known tag): HTML tags there do not break out of the foreign content.
+const INTEGRATION_POINTS: &[&str] = &[
+    "foreignobject",
+    "desc",
+    "mi",
+    "mo",
+    "mn",
+    "ms",
+    "mtext",
+    "annotation-xml",
+];
+
 #[inline]
 fn is_html_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')
@@ -562,6 +631,13 @@ fn recovery_cut(doc: &str, content_start: usize, tag: Tag) -> Option<usize> {
         i = at + 1;
     }
     None
+}
+
+/// Whether the rest of a tag after a stray `<` is long enough to hide page content: it spans a
+/// line break or holds another `<`. (A short `<img alt="x"<br>` loses nothing either way, and
+/// there victor keeps to the HTML5 reading.)
+fn swallows_markup(rest: &[u8]) -> bool {
+    rest.len() > 1 && rest[1..].iter().any(|&b| b == b'\n' || b == b'<')
 }
 
 /// Tags that pages put inside `<noscript>` (tracking pixels, fallback links, styles).

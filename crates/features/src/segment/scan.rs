@@ -72,6 +72,49 @@ fn tag_end(buf: &[u8], mut i: usize) -> Option<usize> {
     None
 }
 
+/// Position (relative to `attrs`) of the first `<` where an attribute name would start: after
+/// white space or a closing quote, outside any quoted value.
+///
+/// HTML5 reads such a `<` as part of an attribute name and goes on to the next `>`. Browsers
+/// before HTML5 (Gecko's old tokenizer, and Internet Explorer) ended the tag there instead and
+/// read the `<` again as the start of the next tag. Where the two disagree, a quote left open
+/// in a value has usually made HTML5 swallow a stretch of the page into one tag.
+pub fn stray_lt(attrs: &[u8]) -> Option<usize> {
+    let mut i = 0;
+    let mut after_eq = false;
+    // Whether the previous byte ended an attribute (white space, closing quote): a name may start.
+    let mut boundary = true;
+    while i < attrs.len() {
+        let b = attrs[i];
+        match b {
+            b'<' if boundary && !after_eq => return Some(i),
+            b'=' => {
+                after_eq = true;
+                boundary = false;
+            }
+            b'"' | b'\'' if after_eq => {
+                i = i + 1 + memchr(b, attrs.get(i + 1..)?)?;
+                after_eq = false;
+                boundary = true;
+            }
+            _ if is_space(b) || b == b'/' => boundary = true,
+            _ => {
+                if after_eq {
+                    while i + 1 < attrs.len() && !is_space(attrs[i + 1]) && attrs[i + 1] != b'>' {
+                        i += 1;
+                    }
+                    after_eq = false;
+                    boundary = false;
+                } else {
+                    boundary = false;
+                }
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
 impl<'a> Iterator for Tags<'a> {
     type Item = (RawTag<'a>, std::ops::Range<usize>);
 
@@ -225,6 +268,20 @@ mod tests {
         assert_eq!(all("<a href=x>y>"), vec!["<a| href=x|false>@0..10"]);
         // cut off by the end of the input: dropped
         assert_eq!(all("<div class=\"abc"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn finds_a_stray_lt_where_an_attribute_name_would_start() {
+        // after white space, after a closing quote
+        assert_eq!(stray_lt(b" src=\"x\" <b"), Some(9));
+        assert_eq!(stray_lt(b" alt=\"x\"<br"), Some(8));
+        // a quote left open: the value runs to the next quote, the `<` after it counts
+        assert_eq!(stray_lt(b" src=\"/te.x='y';\nvar t = [\"a\"]; i < n"), Some(34));
+        // inside quoted or unquoted values, or inside a name: not stray
+        assert_eq!(stray_lt(b" title=\"a < b\" href=a<b"), None);
+        assert_eq!(stray_lt(b" a<b"), None);
+        assert_eq!(stray_lt(b" a= <b"), None);
+        assert_eq!(stray_lt(b""), None);
     }
 
     #[test]

@@ -104,6 +104,11 @@ pub struct Tree {
     special: Vec<u32>,
     mode: Vec<u32>,
     foreign: Vec<u32>,
+    /// Stack positions of HTML integration points inside foreign content (`foreignObject`,
+    /// `desc`, `title`, `mi`, `mtext`, ...): HTML tags inside them do not break out.
+    islands: Vec<u32>,
+    /// Interned tags of this page that name integration points (besides `title`).
+    island_tags: Vec<Tag>,
     excluded_depth: u32,
     anchor_depth: u32,
     pre_depth: u32,
@@ -151,6 +156,8 @@ impl Tree {
         self.special.clear();
         self.mode.clear();
         self.foreign.clear();
+        self.islands.clear();
+        self.island_tags.clear();
         self.excluded_depth = 0;
         self.anchor_depth = 0;
         self.pre_depth = 0;
@@ -240,6 +247,9 @@ impl Tree {
         if p.has(Props::MODE) {
             self.mode.push(pos);
         }
+        if !self.foreign.is_empty() && (tag == Tag::TITLE || self.island_tags.contains(&tag)) {
+            self.islands.push(pos);
+        }
         if tag == Tag::SVG || tag == Tag::MATH {
             self.foreign.push(pos);
         }
@@ -270,6 +280,7 @@ impl Tree {
         pop_if(&mut self.special, pos);
         pop_if(&mut self.mode, pos);
         pop_if(&mut self.foreign, pos);
+        pop_if(&mut self.islands, pos);
         let p = tag.props();
         if p.has(Props::EXCLUDED) {
             self.excluded_depth = self.excluded_depth.saturating_sub(1);
@@ -294,6 +305,7 @@ impl Tree {
         self.special.clear();
         self.mode.clear();
         self.foreign.clear();
+        self.islands.clear();
         self.excluded_depth = 0;
         self.anchor_depth = 0;
         self.pre_depth = 0;
@@ -712,32 +724,70 @@ impl Tree {
         self.quirks = is_quirky(name, public_id, system_id);
     }
 
-    /// Handles a start tag. `class` and `id` are ranges of [`Tree::attrs`]. Returns whether it
-    /// changed the tree (an ignored start tag does not).
+    /// Handles a start tag. `class` and `id` are ranges of [`Tree::attrs`]; `breakout` says that
+    /// the tag leaves foreign content whatever its name (a `<font>` with `color`, `face` or
+    /// `size`). Returns whether it changed the tree (an ignored start tag does not).
     pub fn start(
         &mut self,
         tag: Tag,
         class: Range<u32>,
         id: Range<u32>,
         self_closing: bool,
+        breakout: bool,
     ) -> bool {
         let before = self.changes;
-        self.start_inner(tag, class, id, self_closing);
+        self.start_inner(tag, class, id, self_closing, breakout);
         self.changes != before
     }
 
-    fn start_inner(&mut self, tag: Tag, class: Range<u32>, id: Range<u32>, self_closing: bool) {
-        // Foreign content (svg, math): everything is a plain element until a breakout tag.
+    /// Whether the current node is inside `svg` or `math`.
+    pub fn in_foreign(&self) -> bool {
+        !self.foreign.is_empty()
+    }
+
+    /// Declares an interned tag as an HTML integration point of foreign content (the segmenter
+    /// calls it for `foreignObject`, `desc`, `mi`, `mtext`, ... when it interns them).
+    pub fn note_island_tag(&mut self, tag: Tag) {
+        if !self.island_tags.contains(&tag) {
+            self.island_tags.push(tag);
+        }
+    }
+
+    /// Whether the current node is an integration point, or HTML content inside one, rather than
+    /// foreign content proper.
+    fn in_island(&self) -> bool {
+        match (top(&self.islands), top(&self.foreign)) {
+            (Some(i), Some(f)) => i > f,
+            _ => false,
+        }
+    }
+
+    fn start_inner(
+        &mut self,
+        tag: Tag,
+        class: Range<u32>,
+        id: Range<u32>,
+        self_closing: bool,
+        breakout: bool,
+    ) {
+        // Foreign content (svg, math): everything is a plain element until a breakout tag, which
+        // pops the foreign elements back to the innermost integration point (or out of them all).
+        // Inside an integration point HTML tags nest as plain elements: their text stays excluded.
         if !self.foreign.is_empty() {
-            if tag.is(Props::BREAKOUT) {
-                while let Some(&p) = self.foreign.first() {
-                    self.pop_to(p as usize);
+            if !self.in_island() && (breakout || tag.is(Props::BREAKOUT)) {
+                while let Some(f) = top(&self.foreign) {
+                    if top(&self.islands).is_some_and(|i| i > f) {
+                        break;
+                    }
+                    self.pop_to(f as usize);
                 }
-            } else {
+            }
+            if !self.foreign.is_empty() {
+                let void = self_closing || (self.in_island() && tag.is(Props::VOID));
                 let parent = self.current_elem();
                 let eid = self.new_element(tag, parent, class, id);
                 self.note_split(tag, 1, 0);
-                if !self_closing {
+                if !void {
                     self.push(tag, eid);
                 }
                 return;
