@@ -293,7 +293,7 @@ impl State<'_> {
                         let at = (attrs.as_ptr() as usize).wrapping_sub(gap.as_ptr() as usize);
                         self.stray_lt = Some(from + at + k);
                     }
-                    let (class, id) = self.read_attrs(attrs);
+                    let (class, id, hash) = self.read_attrs(attrs);
                     // HTML5: a `<font>` with color, face or size breaks out of svg and math.
                     let breakout = t == Tag::FONT
                         && self.tree.in_foreign()
@@ -304,7 +304,7 @@ impl State<'_> {
                         });
                     self.lend_run_parent();
                     let mark = self.tree.pending.len();
-                    let changed = self.tree.start(t, class, id, self_closing, breakout);
+                    let changed = self.tree.start(t, class, id, self_closing, breakout, hash);
                     self.take_run_parent();
                     if changed {
                         self.flush_upto(mark);
@@ -370,14 +370,16 @@ impl State<'_> {
     }
 
     /// Copies the `class` and `id` values into the attribute arena, lowercased, with `-` between
-    /// camelCase words.
-    fn read_attrs(&mut self, region: &[u8]) -> (Range<u32>, Range<u32>) {
+    /// camelCase words, and hashes all attributes (see [`attr_hash`]).
+    fn read_attrs(&mut self, region: &[u8]) -> (Range<u32>, Range<u32>, u64) {
         let mut class = 0..0;
         let mut id = 0..0;
+        let mut hash = 0u64;
         if region.is_empty() {
-            return (class, id);
+            return (class, id, hash);
         }
         for (name, value) in scan::attrs(region) {
+            hash = hash.wrapping_add(attr_hash(name, value));
             let is_class = name.eq_ignore_ascii_case(b"class");
             let is_id = !is_class && name.eq_ignore_ascii_case(b"id");
             if !(is_class || is_id) || value.is_empty() {
@@ -403,7 +405,7 @@ impl State<'_> {
                 id = r;
             }
         }
-        (class, id)
+        (class, id, hash)
     }
 
     fn on_doctype(
@@ -536,6 +538,25 @@ impl State<'_> {
         }
         Some((tag, content_start))
     }
+}
+
+/// A hash of one attribute (name in any case, raw value). The hashes of a tag's attributes are
+/// added up, so the sum does not depend on their order, as HTML5's "same attributes" test.
+fn attr_hash(name: &[u8], value: &[u8]) -> u64 {
+    // FNV-1a over the lowercased name, a separator and the value, then a final mix so that sums
+    // of different attribute sets rarely collide.
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let bytes = name
+        .iter()
+        .map(u8::to_ascii_lowercase)
+        .chain(std::iter::once(0xff))
+        .chain(value.iter().copied());
+    for b in bytes {
+        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    }
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^ (h >> 33)
 }
 
 /// Elements of svg and MathML inside which HTML is parsed as HTML (besides svg's `title`, a

@@ -276,7 +276,10 @@ mod tests {
         assert_eq!(stray_lt(b" src=\"x\" <b"), Some(9));
         assert_eq!(stray_lt(b" alt=\"x\"<br"), Some(8));
         // a quote left open: the value runs to the next quote, the `<` after it counts
-        assert_eq!(stray_lt(b" src=\"/te.x='y';\nvar t = [\"a\"]; i < n"), Some(34));
+        assert_eq!(
+            stray_lt(b" src=\"/te.x='y';\nvar t = [\"a\"]; i < n"),
+            Some(34)
+        );
         // inside quoted or unquoted values, or inside a name: not stray
         assert_eq!(stray_lt(b" title=\"a < b\" href=a<b"), None);
         assert_eq!(stray_lt(b" a<b"), None);

@@ -115,7 +115,13 @@ pub struct Tree {
     afe: Vec<Afe>,
     phase: Phase,
     head: Option<ElementId>,
-    form_open: bool,
+    /// Per element: a hash of all its attributes (names and values), so that the Noah's Ark
+    /// clause tells `<font color=red>` from `<font size=2>`. Zero for elements without any.
+    attr_hash: Vec<u64>,
+    /// The attribute hash of the start tag being handled.
+    token_hash: u64,
+    /// HTML5's form element pointer: the last `<form>` opened and not yet ended.
+    form: Option<ElementId>,
     reparent_budget: usize,
 }
 
@@ -164,7 +170,10 @@ impl Tree {
         self.afe.clear();
         self.phase = Phase::Initial;
         self.head = None;
-        self.form_open = false;
+        self.form = None;
+        self.attr_hash.clear();
+        self.attr_hash.push(0);
+        self.token_hash = 0;
         self.reparent_budget = REPARENT_BUDGET;
     }
 
@@ -211,6 +220,7 @@ impl Tree {
         });
         self.on_stack.push(false);
         self.first_block.push(self.block_parents.len() as u32);
+        self.attr_hash.push(0);
         eid
     }
 
@@ -219,7 +229,12 @@ impl Tree {
             Some(e) => (e.tag, e.class.clone(), e.id.clone()),
             None => (Tag::SPAN, 0..0, 0..0),
         };
-        self.new_element(tag, parent, class, id)
+        let new = self.new_element(tag, parent, class, id);
+        let hash = self.attr_hash.get(of as usize).copied().unwrap_or(0);
+        if let Some(h) = self.attr_hash.get_mut(new as usize) {
+            *h = hash;
+        }
+        new
     }
 
     fn index_push(&mut self, pos: u32, tag: Tag) {
@@ -335,6 +350,24 @@ impl Tree {
         }
         self.note_split(o.tag, 0, 1);
         Some(o)
+    }
+
+    /// Takes the element at `pos` out of the stack, leaving the ones above it open. Rebuilding the
+    /// indexes costs the stack's depth, charged to the re-parenting budget; past the budget the
+    /// elements above are closed as well.
+    fn remove_from_stack(&mut self, pos: usize) {
+        if pos + 1 >= self.stack.len() || self.stack.len() > self.reparent_budget {
+            self.pop_to(pos);
+            return;
+        }
+        self.reparent_budget -= self.stack.len();
+        let o = self.stack.remove(pos);
+        self.changes += 1;
+        if let Some(f) = self.on_stack.get_mut(o.elem as usize) {
+            *f = false;
+        }
+        self.note_split(o.tag, 0, 1);
+        self.rebuild_index();
     }
 
     /// Pops until the stack has `len` entries.
@@ -460,38 +493,37 @@ impl Tree {
 
     // ----- active formatting elements -------------------------------------------------------------
 
+    /// Pushes a formatting element created for the current start tag.
     fn afe_push(&mut self, elem: ElementId) {
-        // Noah's Ark: at most three entries with the same tag and attributes after the last marker.
-        let (tag, class, id) = match self.elements.get(elem as usize) {
-            Some(e) => (e.tag, e.class.clone(), e.id.clone()),
-            None => return,
+        let Some(tag) = self.elements.get(elem as usize).map(|e| e.tag) else {
+            return;
         };
-        let mut same = Vec::new();
+        let hash = self.token_hash;
+        if let Some(h) = self.attr_hash.get_mut(elem as usize) {
+            *h = hash;
+        }
+        // Noah's Ark: at most three entries with the same tag and attributes after the last marker.
+        let mut same = 0;
+        let mut earliest = None;
         for (i, a) in self.afe.iter().enumerate().rev() {
             match *a {
                 Afe::Marker => break,
                 Afe::Entry(x) => {
-                    if let Some(e) = self.elements.get(x as usize)
-                        && e.tag == tag
-                        && self.same_attrs(&e.class, &class)
-                        && self.same_attrs(&e.id, &id)
+                    if self.elements.get(x as usize).is_some_and(|e| e.tag == tag)
+                        && self.attr_hash.get(x as usize) == Some(&hash)
                     {
-                        same.push(i);
+                        same += 1;
+                        earliest = Some(i);
                     }
                 }
             }
         }
-        if same.len() >= 3
-            && let Some(&earliest) = same.last()
+        if same >= 3
+            && let Some(i) = earliest
         {
-            self.afe.remove(earliest);
+            self.afe.remove(i);
         }
         self.afe.push(Afe::Entry(elem));
-    }
-
-    fn same_attrs(&self, a: &Range<u32>, b: &Range<u32>) -> bool {
-        let get = |r: &Range<u32>| self.attrs.get(r.start as usize..r.end as usize);
-        a == b || get(a) == get(b)
     }
 
     fn afe_clear_to_marker(&mut self) {
@@ -724,9 +756,10 @@ impl Tree {
         self.quirks = is_quirky(name, public_id, system_id);
     }
 
-    /// Handles a start tag. `class` and `id` are ranges of [`Tree::attrs`]; `breakout` says that
-    /// the tag leaves foreign content whatever its name (a `<font>` with `color`, `face` or
-    /// `size`). Returns whether it changed the tree (an ignored start tag does not).
+    /// Handles a start tag. `class` and `id` are ranges of [`Tree::attrs`]; `attr_hash` is a
+    /// hash of all its attributes that does not depend on their order (0 for none); `breakout`
+    /// says that the tag leaves foreign content whatever its name (a `<font>` with `color`,
+    /// `face` or `size`). Returns whether it changed the tree (an ignored start tag does not).
     pub fn start(
         &mut self,
         tag: Tag,
@@ -734,9 +767,12 @@ impl Tree {
         id: Range<u32>,
         self_closing: bool,
         breakout: bool,
+        attr_hash: u64,
     ) -> bool {
         let before = self.changes;
+        self.token_hash = attr_hash;
         self.start_inner(tag, class, id, self_closing, breakout);
+        self.token_hash = 0;
         self.changes != before
     }
 
@@ -1080,11 +1116,12 @@ impl Tree {
                 true
             }
             Tag::FORM => {
-                if !self.form_open {
+                // Inserted and popped at once, but it becomes the form element pointer.
+                if self.form.is_none() {
                     let parent = self.current_elem();
                     let eid = self.new_element(tag, parent, class.clone(), id.clone());
                     self.note_split(tag, 1, 1);
-                    let _ = eid;
+                    self.form = Some(eid);
                 }
                 true
             }
@@ -1191,12 +1228,12 @@ impl Tree {
                 self.insert(tag, class, id, false);
             }
             Tag::FORM => {
-                if self.form_open {
+                if self.form.is_some() {
                     return;
                 }
                 self.close_p();
-                self.insert(tag, class, id, false);
-                self.form_open = true;
+                let eid = self.insert(tag, class, id, false);
+                self.form = Some(eid);
             }
             Tag::LI => {
                 self.close_list_item(&[Tag::LI]);
@@ -1665,11 +1702,19 @@ impl Tree {
                 }
             }
             Tag::FORM => {
-                self.form_open = false;
-                if self.in_scope(Tag::FORM, Scope::Default).is_some() {
-                    self.generate_implied_end(None);
-                    self.pop_through(Tag::FORM);
+                // HTML5: the form element leaves the stack, but the elements opened inside it
+                // stay open (and stay its descendants).
+                let Some(node) = self.form.take() else {
+                    return;
+                };
+                let Some(pos) = self.in_scope(Tag::FORM, Scope::Default) else {
+                    return;
+                };
+                if self.stack.get(pos as usize).map(|o| o.elem) != Some(node) {
+                    return;
                 }
+                self.generate_implied_end(None);
+                self.remove_from_stack(pos as usize);
             }
             Tag::BR => {
                 self.reconstruct();
