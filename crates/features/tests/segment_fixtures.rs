@@ -239,12 +239,23 @@ fn html5ever_blocks(html: &str) -> Vec<(String, String)> {
     out
 }
 
-/// Blanks a CleanEval `<text ...>` wrapper line, which victor skips by design.
+/// Blanks a CleanEval `<text ...>` wrapper line, which victor skips by design. Its attributes
+/// are quoted and may hold `>` (a title with markup).
 fn without_wrapper(html: &str) -> String {
     let t = html.trim_start();
+    let mut quote = None;
+    let end = t.char_indices().find_map(|(i, c)| {
+        match (quote, c) {
+            (None, '"' | '\'') => quote = Some(c),
+            (Some(q), _) if c == q => quote = None,
+            (None, '>') => return Some(i),
+            _ => {}
+        }
+        None
+    });
     if t.len() >= 6
         && t[..6].eq_ignore_ascii_case("<text ")
-        && let Some(end) = t.find('>')
+        && let Some(end) = end
     {
         let skip = html.len() - t.len() + end + 1;
         return format!("{}{}", " ".repeat(skip), &html[skip..]);

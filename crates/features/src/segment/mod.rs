@@ -417,7 +417,9 @@ impl State<'_> {
     ) {
         self.gap(loc.start);
         self.flush();
-        self.tree.doctype(name, public, system);
+        let src = self.doc.as_bytes().get(loc.clone()).unwrap_or_default();
+        let force_quirks = scan::doctype_forces_quirks(src);
+        self.tree.doctype(name, public, system, force_quirks);
         self.last_end = self.last_end.max(loc.end);
     }
 

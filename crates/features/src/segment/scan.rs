@@ -115,6 +115,59 @@ pub fn stray_lt(attrs: &[u8]) -> Option<usize> {
     None
 }
 
+/// Whether a doctype (its source, `<!DOCTYPE` to `>`) sets HTML5's force-quirks flag: a missing
+/// name, a keyword other than `PUBLIC`/`SYSTEM` after the name, an identifier without quotes or
+/// cut short by `>`, or junk between the public and system identifiers. lol_html reports the
+/// doctype's name and identifiers but not this flag; quirks mode decides, for instance, whether
+/// `<table>` closes an open `<p>`.
+pub fn doctype_forces_quirks(src: &[u8]) -> bool {
+    let Some(body) = src.get(9..).and_then(|b| b.strip_suffix(b">")) else {
+        // Cut off by the end of the document.
+        return true;
+    };
+    let skip_space = |mut i: usize| {
+        while body.get(i).is_some_and(|&b| is_space(b)) {
+            i += 1;
+        }
+        i
+    };
+    // A quoted identifier starting at `i`: the position after its closing quote.
+    let quoted = |i: usize| -> Option<usize> {
+        let q = *body.get(i)?;
+        if q != b'"' && q != b'\'' {
+            return None;
+        }
+        Some(i + 2 + memchr(q, body.get(i + 1..)?)?)
+    };
+    let mut i = skip_space(0);
+    if i >= body.len() {
+        return true;
+    }
+    while body.get(i).is_some_and(|&b| !is_space(b)) {
+        i += 1;
+    }
+    i = skip_space(i);
+    if i >= body.len() {
+        return false;
+    }
+    let keyword = body.get(i..i + 6).unwrap_or_default();
+    let public = keyword.eq_ignore_ascii_case(b"public");
+    if !public && !keyword.eq_ignore_ascii_case(b"system") {
+        return true;
+    }
+    let Some(after) = quoted(skip_space(i + 6)) else {
+        return true;
+    };
+    if public {
+        let j = skip_space(after);
+        if j < body.len() && quoted(j).is_none() {
+            return true;
+        }
+    }
+    // Junk after the system identifier makes a bogus doctype, not a quirky one.
+    false
+}
+
 impl<'a> Iterator for Tags<'a> {
     type Item = (RawTag<'a>, std::ops::Range<usize>);
 
@@ -285,6 +338,26 @@ mod tests {
         assert_eq!(stray_lt(b" a<b"), None);
         assert_eq!(stray_lt(b" a= <b"), None);
         assert_eq!(stray_lt(b""), None);
+    }
+
+    #[test]
+    fn doctypes_that_force_quirks() {
+        let q = |s: &str| doctype_forces_quirks(s.as_bytes());
+        assert!(!q("<!DOCTYPE html>"));
+        assert!(!q(
+            "<!doctype HTML PUBLIC \"-//W3C//DTD HTML 4.01//EN\" \"http://x\">"
+        ));
+        assert!(!q("<!DOCTYPE html SYSTEM 'about:legacy-compat'>"));
+        assert!(!q("<!DOCTYPE html PUBLIC \"-//W3C//DTD HTML 4.01//EN\">"));
+        assert!(!q("<!DOCTYPE html SYSTEM \"x\" junk>"));
+        assert!(q("<!DOCTYPE>"));
+        assert!(q("<!DOCTYPE html"));
+        assert!(q("<!DOCTYPE html PUBLIC>"));
+        assert!(q("<!DOCTYPE html PUBLIC -//W3C//DTD>"));
+        assert!(q("<!DOCTYPE html nonsense>"));
+        // the identifier is cut short by `>` (a BBC page of l3s-gn1)
+        assert!(q("<!doctype html public \"-//wsi library v1.27-->"));
+        assert!(q("<!DOCTYPE html PUBLIC \"a\" junk>"));
     }
 
     #[test]

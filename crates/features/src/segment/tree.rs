@@ -743,17 +743,19 @@ impl Tree {
 
     // ----- tokens ----------------------------------------------------------------------------------
 
-    /// Handles a doctype: decides quirks mode as browsers do for the common cases.
+    /// Handles a doctype: decides quirks mode as browsers do for the common cases; `force_quirks`
+    /// is HTML5's flag for a malformed doctype (see [`crate::segment::scan::doctype_forces_quirks`]).
     pub fn doctype(
         &mut self,
         name: Option<&str>,
         public_id: Option<&str>,
         system_id: Option<&str>,
+        force_quirks: bool,
     ) {
         if self.phase != Phase::Initial {
             return;
         }
-        self.quirks = is_quirky(name, public_id, system_id);
+        self.quirks = force_quirks || is_quirky(name, public_id, system_id);
     }
 
     /// Handles a start tag. `class` and `id` are ranges of [`Tree::attrs`]; `attr_hash` is a
