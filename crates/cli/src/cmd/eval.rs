@@ -1,12 +1,604 @@
-//! `victor eval` (not implemented yet).
+//! `victor eval`: a model's block-level and text-level scores on annotated or gold-standard
+//! pages, per input and overall.
+//!
+//! Pages are loaded and labelled in parallel (`evaluate::load`), each page is scored on its
+//! own (block counts and token counts, both additive), and the scores are summed up in input
+//! order, so the figures do not depend on the number of threads.
+//!
+//! Block level: the Victor paper's figures (section 5.2) from the confusion matrix of gold and
+//! predicted block labels (`victor_eval::BlockCounts`). Text level: victor's text output, as
+//! `victor label --format text` writes it, against the gold text, with the acceptance scorer's
+//! tokens and rules (`victor_eval::PageScore`); a page that cannot be labelled counts as an
+//! empty output, as a missing output file does for the scorer, so the macro F1 of a manifest
+//! set is what `checks/score.py` reports for `victor label`'s outputs.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Instant;
 
-/// Arguments of `victor eval`.
+use anyhow::Context;
+use rayon::prelude::*;
+use victor_annotations::Label;
+use victor_annotations::import::ImportOptions;
+use victor_eval::{BlockCounts, PageScore, TextScores};
+use victor_label::{Decoding, Model, decide};
+
+use super::evaluate::input::{Input, open_all};
+use super::evaluate::load::{Worker, empty_output};
+use super::evaluate::table::Table;
+use super::evaluate::{Importer, InputArgs, fig};
+use crate::util::{model, output, progress};
+
+/// Score a model on annotated pages or a gold-standard set.
+///
+/// Each INPUT is an annotated set (a folder with set.json) or a data set in the manifest
+/// format (a folder with manifest.jsonl, pages and gold files; its gold block labels are
+/// imported on the fly, as `victor import` would). Prints, per input and overall:
+///
+/// - block level, as in the Victor paper: text/header/other accuracy, text+header/other
+///   accuracy, precision (correct content blocks / blocks labelled content), recall (correct
+///   content blocks / blocks annotated content) and F1; content is header or text, and a
+///   header labelled text (or the reverse) counts as correct;
+///
+/// - text level: victor's text output against the gold text (the gold file of a manifest set,
+///   markers stripped; the gold-labelled blocks of an annotated set), as multisets of tokens
+///   (NFKC, lowercased, letter/digit runs): P = overlap / extracted tokens, R = overlap / gold
+///   tokens. Empty gold: R = 1, P = F1 = 1 only for an empty output. Macro (mean over pages,
+///   the acceptance scorer's figure), median F1, and micro (summed counts).
+///
+/// Pages that cannot be labelled are listed and score as empty output at the text level.
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    #[command(flatten)]
+    input: InputArgs,
+    /// Importer for manifest sets (default: inferred; blocks/ -> l3s-gn1, gold with <h>/<p>/<l>
+    /// markers -> cleaneval, else text).
+    #[arg(long = "from", value_enum, value_name = "IMPORTER")]
+    from: Option<Importer>,
+    /// Other-threshold T in [0, 1]: a block is other where P(other) >= T (default: the model's
+    /// recommended threshold, or Viterbi if it has none).
+    #[arg(long, value_name = "T", conflicts_with = "viterbi")]
+    threshold: Option<f64>,
+    /// Decode the most likely label sequence instead of thresholding.
+    #[arg(long)]
+    viterbi: bool,
+    /// Write the figures per input (and `all`) as CSV.
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
+    /// Write the figures of every page as CSV.
+    #[arg(long, value_name = "FILE")]
+    pages_csv: Option<PathBuf>,
+    /// List the N pages with the lowest text-level F1.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    worst: usize,
+}
+
+/// What one page contributes.
+#[derive(Debug)]
+struct Outcome {
+    /// Index of its input.
+    input: usize,
+    /// Page id.
+    id: String,
+    /// Block counts, when the page was labelled and has gold labels.
+    blocks: Option<BlockCounts>,
+    /// Text-level counts, when the page has a gold text.
+    text: Option<PageScore>,
+    /// Why the page could not be labelled.
+    failed: Option<String>,
+    /// Why the page has no gold block labels.
+    no_labels: Option<String>,
+}
+
+/// The sums over the pages of one input (or of all).
+#[derive(Debug, Default)]
+struct Totals {
+    pages: usize,
+    failed: usize,
+    no_labels: usize,
+    block_pages: usize,
+    blocks: BlockCounts,
+    text: TextScores,
+}
+
+impl Totals {
+    fn add(&mut self, o: &Outcome) {
+        self.pages += 1;
+        self.failed += usize::from(o.failed.is_some());
+        self.no_labels += usize::from(o.failed.is_none() && o.no_labels.is_some());
+        if let Some(b) = &o.blocks {
+            self.block_pages += 1;
+            self.blocks.merge(b);
+        }
+        if let Some(t) = o.text {
+            self.text.push(t);
+        }
+    }
+}
+
+/// `--threshold`, `--viterbi`, or the model's recommendation.
+fn decoding_of(args: &Args, model: &Model) -> anyhow::Result<Decoding> {
+    if args.viterbi {
+        return Ok(Decoding::Viterbi);
+    }
+    match args.threshold {
+        Some(t) if (0.0..=1.0).contains(&t) => Ok(Decoding::Threshold(t)),
+        Some(t) => anyhow::bail!("--threshold must be within 0 and 1, got {t}"),
+        None => Ok(model
+            .recommended_threshold()
+            .map_or(Decoding::Viterbi, Decoding::Threshold)),
+    }
+}
+
+/// A short name of a decoding, for tables and CSV.
+pub fn decoding_name(d: Decoding) -> String {
+    match d {
+        Decoding::Viterbi => "viterbi".to_string(),
+        Decoding::Threshold(t) => format!("threshold {t}"),
+    }
+}
+
+/// Loads, labels and scores one page.
+fn score_page(
+    worker: &mut Worker<'_>,
+    input: &Input,
+    input_index: usize,
+    page: usize,
+    decoding: Decoding,
+) -> Outcome {
+    let mut out = Outcome {
+        input: input_index,
+        id: input.page_id(page).to_string(),
+        blocks: None,
+        text: None,
+        failed: None,
+        no_labels: None,
+    };
+    let loaded = match worker.load(input, page) {
+        Ok(l) => l,
+        Err(f) => {
+            out.id = f.id;
+            out.text = f.gold_text.as_ref().map(empty_output);
+            out.failed = Some(f.reason);
+            return out;
+        }
+    };
+    let mut labels: Vec<Label> = Vec::with_capacity(loaded.probs.len());
+    match decoding {
+        Decoding::Threshold(t) => labels.extend(loaded.probs.iter().map(|p| decide(p, t))),
+        Decoding::Viterbi => {
+            if let Err(e) = worker.labeler.viterbi(&loaded.table, &mut labels) {
+                out.text = loaded.gold_text.as_ref().map(empty_output);
+                out.failed = Some(e.to_string());
+                return out;
+            }
+        }
+    }
+    match &loaded.gold_labels {
+        Ok(gold) => {
+            let mut counts = BlockCounts::new();
+            match counts.add_page(gold, &labels) {
+                Ok(()) => out.blocks = Some(counts),
+                Err(e) => out.no_labels = Some(e.to_string()),
+            }
+        }
+        Err(reason) => out.no_labels = Some(reason.clone()),
+    }
+    if let Some(gold) = &loaded.gold_text {
+        out.text = Some(worker.text_score(&loaded.page, &labels, gold));
+    }
+    out
+}
 
 /// Runs the subcommand.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`victor eval` is not implemented yet")
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let model = model::load(args.input.model.as_deref())?;
+    let decoding = decoding_of(&args, &model)?;
+    let options = import_options(&args.input);
+    let inputs = open_all(
+        &args.input.inputs,
+        args.input.split(),
+        args.from.map(Importer::kind),
+        &options,
+    )?;
+    let jobs: Vec<(usize, &Input, usize)> = inputs
+        .iter()
+        .enumerate()
+        .flat_map(|(k, input)| (0..input.len()).map(move |i| (k, input, i)))
+        .collect();
+    if jobs.is_empty() {
+        anyhow::bail!(
+            "no pages to evaluate{}",
+            args.input
+                .split()
+                .map(|s| format!(" in split {s:?}"))
+                .unwrap_or_default()
+        );
+    }
+    let pool = args.input.pool()?;
+    let start = Instant::now();
+    let bar = progress::bar(jobs.len() as u64, "pages", args.input.quiet);
+    bar.set_message("evaluating");
+    let outcomes: Vec<Outcome> = pool.install(|| {
+        jobs.par_iter()
+            .map_init(
+                || Worker::new(&model),
+                |w, &(k, input, i)| {
+                    let o = score_page(w, input, k, i, decoding);
+                    bar.inc(1);
+                    o
+                },
+            )
+            .collect()
+    });
+    bar.finish_and_clear();
+    let seconds = start.elapsed().as_secs_f64();
+
+    let mut per_input: Vec<Totals> = inputs.iter().map(|_| Totals::default()).collect();
+    let mut all = Totals::default();
+    for o in &outcomes {
+        if let Some(t) = per_input.get_mut(o.input) {
+            t.add(o);
+        }
+        all.add(o);
+    }
+
+    let model_name = args.input.model.as_ref().map_or_else(
+        || "built-in default".to_string(),
+        |m| m.display().to_string(),
+    );
+    let dname = decoding_name(decoding);
+    println!(
+        "victor eval: model {model_name}, {dname}, split {}",
+        args.input.split
+    );
+    print!("{}", report(&inputs, &per_input, &all));
+    if args.worst > 0 {
+        print!("{}", worst(&inputs, &outcomes, args.worst));
+    }
+    report_problems(&inputs, &outcomes);
+    if !args.input.quiet {
+        eprintln!(
+            "victor eval: {} pages in {seconds:.2} s ({:.0} pages/s)",
+            outcomes.len(),
+            outcomes.len() as f64 / seconds.max(1e-9)
+        );
+    }
+    if let Some(path) = &args.csv {
+        let ctx = CsvContext {
+            split: &args.input.split,
+            model: &model_name,
+            decoding: &dname,
+        };
+        output::write_atomic_with(path, |buf| write_csv(buf, &ctx, &inputs, &per_input, &all))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if let Some(path) = &args.pages_csv {
+        output::write_atomic_with(path, |buf| write_pages_csv(buf, &inputs, &outcomes))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The import settings from the command line (the importer itself is set per input).
+pub fn import_options(args: &InputArgs) -> ImportOptions {
+    let mut o = ImportOptions::new(victor_annotations::import::SourceKind::Text);
+    o.supplemental = args.supplemental.value();
+    o
+}
+
+/// Names of the rows: each input, then `all` when there are several.
+fn rows<'a>(
+    inputs: &'a [Input],
+    per_input: &'a [Totals],
+    all: &'a Totals,
+) -> Vec<(&'a str, Option<&'a Input>, &'a Totals)> {
+    let mut v: Vec<(&str, Option<&Input>, &Totals)> = inputs
+        .iter()
+        .zip(per_input)
+        .map(|(i, t)| (i.name.as_str(), Some(i), t))
+        .collect();
+    if inputs.len() > 1 {
+        v.push(("all", None, all));
+    }
+    v
+}
+
+/// The two tables: block level and text level.
+fn report(inputs: &[Input], per_input: &[Totals], all: &Totals) -> String {
+    let rows = rows(inputs, per_input, all);
+    let mut b = Table::new(&[
+        "set",
+        "pages",
+        "blocks",
+        "acc T/H/O",
+        "acc TH/O",
+        "precision",
+        "recall",
+        "F1",
+    ]);
+    for (name, _, t) in &rows {
+        let m = t.blocks.metrics();
+        let some = t.block_pages > 0;
+        let f = |x: f64| fig(some.then_some(x));
+        b.row(vec![
+            name.to_string(),
+            t.block_pages.to_string(),
+            m.blocks.to_string(),
+            f(m.accuracy),
+            f(m.unlabelled_accuracy),
+            f(m.precision),
+            f(m.recall),
+            f(m.f1),
+        ]);
+    }
+    let mut x = Table::new(&[
+        "set",
+        "gold",
+        "pages",
+        "P",
+        "R",
+        "F1",
+        "median F1",
+        "micro P",
+        "micro R",
+        "micro F1",
+        "F1<.5",
+    ]);
+    for (name, input, t) in &rows {
+        let s = t.text.summary();
+        x.row(vec![
+            name.to_string(),
+            input.map_or("", |i| i.text_gold()).to_string(),
+            t.text.len().to_string(),
+            fig(s.map(|s| s.macro_avg.precision)),
+            fig(s.map(|s| s.macro_avg.recall)),
+            fig(s.map(|s| s.macro_avg.f1)),
+            fig(s.map(|s| s.median_f1)),
+            fig(s.map(|s| s.micro.precision)),
+            fig(s.map(|s| s.micro.recall)),
+            fig(s.map(|s| s.micro.f1)),
+            below_half(&t.text).to_string(),
+        ]);
+    }
+    format!(
+        "\nBlock level (content = header or text; header/text confusions count as correct)\n{}\
+         \nText level (victor's text output against the gold text; macro = mean over pages)\n{}",
+        b.render(),
+        x.render()
+    )
+}
+
+/// Pages with text-level F1 below 0.5.
+fn below_half(t: &TextScores) -> usize {
+    t.pages().iter().filter(|p| p.prf().f1 < 0.5).count()
+}
+
+/// The `n` pages with the lowest text-level F1, worst first.
+fn worst(inputs: &[Input], outcomes: &[Outcome], n: usize) -> String {
+    let mut scored: Vec<(&Outcome, PageScore)> = outcomes
+        .iter()
+        .filter_map(|o| o.text.map(|t| (o, t)))
+        .collect();
+    scored.sort_by(|a, b| a.1.prf().f1.total_cmp(&b.1.prf().f1));
+    let mut t = Table::new(&[
+        "set",
+        "page",
+        "P",
+        "R",
+        "F1",
+        "tokens out",
+        "tokens gold",
+        "block F1",
+        "note",
+    ]);
+    for (o, s) in scored.into_iter().take(n) {
+        let prf = s.prf();
+        let note = match (&o.failed, &o.no_labels) {
+            (Some(_), _) => "not labelled",
+            (None, Some(_)) => "no gold labels",
+            _ => "",
+        };
+        t.row(vec![
+            inputs
+                .get(o.input)
+                .map_or(String::new(), |i| i.name.clone()),
+            o.id.clone(),
+            fig(Some(prf.precision)),
+            fig(Some(prf.recall)),
+            fig(Some(prf.f1)),
+            s.extracted.to_string(),
+            s.gold.to_string(),
+            fig(o.blocks.map(|b| b.f1())),
+            note.to_string(),
+        ]);
+    }
+    format!("\nWorst pages by text-level F1\n{}", t.render())
+}
+
+/// Lists, on standard error, the pages that could not be labelled or have no gold labels.
+fn report_problems(inputs: &[Input], outcomes: &[Outcome]) {
+    let name = |o: &Outcome| inputs.get(o.input).map_or("", |i| i.name.as_str());
+    let failed: Vec<&Outcome> = outcomes.iter().filter(|o| o.failed.is_some()).collect();
+    if !failed.is_empty() {
+        eprintln!(
+            "victor eval: {} pages could not be labelled (text level: scored as empty output):",
+            failed.len()
+        );
+        for o in failed.iter().take(20) {
+            eprintln!(
+                "  {} {}: {}",
+                name(o),
+                o.id,
+                o.failed.as_deref().unwrap_or("")
+            );
+        }
+    }
+    let unlabelled: Vec<&Outcome> = outcomes
+        .iter()
+        .filter(|o| o.failed.is_none() && o.no_labels.is_some())
+        .collect();
+    if !unlabelled.is_empty() {
+        eprintln!(
+            "victor eval: {} pages have no gold block labels (left out of the block level):",
+            unlabelled.len()
+        );
+        for o in unlabelled.iter().take(20) {
+            eprintln!(
+                "  {} {}: {}",
+                name(o),
+                o.id,
+                o.no_labels.as_deref().unwrap_or("")
+            );
+        }
+    }
+}
+
+/// Run-wide values repeated on every CSV row.
+struct CsvContext<'a> {
+    split: &'a str,
+    model: &'a str,
+    decoding: &'a str,
+}
+
+/// Columns of `--csv`.
+const CSV_COLUMNS: [&str; 25] = [
+    "set",
+    "source",
+    "split",
+    "model",
+    "decoding",
+    "pages",
+    "failed",
+    "no_gold_labels",
+    "block_pages",
+    "blocks",
+    "accuracy",
+    "unlabelled_accuracy",
+    "block_precision",
+    "block_recall",
+    "block_f1",
+    "text_gold",
+    "text_pages",
+    "text_precision",
+    "text_recall",
+    "text_f1",
+    "text_median_f1",
+    "text_micro_precision",
+    "text_micro_recall",
+    "text_micro_f1",
+    "text_pages_f1_below_0.5",
+];
+
+/// A figure for CSV: shortest exact form, empty when absent.
+fn num(x: Option<f64>) -> String {
+    x.map_or_else(String::new, |v| v.to_string())
+}
+
+fn write_csv(
+    buf: &mut Vec<u8>,
+    ctx: &CsvContext<'_>,
+    inputs: &[Input],
+    per_input: &[Totals],
+    all: &Totals,
+) -> anyhow::Result<()> {
+    let mut w = csv::Writer::from_writer(buf);
+    w.write_record(CSV_COLUMNS)?;
+    let mut rows: Vec<(&str, Option<&Input>, &Totals)> = inputs
+        .iter()
+        .zip(per_input)
+        .map(|(i, t)| (i.name.as_str(), Some(i), t))
+        .collect();
+    rows.push(("all", None, all));
+    for (name, input, t) in rows {
+        let m = t.blocks.metrics();
+        let b = |x: f64| num((t.block_pages > 0).then_some(x));
+        let s = t.text.summary();
+        w.write_record([
+            name.to_string(),
+            input.map_or_else(String::new, Input::describe),
+            ctx.split.to_string(),
+            ctx.model.to_string(),
+            ctx.decoding.to_string(),
+            t.pages.to_string(),
+            t.failed.to_string(),
+            t.no_labels.to_string(),
+            t.block_pages.to_string(),
+            m.blocks.to_string(),
+            b(m.accuracy),
+            b(m.unlabelled_accuracy),
+            b(m.precision),
+            b(m.recall),
+            b(m.f1),
+            input.map_or("", |i| i.text_gold()).to_string(),
+            t.text.len().to_string(),
+            num(s.map(|s| s.macro_avg.precision)),
+            num(s.map(|s| s.macro_avg.recall)),
+            num(s.map(|s| s.macro_avg.f1)),
+            num(s.map(|s| s.median_f1)),
+            num(s.map(|s| s.micro.precision)),
+            num(s.map(|s| s.micro.recall)),
+            num(s.map(|s| s.micro.f1)),
+            below_half(&t.text).to_string(),
+        ])?;
+    }
+    w.flush()?;
+    Ok(())
+}
+
+/// Columns of `--pages-csv`.
+const PAGE_COLUMNS: [&str; 15] = [
+    "set",
+    "id",
+    "status",
+    "blocks",
+    "accuracy",
+    "block_precision",
+    "block_recall",
+    "block_f1",
+    "text_precision",
+    "text_recall",
+    "text_f1",
+    "extracted_tokens",
+    "gold_tokens",
+    "overlap_tokens",
+    "reason",
+];
+
+fn write_pages_csv(
+    buf: &mut Vec<u8>,
+    inputs: &[Input],
+    outcomes: &[Outcome],
+) -> anyhow::Result<()> {
+    let mut w = csv::Writer::from_writer(buf);
+    w.write_record(PAGE_COLUMNS)?;
+    for o in outcomes {
+        let (status, reason) = match (&o.failed, &o.no_labels) {
+            (Some(r), _) => ("failed", r.as_str()),
+            (None, Some(r)) => ("no_gold_labels", r.as_str()),
+            (None, None) => ("ok", ""),
+        };
+        let prf = o.text.map(|t| t.prf());
+        w.write_record([
+            inputs
+                .get(o.input)
+                .map_or(String::new(), |i| i.name.clone()),
+            o.id.clone(),
+            status.to_string(),
+            o.blocks.map_or_else(String::new, |b| b.total().to_string()),
+            num(o.blocks.map(|b| b.accuracy())),
+            num(o.blocks.map(|b| b.precision())),
+            num(o.blocks.map(|b| b.recall())),
+            num(o.blocks.map(|b| b.f1())),
+            num(prf.map(|p| p.precision)),
+            num(prf.map(|p| p.recall)),
+            num(prf.map(|p| p.f1)),
+            o.text.map_or_else(String::new, |t| t.extracted.to_string()),
+            o.text.map_or_else(String::new, |t| t.gold.to_string()),
+            o.text.map_or_else(String::new, |t| t.overlap.to_string()),
+            reason.to_string(),
+        ])?;
+    }
+    w.flush()?;
+    Ok(())
 }

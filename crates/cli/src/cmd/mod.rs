@@ -4,6 +4,7 @@ pub mod annotations;
 pub mod bench;
 pub mod cv;
 pub mod eval;
+pub mod evaluate;
 pub mod features;
 pub mod import;
 pub mod label;

@@ -1,12 +1,441 @@
-//! `victor sweep` (not implemented yet).
+//! `victor sweep`: block- and text-level figures at every other-threshold of a grid, and the
+//! precision/recall plot of the Victor paper's Figure 2.
+//!
+//! Each page is loaded and its marginals computed once (`evaluate::load`); the page is then
+//! swept on its own over the whole grid (`victor_eval::sweep_with_text`: per threshold only the
+//! labels are re-decided, and the text re-rendered only where they changed), so pages run in
+//! parallel and nothing but a few counts per threshold stays in memory. The per-page counts are
+//! summed up in input order. A page that cannot be labelled counts as an empty output at every
+//! threshold, as in `victor eval`.
 
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Instant;
 
-/// Arguments of `victor sweep`.
+use anyhow::Context;
+use rayon::prelude::*;
+use victor_annotations::Label;
+use victor_eval::plot::{Axes, Curve, PlotOptions, render_svg};
+use victor_eval::{
+    BlockCounts, PageScore, SweepPage, SweepRow, TextScores, sweep, sweep_with_text,
+};
+use victor_label::render::render_text;
+
+use super::eval::import_options;
+use super::evaluate::input::{Input, open_all};
+use super::evaluate::load::{Worker, empty_output};
+use super::evaluate::table::Table;
+use super::evaluate::{Importer, InputArgs, fig};
+use crate::util::{model, output, progress};
+
+/// Sweep the other-threshold and plot precision against recall.
+///
+/// For every threshold T from --from to --to by --step (both ends included), blocks whose
+/// P(other) is at or above T are other, the rest the likelier of header and text; lower T keeps
+/// less. Prints, and writes with --csv, one row per threshold: blocks labelled content, block
+/// precision, recall, F1 and accuracy (as in `victor eval`), and text-level precision, recall
+/// and F1 of the text output (macro over pages; median and micro in the CSV). With --plot,
+/// draws precision against recall for blocks and for text, thresholds marked, as an SVG (the
+/// degenerate ends T = 0 and T = 1 are left out of the plot, not of the table).
 #[derive(clap::Args, Debug)]
-pub struct Args {}
+pub struct Args {
+    #[command(flatten)]
+    input: InputArgs,
+    /// Importer for manifest sets (default: inferred, as in `victor eval --from`).
+    #[arg(long, value_enum, value_name = "IMPORTER")]
+    importer: Option<Importer>,
+    /// Lowest threshold.
+    #[arg(long, default_value_t = 0.0)]
+    from: f64,
+    /// Highest threshold.
+    #[arg(long, default_value_t = 1.0)]
+    to: f64,
+    /// Distance between thresholds.
+    #[arg(long, default_value_t = 0.02)]
+    step: f64,
+    /// Write the rows as CSV.
+    #[arg(long, value_name = "FILE")]
+    csv: Option<PathBuf>,
+    /// Draw the precision/recall curves into this SVG file (SVG only: a PNG would need a font
+    /// file for the bitmap renderer).
+    #[arg(long, value_name = "FILE.svg")]
+    plot: Option<PathBuf>,
+    /// Title of the plot (default: the inputs and the model).
+    #[arg(long)]
+    title: Option<String>,
+    /// Axes of the plot from 0 to 1 (default: zoomed to the curves).
+    #[arg(long)]
+    full_axes: bool,
+}
+
+/// The thresholds `from, from + step, ...` up to `to`, which is always included; values are
+/// rounded to 9 decimals so that 0.1 * 3 prints as 0.3.
+pub fn grid(from: f64, to: f64, step: f64) -> anyhow::Result<Vec<f64>> {
+    let unit = 0.0..=1.0;
+    if !unit.contains(&from) || !unit.contains(&to) || from > to {
+        anyhow::bail!("need 0 <= --from <= --to <= 1, got --from {from} --to {to}");
+    }
+    if !(step > 0.0 && step.is_finite()) {
+        anyhow::bail!("--step must be positive, got {step}");
+    }
+    let round = |x: f64| (x * 1e9).round() / 1e9;
+    let n = ((to - from) / step + 1e-9).floor();
+    if n > 100_000.0 {
+        anyhow::bail!("--step {step} gives more than 100000 thresholds");
+    }
+    let mut v: Vec<f64> = (0..=n as usize)
+        .map(|i| round(from + i as f64 * step))
+        .collect();
+    if v.last().is_none_or(|&last| last < round(to)) {
+        v.push(round(to));
+    }
+    Ok(v)
+}
+
+/// One page's contribution at every threshold.
+#[derive(Debug)]
+struct PageSweep {
+    /// Block counts per threshold, when the page was labelled and has gold labels.
+    blocks: Option<Vec<BlockCounts>>,
+    /// Text counts per threshold, when the page has a gold text.
+    text: Option<Vec<PageScore>>,
+    /// Set and id, with why the page could not be labelled.
+    failed: Option<String>,
+}
+
+/// Loads a page and sweeps it.
+fn sweep_page(
+    worker: &mut Worker<'_>,
+    input: &Input,
+    page: usize,
+    thresholds: &[f64],
+) -> PageSweep {
+    let loaded = match worker.load(input, page) {
+        Ok(l) => l,
+        Err(f) => {
+            let text = f
+                .gold_text
+                .as_ref()
+                .map(|g| vec![empty_output(g); thresholds.len()]);
+            return PageSweep {
+                blocks: None,
+                text,
+                failed: Some(format!("{} {}: {}", input.name, f.id, f.reason)),
+            };
+        }
+    };
+    // Without gold labels the block counts are made against a stand-in and dropped.
+    let stand_in;
+    let gold: &[Label] = match &loaded.gold_labels {
+        Ok(g) => g,
+        Err(_) => {
+            stand_in = vec![Label::Other; loaded.probs.len()];
+            &stand_in
+        }
+    };
+    let pages = [SweepPage {
+        marginals: &loaded.probs,
+        gold,
+    }];
+    let rows = match &loaded.gold_text {
+        Some(bag) => sweep_with_text(
+            &pages,
+            std::slice::from_ref(bag),
+            thresholds,
+            |_, labels, out| render_text(&loaded.page, labels, false, out),
+        ),
+        None => sweep(&pages, thresholds),
+    };
+    match rows {
+        Ok(rows) => PageSweep {
+            blocks: loaded
+                .gold_labels
+                .is_ok()
+                .then(|| rows.iter().map(|r| r.counts).collect()),
+            text: loaded.gold_text.as_ref().map(|_| {
+                rows.iter()
+                    .map(|r| {
+                        r.text_pages
+                            .as_ref()
+                            .and_then(|t| t.pages().first().copied())
+                            .unwrap_or_default()
+                    })
+                    .collect()
+            }),
+            failed: None,
+        },
+        Err(e) => PageSweep {
+            blocks: None,
+            text: loaded
+                .gold_text
+                .as_ref()
+                .map(|g| vec![empty_output(g); thresholds.len()]),
+            failed: Some(format!("{} {}: {e}", input.name, loaded.id)),
+        },
+    }
+}
 
 /// Runs the subcommand.
-pub fn run(_args: Args) -> anyhow::Result<ExitCode> {
-    anyhow::bail!("`victor sweep` is not implemented yet")
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let thresholds = grid(args.from, args.to, args.step)?;
+    let model = model::load(args.input.model.as_deref())?;
+    let inputs = open_all(
+        &args.input.inputs,
+        args.input.split(),
+        args.importer.map(Importer::kind),
+        &import_options(&args.input),
+    )?;
+    let jobs: Vec<(&Input, usize)> = inputs
+        .iter()
+        .flat_map(|input| (0..input.len()).map(move |i| (input, i)))
+        .collect();
+    if jobs.is_empty() {
+        anyhow::bail!("no pages to sweep");
+    }
+    let pool = args.input.pool()?;
+    let start = Instant::now();
+    let bar = progress::bar(jobs.len() as u64, "pages", args.input.quiet);
+    bar.set_message("sweeping");
+    let pages: Vec<PageSweep> = pool.install(|| {
+        jobs.par_iter()
+            .map_init(
+                || Worker::new(&model),
+                |w, &(input, i)| {
+                    let s = sweep_page(w, input, i, &thresholds);
+                    bar.inc(1);
+                    s
+                },
+            )
+            .collect()
+    });
+    bar.finish_and_clear();
+    let seconds = start.elapsed().as_secs_f64();
+
+    let rows = sum_up(&thresholds, &pages);
+    let block_pages = pages.iter().filter(|p| p.blocks.is_some()).count();
+    let text_pages = pages.iter().filter(|p| p.text.is_some()).count();
+    let failed: Vec<&str> = pages.iter().filter_map(|p| p.failed.as_deref()).collect();
+
+    let model_name = args.input.model.as_ref().map_or_else(
+        || "built-in default".to_string(),
+        |m| m.display().to_string(),
+    );
+    let names: Vec<&str> = inputs.iter().map(|i| i.name.as_str()).collect();
+    println!(
+        "victor sweep: model {model_name}, {} (split {}): {} pages, {block_pages} with gold labels, {text_pages} with gold text",
+        names.join(" + "),
+        args.input.split,
+        pages.len(),
+    );
+    print!("{}", table(&rows, block_pages > 0));
+    print!("{}", highlights(&rows, model.recommended_threshold()));
+    if !failed.is_empty() {
+        eprintln!(
+            "victor sweep: {} pages could not be labelled (text level: scored as empty output):",
+            failed.len()
+        );
+        for f in failed.iter().take(20) {
+            eprintln!("  {f}");
+        }
+    }
+    if !args.input.quiet {
+        eprintln!(
+            "victor sweep: {} pages x {} thresholds in {seconds:.2} s",
+            pages.len(),
+            thresholds.len()
+        );
+    }
+    if let Some(path) = &args.csv {
+        output::write_atomic_with(path, |buf| write_csv(buf, &rows, block_pages > 0))
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if let Some(path) = &args.plot {
+        // T = 0 (every block other) and T = 1 (nearly every block content) are nobody's
+        // choice, and their points would squash the curves into a corner.
+        let inner: Vec<SweepRow> = rows
+            .iter()
+            .filter(|r| r.threshold > 0.0 && r.threshold < 1.0)
+            .cloned()
+            .collect();
+        let plotted = if inner.is_empty() { &rows } else { &inner };
+        let mut curves = Vec::new();
+        if block_pages > 0 {
+            curves.push(Curve::blocks(plotted));
+        }
+        curves.extend(Curve::text(plotted));
+        let options = PlotOptions {
+            title: args
+                .title
+                .clone()
+                .unwrap_or_else(|| format!("{} — {}", names.join(" + "), model_title(&model_name))),
+            axes: if args.full_axes {
+                Axes::Full
+            } else {
+                Axes::Zoom
+            },
+            label_step: if args.step >= 0.1 { args.step } else { 0.1 },
+            ..PlotOptions::default()
+        };
+        let svg = render_svg(&curves, &options).context("cannot draw the plot")?;
+        output::write_atomic(path, svg.as_bytes())?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The last component of a model path, for plot titles.
+fn model_title(model: &str) -> String {
+    std::path::Path::new(model).file_name().map_or_else(
+        || model.to_string(),
+        |n| format!("model {}", n.to_string_lossy()),
+    )
+}
+
+/// Sums the pages' contributions per threshold, in page order.
+fn sum_up(thresholds: &[f64], pages: &[PageSweep]) -> Vec<SweepRow> {
+    let mut counts = vec![BlockCounts::new(); thresholds.len()];
+    let mut texts = vec![TextScores::new(); thresholds.len()];
+    for p in pages {
+        if let Some(b) = &p.blocks {
+            for (c, page) in counts.iter_mut().zip(b) {
+                c.merge(page);
+            }
+        }
+        if let Some(t) = &p.text {
+            for (s, page) in texts.iter_mut().zip(t) {
+                s.push(*page);
+            }
+        }
+    }
+    thresholds
+        .iter()
+        .zip(counts)
+        .zip(texts)
+        .map(|((&threshold, counts), text)| SweepRow {
+            threshold,
+            content_blocks: counts.labelled_content(),
+            block: counts.metrics(),
+            text: text.summary(),
+            counts,
+            text_pages: Some(text),
+        })
+        .collect()
+}
+
+/// The rows as a terminal table.
+fn table(rows: &[SweepRow], blocks: bool) -> String {
+    let mut t = Table::new(&[
+        "T",
+        "content blocks",
+        "block P",
+        "block R",
+        "block F1",
+        "accuracy",
+        "text P",
+        "text R",
+        "text F1",
+        "median F1",
+    ]);
+    for r in rows {
+        let b = |x: f64| fig(blocks.then_some(x));
+        t.row(vec![
+            format!("{}", r.threshold),
+            r.content_blocks.to_string(),
+            b(r.block.precision),
+            b(r.block.recall),
+            b(r.block.f1),
+            b(r.block.accuracy),
+            fig(r.text.map(|s| s.macro_avg.precision)),
+            fig(r.text.map(|s| s.macro_avg.recall)),
+            fig(r.text.map(|s| s.macro_avg.f1)),
+            fig(r.text.map(|s| s.median_f1)),
+        ]);
+    }
+    format!("\n{}", t.render())
+}
+
+/// The best thresholds by block F1 and by text F1, and the model's recommendation.
+fn highlights(rows: &[SweepRow], recommended: Option<f64>) -> String {
+    let best = |key: &dyn Fn(&SweepRow) -> Option<f64>| {
+        rows.iter()
+            .filter_map(|r| key(r).map(|k| (r.threshold, k)))
+            .fold(None, |acc: Option<(f64, f64)>, (t, k)| match acc {
+                Some((_, bk)) if bk >= k => acc,
+                _ => Some((t, k)),
+            })
+    };
+    let mut s = String::new();
+    if let Some((t, f)) = best(&|r| Some(r.block.f1)) {
+        s.push_str(&format!("\nbest block F1 {f:.4} at T = {t}"));
+    }
+    if let Some((t, f)) = best(&|r| r.text.map(|x| x.macro_avg.f1)) {
+        s.push_str(&format!("; best text F1 {f:.4} at T = {t}"));
+    }
+    s.push_str(&match recommended {
+        Some(t) => format!("; the model recommends T = {t}\n"),
+        None => "; the model recommends Viterbi decoding (no threshold)\n".to_string(),
+    });
+    s
+}
+
+/// Columns of `--csv`.
+const CSV_COLUMNS: [&str; 14] = [
+    "threshold",
+    "content_blocks",
+    "block_precision",
+    "block_recall",
+    "block_f1",
+    "accuracy",
+    "unlabelled_accuracy",
+    "text_precision",
+    "text_recall",
+    "text_f1",
+    "text_median_f1",
+    "text_micro_precision",
+    "text_micro_recall",
+    "text_micro_f1",
+];
+
+fn write_csv(buf: &mut Vec<u8>, rows: &[SweepRow], blocks: bool) -> anyhow::Result<()> {
+    let num = |x: Option<f64>| x.map_or_else(String::new, |v| v.to_string());
+    let b = |x: f64| num(blocks.then_some(x));
+    let mut w = csv::Writer::from_writer(buf);
+    w.write_record(CSV_COLUMNS)?;
+    for r in rows {
+        w.write_record([
+            r.threshold.to_string(),
+            r.content_blocks.to_string(),
+            b(r.block.precision),
+            b(r.block.recall),
+            b(r.block.f1),
+            b(r.block.accuracy),
+            b(r.block.unlabelled_accuracy),
+            num(r.text.map(|s| s.macro_avg.precision)),
+            num(r.text.map(|s| s.macro_avg.recall)),
+            num(r.text.map(|s| s.macro_avg.f1)),
+            num(r.text.map(|s| s.median_f1)),
+            num(r.text.map(|s| s.micro.precision)),
+            num(r.text.map(|s| s.micro.recall)),
+            num(r.text.map(|s| s.micro.f1)),
+        ])?;
+    }
+    w.flush()?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grid_includes_both_ends() {
+        let g = grid(0.0, 1.0, 0.02).unwrap();
+        assert_eq!(g.len(), 51);
+        assert_eq!(g.get(15), Some(&0.3));
+        assert_eq!(g.last(), Some(&1.0));
+        assert_eq!(grid(0.2, 0.5, 0.25).unwrap(), vec![0.2, 0.45, 0.5]);
+        assert_eq!(grid(0.5, 0.5, 0.1).unwrap(), vec![0.5]);
+        assert!(grid(0.6, 0.5, 0.1).is_err());
+        assert!(grid(0.0, 1.0, 0.0).is_err());
+        assert!(grid(0.0, 1.5, 0.1).is_err());
+    }
 }

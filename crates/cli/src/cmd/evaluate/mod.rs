@@ -1,0 +1,119 @@
+//! What `victor eval` and `victor sweep` share: reading evaluation inputs and labelling their
+//! pages against a gold standard.
+//!
+//! The data flows through three modules:
+//! - [`input`]: a folder given on the command line -> an [`Input`](input::Input): an annotated
+//!   set (`set.json`, pages with block labels) or a data set in the manifest format
+//!   (`manifest.jsonl`, pages and gold files), with the importer that turns its gold into
+//!   block labels;
+//! - [`load`]: one page of an input -> a [`Loaded`](load::Loaded) page: victor's blocks, their
+//!   marginals, the gold block labels and the gold text's tokens. Pages of a manifest set are
+//!   imported in memory, with the same importer as `victor import`; their gold text is the
+//!   gold file (markers stripped, as the acceptance scorer reads it). Pages of an annotated set
+//!   have no gold file: their gold text is the text of the blocks labelled content;
+//! - [`table`]: figures -> aligned terminal tables.
+//!
+//! The commands run [`load`] on a pool of threads (one [`Worker`](load::Worker) each), score
+//! what they need from each page, and sum the scores up per input and overall.
+
+pub mod input;
+pub mod load;
+pub mod table;
+
+use std::path::PathBuf;
+
+use clap::ValueEnum;
+use victor_annotations::import::{SourceKind, Supplemental};
+
+/// The importers that turn a manifest set's gold into block labels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Importer {
+    /// L3S-GN1: labels from the annotated DOM in `blocks/`.
+    #[value(name = "l3s-gn1")]
+    L3sGn1,
+    /// CleanEval: gold paragraphs marked `<h>`, `<p>`, `<l>`.
+    Cleaneval,
+    /// Plain-text gold, one paragraph a line; headers from `h1`-`h6`.
+    Text,
+}
+
+impl Importer {
+    /// The library's name for it.
+    pub fn kind(self) -> SourceKind {
+        match self {
+            Importer::L3sGn1 => SourceKind::L3sGn1,
+            Importer::Cleaneval => SourceKind::CleanEval,
+            Importer::Text => SourceKind::Text,
+        }
+    }
+}
+
+/// How supplemental L3S-GN1 runs (captions, datelines) count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SupplementalArg {
+    /// As text (content), as `victor import` does by default.
+    Text,
+    /// As other.
+    Other,
+}
+
+impl SupplementalArg {
+    /// The library's value.
+    pub fn value(self) -> Supplemental {
+        match self {
+            SupplementalArg::Text => Supplemental::Text,
+            SupplementalArg::Other => Supplemental::Other,
+        }
+    }
+}
+
+/// The options of `victor eval` and `victor sweep` that say what to evaluate.
+#[derive(clap::Args, Debug)]
+pub struct InputArgs {
+    /// Annotated sets (folders with set.json) or data sets in the manifest format (folders
+    /// with manifest.jsonl, pages and gold files).
+    #[arg(required = true, value_name = "INPUT")]
+    pub inputs: Vec<PathBuf>,
+    /// Model bundle folder, or a name under models/ (default: the built-in models/default).
+    #[arg(long, value_name = "MODEL")]
+    pub model: Option<PathBuf>,
+    /// Only pages of this split (`dev`, `test`; `all`: every page).
+    #[arg(long, default_value = "all")]
+    pub split: String,
+    /// How L3S-GN1 supplemental runs count when importing a manifest set.
+    #[arg(long, value_enum, default_value_t = SupplementalArg::Text)]
+    pub supplemental: SupplementalArg,
+    /// Threads (default: all cores).
+    #[arg(long, short)]
+    pub jobs: Option<usize>,
+    /// No progress display.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+impl InputArgs {
+    /// The split filter (`None` for all pages).
+    pub fn split(&self) -> Option<&str> {
+        match self.split.as_str() {
+            "all" | "" => None,
+            s => Some(s),
+        }
+    }
+
+    /// A thread pool of `--jobs` threads.
+    pub fn pool(&self) -> anyhow::Result<rayon::ThreadPool> {
+        let jobs = self
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+            .max(1);
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(jobs)
+            .build()
+            .map_err(|e| anyhow::anyhow!("cannot start worker threads: {e}"))
+    }
+}
+
+/// Formats a figure in `0..=1` with four decimals (`-` when absent).
+pub fn fig(x: Option<f64>) -> String {
+    x.map_or_else(|| "-".to_string(), |v| format!("{v:.4}"))
+}
