@@ -40,8 +40,8 @@ one after the other, never in parallel; pages are read once beforehand to warm t
                    output are excluded. Wall-clock (pages/s, MB/s) and CPU time are both reported.
   process time     the wall-clock time of the whole process(es), start-up included. For victor,
                    which runs as one process, this is the primary figure; its "extraction" time is
-                   estimated as process time minus the time of the same command on an empty file
-                   list (start-up and model loading), and marked with "~".
+                   estimated as process time minus the time of the same command on a list of
+                   one empty page (start-up and model loading), and marked with "~".
 MB = 10^6 bytes of raw HTML.
 
 Robustness: a page that raises, exceeds --timeout seconds, or crashes the worker gets empty output
@@ -680,8 +680,8 @@ def shown(path: Path) -> str:
 
 
 def victor_startup(command: list[str], core: int, runs: int = 3) -> tuple[float, float] | None:
-    """Best of `runs` (wall, CPU) times of victor on an empty file list (start-up and model
-    loading), or None if that command fails."""
+    """Best of `runs` (wall, CPU) times of victor on a list holding one empty page (start-up and
+    model loading; `victor label` refuses an empty list), or None if that command fails."""
     best = None
     out = Path(command[command.index("--out") + 1])
     for _ in range(runs):
@@ -720,8 +720,11 @@ def run_victor(binary: Path, model: str | None, pages, out_dir: Path, args, log_
     work = out_dir.parent
     list_path = work / f".{out_dir.name}.list"
     list_path.write_text("".join(f"{p['html_path']}\n" for p in pages), encoding="utf-8")
+    # victor label refuses an empty list: start-up is timed on one empty page
+    empty_page = work / ".victor-empty.html"
+    empty_page.write_text("<html><body></body></html>\n", encoding="utf-8")
     empty_list = work / ".victor-empty.list"
-    empty_list.write_text("", encoding="utf-8")
+    empty_list.write_text(f"{empty_page}\n", encoding="utf-8")
     model_args = ["--model", model] if model else []
 
     def cmd(files_from: Path, out: Path):
@@ -775,6 +778,7 @@ def run_victor(binary: Path, model: str | None, pages, out_dir: Path, args, log_
         startup = victor_startup(cmd(empty_list, work / ".victor-empty-out"), args.core) if rc == 0 else None
     list_path.unlink(missing_ok=True)
     empty_list.unlink(missing_ok=True)
+    empty_page.unlink(missing_ok=True)
     found = 0
     for p, rec in zip(pages, per_page):
         if (out_dir / f"{p['html_path'].stem}.txt").exists():
@@ -1045,7 +1049,7 @@ where the tool raised, timed out or crashed (scored as empty output).
 pages/s and MB/s: extraction only (reading the file + decoding + extracting, one core, wall
 clock), interpreter start-up excluded; pages/CPU-s: the same per CPU second of the process (less
 sensitive to other load on the machine). For victor, marked ~: process time minus its best time
-on an empty file list. process pages/s: whole process(es), wall clock, start-up included (victor's
+on a list of one empty page. process pages/s: whole process(es), wall clock, start-up included (victor's
 primary figure).
 """
 
