@@ -126,4 +126,10 @@ U114:%x[0,container.a]/%x[0,token.alpha-abs]
 U115:%x[0,div-group.word-ratio]/%x[0,paragraph.link-density]
 U116:%x[0,position]/%x[0,paragraph.word-count]
 
+# Where the main content is (readability-style element scores)
+U117:%x[0,main.in-best]
+U118:%x[0,main.ratio]
+U119:%x[0,main.in-best]/%x[0,paragraph.word-count]
+U120:%x[0,main.ratio]/%x[0,paragraph.link-density]
+
 B

@@ -10,7 +10,7 @@
 
 use ndarray::Array2;
 use rustc_hash::FxHashMap;
-use victor_features::template::{BOUNDARY, MAX_MACROS, Macro};
+use victor_features::template::{BOUNDARY, Macro};
 use victor_features::{Extractor, FeatureTable, Template};
 
 use crate::crf::CrfModel;
@@ -128,16 +128,45 @@ impl CompiledTemplate {
         let Some(out) = scores.as_slice_mut() else {
             return;
         };
-        let mut vals = [0u16; MAX_MACROS];
+        // The rows of the blocks at offsets -BOUND..=BOUND around the current block.
+        let mut window: [Option<&[u16]>; (2 * BOUND + 1) as usize] =
+            [None; (2 * BOUND + 1) as usize];
         for t in 0..n {
+            for (k, slot) in window.iter_mut().enumerate() {
+                let r = t as i64 + k as i64 - i64::from(BOUND);
+                *slot = (r >= 0 && (r as usize) < n).then(|| table.row(r as usize));
+            }
             let row = &mut out[t * l..(t + 1) * l];
-            for line in &self.lines {
+            'lines: for line in &self.lines {
+                let mut key: u64 = 0;
                 for (k, m) in line.macros.iter().enumerate() {
-                    vals[k] = Template::value_at(table, t, *m);
+                    let nv = line.values[k];
+                    let off = m.row;
+                    let slot = if off.abs() > BOUND {
+                        // Offsets beyond the window take the slow path.
+                        match slot(Template::value_at(table, t, *m), nv) {
+                            Some(s) => s,
+                            None => continue 'lines,
+                        }
+                    } else {
+                        match window[(off + BOUND) as usize] {
+                            Some(r) => match r.get(m.col) {
+                                Some(&v) if (v as usize) < nv => v as usize,
+                                _ => continue 'lines,
+                            },
+                            None => {
+                                // Beyond the page's ends: the boundary slot of that distance.
+                                let dist = if off < 0 {
+                                    t as i32 + off
+                                } else {
+                                    t as i32 + off - (n as i32 - 1)
+                                };
+                                nv + (dist.clamp(-BOUND, BOUND) + BOUND) as usize
+                            }
+                        }
+                    };
+                    key = key * line.dims[k] as u64 + slot as u64;
                 }
-                let Some(key) = key_of(line, &vals[..line.macros.len()]) else {
-                    continue;
-                };
                 let aid = match &line.table {
                     Table::Dense(v) => v.get(key as usize).copied().unwrap_or(u32::MAX),
                     Table::Hash(h) => h.get(&key).copied().unwrap_or(u32::MAX),

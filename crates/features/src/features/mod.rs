@@ -7,6 +7,7 @@
 //!
 //! | module | columns |
 //! |---|---|
+//! | `main` | `main.in-best` (inside the element a readability-style score rates best), `main.ratio` (best score among the block's ancestors / the page's best) |
 //! | `markup` | `container.*` (1 when an ancestor has a tag of the class), `split.*` (tags opened or closed since the previous block) |
 //! | `content` | `char.{alpha,num,punct,white,other}-{abs,rel}`, `token.{alpha,num,mix,other}-{abs,rel}`, `token.upper-rel` |
 //! | `sentence` | `sentence.count`, `sentence.avg-length`, `sentence-begin`, `sentence-end`, `text.end` |
@@ -24,6 +25,7 @@
 //! categorical values are names. The discretized value of every cell has a label (a bin number,
 //! `0`/`1`, or a name) that templates turn into CRF attribute strings.
 
+pub mod candidate;
 pub mod lexicon;
 pub mod structure;
 pub mod text;
@@ -40,6 +42,7 @@ use text::{CHAR_CLASSES, END_CLASSES, TOKEN_CLASSES, TextStats};
 
 /// The feature modules, in column order.
 pub const MODULES: &[&str] = &[
+    "main",
     "markup",
     "content",
     "sentence",
@@ -107,6 +110,8 @@ enum Feat {
     Class(u8),
     TitleIn,
     TitleCover,
+    MainInBest,
+    MainRatio,
 }
 
 /// How a column's raw values become discrete values.
@@ -226,7 +231,7 @@ pub struct Extractor {
     stop_words: StopWords,
     detector: whatlang::Detector,
     langs: Vec<&'static str>,
-    modules: [bool; 12],
+    modules: [bool; 13],
 }
 
 fn tag_set(names: &[String], what: &str) -> Result<TagSet, ConfigError> {
@@ -268,6 +273,7 @@ fn known_feature_name(config: &FeatureConfig, name: &str) -> bool {
         "paragraph.stopword-density",
         "title.in-title",
         "title.cover",
+        "main.ratio",
     ];
     if FIXED.contains(&name) {
         return true;
@@ -299,7 +305,7 @@ fn valid_label(s: &str) -> bool {
 impl Extractor {
     /// Compiles a configuration.
     pub fn new(config: &FeatureConfig) -> Result<Extractor, ConfigError> {
-        let mut modules = [false; 12];
+        let mut modules = [false; 13];
         for m in &config.modules {
             let i = MODULES
                 .iter()
@@ -365,6 +371,10 @@ impl Extractor {
             Ok(())
         };
 
+        if on("main") {
+            flag("main.in-best".into(), Feat::MainInBest, &mut cols);
+            numeric("main.ratio".into(), Feat::MainRatio, None, &mut cols)?;
+        }
         let mut containers = Vec::new();
         let mut img_containers = 0u32;
         let mut splits = Vec::new();
@@ -713,6 +723,11 @@ impl Extractor {
             .map(|b| TextStats::of(page.block_text(b), stop, &title_words))
             .collect();
         let st = Structure::of(page, &self.containers);
+        let cand = if self.on("main") {
+            candidate::candidates(page, &st, &stats)
+        } else {
+            candidate::Candidates::default()
+        };
 
         // Document totals and groups of words outside links.
         let mut doc_words = 0u32;
@@ -824,23 +839,32 @@ impl Extractor {
             })
         };
 
-        let mut regex_hits: Vec<u16> = vec![0; self.regexps.len()];
-        for (i, (b, s)) in page.blocks.iter().zip(&stats).enumerate() {
-            let info = st.of_block(b.parent);
-            let text = page.block_text(b);
-            for (k, list) in self.regexps.iter().enumerate() {
-                regex_hits[k] = list
-                    .iter()
-                    .position(|r| r.is_match(text))
-                    .map_or(0, |m| m as u16 + 1);
+        let nre = self.regexps.len();
+        let mut regex_hits: Vec<u16> = vec![0; n * nre];
+        if nre > 0 {
+            for (i, b) in page.blocks.iter().enumerate() {
+                let text = page.block_text(b);
+                for (k, list) in self.regexps.iter().enumerate() {
+                    regex_hits[i * nre + k] = list
+                        .iter()
+                        .position(|r| r.is_match(text))
+                        .map_or(0, |m| m as u16 + 1);
+                }
             }
-            let p = st.paragraph[i] as usize;
-            let p_first = st.paragraph_start[p] as usize;
-            let p_end = st.paragraph_start.get(p + 1).map_or(n, |&e| e as usize);
-            let tchars = s.total_chars().max(1) as f32;
-            let ttoks = s.total_tokens().max(1) as f32;
-            let row = i * ncols;
-            for (c, col) in self.schema.columns.iter().enumerate() {
+        }
+        let infos: Vec<structure::ElemInfo> =
+            page.blocks.iter().map(|b| st.of_block(b.parent)).collect();
+        // Column by column: the same feature for every block in a row keeps the dispatch below
+        // predictable.
+        for (c, col) in self.schema.columns.iter().enumerate() {
+            for (i, (b, s)) in page.blocks.iter().zip(&stats).enumerate() {
+                let info = infos[i];
+                let p = st.paragraph[i] as usize;
+                let p_first = st.paragraph_start[p] as usize;
+                let p_end = st.paragraph_start.get(p + 1).map_or(n, |&e| e as usize);
+                let tchars = s.total_chars().max(1) as f32;
+                let ttoks = s.total_tokens().max(1) as f32;
+                let row = i * ncols;
                 let raw: f32 = match col.feat {
                     Feat::Container(k) => {
                         let bit = 1u32 << k;
@@ -872,7 +896,7 @@ impl Extractor {
                         f32::from(u8::from(count > 1 && first == i))
                     }
                     Feat::DupCount => dups.get(&s.dup_key).map_or(1, |d| d.0) as f32,
-                    Feat::Regexp(k) => f32::from(regex_hits[k as usize]),
+                    Feat::Regexp(k) => f32::from(regex_hits[i * nre + k as usize]),
                     Feat::DivGroup => ratio(div_words.get(info.div as usize).copied().unwrap_or(0)),
                     Feat::TdGroup => {
                         if info.td == 0 {
@@ -907,6 +931,10 @@ impl Extractor {
                     Feat::ParaStopDensity => p_stop[p] as f32 / p_words[p].max(1) as f32,
                     Feat::Class(level) => f32::from(class_of(info.attr[level as usize & 1])),
                     Feat::TitleIn => s.title_words as f32 / s.words.max(1) as f32,
+                    Feat::MainInBest => {
+                        f32::from(u8::from(cand.in_best.get(i).copied().unwrap_or(false)))
+                    }
+                    Feat::MainRatio => cand.ratio.get(i).copied().unwrap_or(0.0),
                     Feat::TitleCover => {
                         if title_len == 0 {
                             0.0

@@ -50,6 +50,8 @@ pub struct ElemInfo {
 pub struct Structure {
     /// Facts per element id.
     pub info: Vec<ElemInfo>,
+    /// Element ids with every parent before its children (the root excluded).
+    pub order: Vec<u32>,
     /// Paragraph index of each block.
     pub paragraph: Vec<u32>,
     /// First block of each paragraph, plus the total (so paragraph `p` spans
@@ -61,61 +63,41 @@ impl Structure {
     /// Computes the facts; `containers[k]` is the tag set of container class `k`.
     pub fn of(page: &Page, containers: &[TagSet]) -> Structure {
         let n = page.elements.len();
+        let order = top_down(page);
         let mut info = vec![ElemInfo::default(); n];
-        let mut done = vec![false; n];
-        if n > 0 {
-            done[0] = true;
-        }
-        let mut chain: Vec<usize> = Vec::new();
-        for start in 1..n {
-            if done[start] {
-                continue;
+        for &e in &order {
+            let e = e as usize;
+            let el = &page.elements[e];
+            let parent = el.parent as usize;
+            let pinfo = if parent < n && parent != e {
+                info[parent]
+            } else {
+                ElemInfo::default()
+            };
+            let mut me = pinfo;
+            for (k, set) in containers.iter().enumerate().take(32) {
+                if set.contains(el.tag) {
+                    me.containers |= 1 << k;
+                }
             }
-            // Walk up to a computed ancestor, then fill in downwards (parents may come after
-            // children in the arena after adoption-agency moves).
-            chain.clear();
-            let mut e = start;
-            while !done[e] && chain.len() <= n {
-                chain.push(e);
-                let p = page.elements[e].parent as usize;
-                if p >= n || p == e {
-                    break;
-                }
-                e = p;
+            let id = e as ElementId;
+            if el.tag == Tag::DIV {
+                me.div = id;
             }
-            while let Some(e) = chain.pop() {
-                let el = &page.elements[e];
-                let parent = el.parent as usize;
-                let pinfo = if parent < n && done[parent] && parent != e {
-                    info[parent]
-                } else {
-                    ElemInfo::default()
-                };
-                let mut me = pinfo;
-                for (k, set) in containers.iter().enumerate().take(32) {
-                    if set.contains(el.tag) {
-                        me.containers |= 1 << k;
-                    }
-                }
-                let id = e as ElementId;
-                if el.tag == Tag::DIV {
-                    me.div = id;
-                }
-                if el.tag == Tag::TD || el.tag == Tag::TH {
-                    me.td = id;
-                }
-                if el.tag.is(Props::BLOCK) {
-                    me.block = id;
-                }
-                if !el.class.is_empty() || !el.id.is_empty() {
-                    me.attr = [id, pinfo.attr[0]];
-                }
-                info[e] = me;
-                done[e] = true;
+            if el.tag == Tag::TD || el.tag == Tag::TH {
+                me.td = id;
             }
+            if el.tag.is(Props::BLOCK) {
+                me.block = id;
+            }
+            if !el.class.is_empty() || !el.id.is_empty() {
+                me.attr = [id, pinfo.attr[0]];
+            }
+            info[e] = me;
         }
         let mut s = Structure {
             info,
+            order,
             paragraph: Vec::with_capacity(page.blocks.len()),
             paragraph_start: Vec::new(),
         };
@@ -169,4 +151,37 @@ impl Structure {
     pub fn of_block(&self, parent: ElementId) -> ElemInfo {
         self.info.get(parent as usize).copied().unwrap_or_default()
     }
+}
+
+/// Element ids ordered so that every parent comes before its children. Parents usually have
+/// smaller ids, but adoption-agency moves can give an element a parent created after it; each
+/// element is placed after walking up to an ancestor already placed. Linear in the page.
+pub fn top_down(page: &Page) -> Vec<u32> {
+    let n = page.elements.len();
+    let mut placed = vec![false; n];
+    if n > 0 {
+        placed[0] = true;
+    }
+    let mut order = Vec::with_capacity(n.saturating_sub(1));
+    let mut chain: Vec<usize> = Vec::new();
+    for start in 1..n {
+        if placed[start] {
+            continue;
+        }
+        chain.clear();
+        let mut e = start;
+        while !placed[e] && chain.len() <= n {
+            chain.push(e);
+            placed[e] = true;
+            let p = page.elements[e].parent as usize;
+            if p >= n || p == e {
+                break;
+            }
+            e = p;
+        }
+        while let Some(e) = chain.pop() {
+            order.push(e as u32);
+        }
+    }
+    order
 }

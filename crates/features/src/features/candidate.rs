@@ -1,0 +1,124 @@
+//! Where the main content sits: a readability-style score of every element, as features.
+//!
+//! Arc90's Readability (and readability-lxml, the strongest peer on article pages) finds the
+//! element that holds the article: every paragraph with enough text scores `1 + commas +
+//! min(3, chars / 100)`, added to its parent element and half of it to its grandparent; each
+//! element's score is then discounted by its link density, and the best element wins. Victor
+//! labels blocks one by one; this module turns that page-level decision into per-block features
+//! (is the block inside the best element, and how good is the best element among its
+//! ancestors relative to the page's best), leaving the decision to the CRF.
+
+use super::structure::Structure;
+use super::text::TextStats;
+use crate::page::Page;
+
+/// Non-link characters a paragraph needs to score.
+const MIN_PARAGRAPH_CHARS: u32 = 25;
+
+/// Per-block candidate facts.
+#[derive(Clone, Debug, Default)]
+pub struct Candidates {
+    /// Whether the block is inside the page's best element.
+    pub in_best: Vec<bool>,
+    /// Best score among the block's ancestors relative to the page's best (0..1).
+    pub ratio: Vec<f32>,
+}
+
+/// Scores the elements of a page and derives the per-block facts.
+pub fn candidates(page: &Page, st: &Structure, stats: &[TextStats]) -> Candidates {
+    let n = page.elements.len();
+    let nb = page.blocks.len();
+    let mut out = Candidates {
+        in_best: vec![false; nb],
+        ratio: vec![0.0; nb],
+    };
+    if n == 0 || nb == 0 {
+        return out;
+    }
+    // Characters and link characters under every element.
+    let mut chars = vec![0u32; n];
+    let mut link = vec![0u32; n];
+    for (b, s) in page.blocks.iter().zip(stats) {
+        let c = s.total_chars();
+        if let Some(x) = chars.get_mut(b.parent as usize) {
+            *x += c;
+        }
+        if b.in_anchor
+            && let Some(x) = link.get_mut(b.parent as usize)
+        {
+            *x += c;
+        }
+    }
+    for &e in st.order.iter().rev() {
+        let p = page.elements[e as usize].parent as usize;
+        if p < n && p != e as usize {
+            chars[p] += chars[e as usize];
+            link[p] += link[e as usize];
+        }
+    }
+    // Paragraph scores go to the paragraph element's parent and, halved, its grandparent.
+    let mut score = vec![0f32; n];
+    let np = st.paragraph_start.len().saturating_sub(1);
+    for p in 0..np {
+        let (a, z) = (
+            st.paragraph_start[p] as usize,
+            st.paragraph_start[p + 1] as usize,
+        );
+        let (mut text, mut commas) = (0u32, 0u32);
+        for (b, s) in page.blocks.iter().zip(stats).take(z.min(nb)).skip(a) {
+            if !b.in_anchor {
+                text += s.total_chars();
+                commas += page.block_text(b).bytes().filter(|&c| c == b',').count() as u32;
+            }
+        }
+        if text < MIN_PARAGRAPH_CHARS {
+            continue;
+        }
+        let s = 1.0 + commas as f32 + (text as f32 / 100.0).min(3.0);
+        let elem = st.of_block(page.blocks[a].parent).block as usize;
+        let parent = page.elements.get(elem).map_or(0, |e| e.parent as usize);
+        let grand = page.elements.get(parent).map_or(0, |e| e.parent as usize);
+        if parent != 0 {
+            score[parent] += s;
+        }
+        if grand != 0 && grand != parent {
+            score[grand] += s / 2.0;
+        }
+    }
+    let mut best = 0usize;
+    for e in 1..n {
+        let ld = if chars[e] == 0 {
+            0.0
+        } else {
+            link[e] as f32 / chars[e] as f32
+        };
+        score[e] *= 1.0 - ld;
+        if score[e] > score[best] {
+            best = e;
+        }
+    }
+    let top = score[best];
+    if top <= 0.0 {
+        return out;
+    }
+    // Inherit down the tree: inside best, and the best ancestor ratio.
+    let mut inside = vec![false; n];
+    let mut ratio = vec![0f32; n];
+    for &e in &st.order {
+        let e = e as usize;
+        let p = page.elements[e].parent as usize;
+        let (pi, pr) = if p < n && p != e {
+            (inside[p], ratio[p])
+        } else {
+            (false, 0.0)
+        };
+        inside[e] = pi || e == best;
+        ratio[e] = pr.max(score[e] / top);
+    }
+    for (i, b) in page.blocks.iter().enumerate() {
+        let e = b.parent as usize;
+        out.in_best[i] = inside.get(e).copied().unwrap_or(false);
+        out.ratio[i] = ratio.get(e).copied().unwrap_or(0.0);
+    }
+    out
+}
