@@ -74,6 +74,18 @@ enum Scope {
 /// already emitted content (keeps adversarial misnesting linear).
 const REPARENT_BUDGET: usize = 4_000_000;
 
+/// Most entries the list of active formatting elements keeps after its last marker; past it the
+/// earliest goes, as the Noah's Ark clause drops a fourth identical entry. No page of the three
+/// evaluation sets has more than 24; the limit keeps 100,000 distinct unclosed `<b class=..>`
+/// from making every push scan the whole list.
+const AFE_LIMIT: usize = 64;
+
+/// Elements that reconstructing the active formatting elements may create per page. Each block
+/// after a paragraph break may reopen up to [`AFE_LIMIT`] elements; the budget keeps a page of
+/// tiny paragraphs under 64 unclosed formatting elements from growing the tree by 64 elements a
+/// paragraph without end. Real pages use a few thousand at most.
+const RECONSTRUCT_BUDGET: usize = 1_000_000;
+
 /// The tree builder. Create one per segmenter and [`Tree::reset`] it between pages.
 #[derive(Debug, Default)]
 pub struct Tree {
@@ -123,6 +135,7 @@ pub struct Tree {
     /// HTML5's form element pointer: the last `<form>` opened and not yet ended.
     form: Option<ElementId>,
     reparent_budget: usize,
+    reconstruct_budget: usize,
 }
 
 #[inline]
@@ -175,6 +188,7 @@ impl Tree {
         self.attr_hash.push(0);
         self.token_hash = 0;
         self.reparent_budget = REPARENT_BUDGET;
+        self.reconstruct_budget = RECONSTRUCT_BUDGET;
     }
 
     /// The tag of the current node (the root's tag `Tag(0)` when the stack is empty).
@@ -502,24 +516,31 @@ impl Tree {
         if let Some(h) = self.attr_hash.get_mut(elem as usize) {
             *h = hash;
         }
-        // Noah's Ark: at most three entries with the same tag and attributes after the last marker.
+        // Noah's Ark: at most three entries with the same tag and attributes after the last marker;
+        // at most AFE_LIMIT entries in all.
         let mut same = 0;
+        let mut earliest_same = None;
         let mut earliest = None;
         for (i, a) in self.afe.iter().enumerate().rev() {
             match *a {
                 Afe::Marker => break,
                 Afe::Entry(x) => {
+                    earliest = Some(i);
                     if self.elements.get(x as usize).is_some_and(|e| e.tag == tag)
                         && self.attr_hash.get(x as usize) == Some(&hash)
                     {
                         same += 1;
-                        earliest = Some(i);
+                        earliest_same = Some(i);
                     }
                 }
             }
         }
         if same >= 3
-            && let Some(i) = earliest
+            && let Some(i) = earliest_same
+        {
+            self.afe.remove(i);
+        } else if let Some(i) = earliest
+            && self.afe.len() - i >= AFE_LIMIT
         {
             self.afe.remove(i);
         }
@@ -561,6 +582,10 @@ impl Tree {
             let Afe::Entry(old) = self.afe[k] else {
                 continue;
             };
+            if self.reconstruct_budget == 0 {
+                return;
+            }
+            self.reconstruct_budget -= 1;
             let parent = self.insertion_parent();
             let new = self.clone_element(old, parent);
             let tag = self.elements[new as usize].tag;
