@@ -244,8 +244,12 @@ fn end_tag_text(tag: Tag) -> &'static str {
 
 /// The text run being accumulated.
 struct Run {
-    start: usize,
-    end: usize,
+    /// Source offset of the run's first non-space byte.
+    text_start: usize,
+    /// Source offset just after its last non-space byte. (The run's pieces need not be
+    /// contiguous: markup the tree ignores, such as a stray end tag, may sit between them, so
+    /// both ends are tracked per piece rather than by trimming the joined text.)
+    text_end: usize,
     decode: bool,
     target: TextTarget,
 }
@@ -440,12 +444,20 @@ impl State<'_> {
             return;
         };
         let decode = matches!(kind, TextType::Data | TextType::RCData);
+        let lead = piece.bytes().take_while(|&b| is_html_space(b)).count();
+        let trail = piece
+            .bytes()
+            .rev()
+            .take_while(|&b| is_html_space(b))
+            .count();
         if let Some(run) = &mut self.run {
-            run.end = loc.end;
+            if lead < piece.len() {
+                run.text_end = loc.end - trail;
+            }
             self.raw.push_str(piece);
             return;
         }
-        let has_text = !piece.bytes().all(is_html_space);
+        let has_text = lead < piece.len();
         let Some(target) = self.tree.text(has_text) else {
             self.pending_space = true;
             return;
@@ -460,8 +472,8 @@ impl State<'_> {
         self.raw.clear();
         self.raw.push_str(piece);
         self.run = Some(Run {
-            start: loc.start,
-            end: loc.end,
+            text_start: loc.start + lead,
+            text_end: loc.end - trail.min(piece.len() - lead),
             decode,
             target,
         });
@@ -503,11 +515,8 @@ impl State<'_> {
         let space_before = lead || self.pending_space;
         self.pending_space = trail;
         // Byte offsets of the first and last non-space characters of the run.
-        let raw = self.raw.as_bytes();
-        let skip_lead = raw.iter().take_while(|b| is_html_space(**b)).count();
-        let skip_trail = raw.iter().rev().take_while(|b| is_html_space(**b)).count();
-        let src_start = (run.start + skip_lead).min(run.end);
-        let src_end = run.end.saturating_sub(skip_trail).max(src_start);
+        let src_start = run.text_start;
+        let src_end = run.text_end.max(src_start);
         let splits_start = self.page.splits.len() as u32;
         let mark = mark.min(self.tree.pending.len());
         for ev in self.tree.pending.drain(..mark) {
