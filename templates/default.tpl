@@ -131,5 +131,7 @@ U117:%x[0,main.in-best]
 U118:%x[0,main.ratio]
 U119:%x[0,main.in-best]/%x[0,paragraph.word-count]
 U120:%x[0,main.ratio]/%x[0,paragraph.link-density]
+U121:%x[0,duplicate-count]/%x[0,token.alpha-abs]
+U122:%x[0,main.in-best]/%x[0,duplicate-count]
 
 B

@@ -10,6 +10,8 @@ use std::time::Instant;
 
 use anyhow::Context;
 use victor_features::{Extractor, Segmenter, decode, segment::tokenize_only};
+use victor_label::render::render_text;
+use victor_label::{Decoding, Labeler};
 
 use crate::util::inputs;
 
@@ -25,9 +27,15 @@ pub struct Args {
     /// Repetitions per stage (the median is reported).
     #[arg(long, default_value_t = 5)]
     repeat: usize,
-    /// Feature configuration (JSON); default: the built-in one.
+    /// Feature configuration (JSON) for the stages without a model; default: the built-in one.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
+    /// Model bundle for the labeling stages (default: the built-in models/default).
+    #[arg(long, value_name = "MODEL")]
+    model: Option<PathBuf>,
+    /// Skip the labeling stages (no model needed).
+    #[arg(long)]
+    no_label: bool,
 }
 
 struct Stage {
@@ -90,6 +98,30 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     time("decode + segment + features", &mut |p| {
         victor_features::process(p, &mut seg2, &extractor).map_or(0, |x| x.table.blocks)
     });
+    if !args.no_label {
+        let model = crate::util::model::load(args.model.as_deref())?;
+        let decoding = model
+            .recommended_threshold()
+            .map_or(Decoding::Viterbi, Decoding::Threshold);
+        let mut labeler = Labeler::new(&model);
+        time(
+            "... + marginals + labels (the model's features)",
+            &mut |p| {
+                labeler
+                    .label_bytes(p, decoding)
+                    .map_or(0, |lp| lp.labels.len())
+            },
+        );
+        let mut labeler = Labeler::new(&model);
+        let mut text = String::new();
+        time("... + text output (whole pipeline)", &mut |p| {
+            labeler.label_bytes(p, decoding).map_or(0, |lp| {
+                text.clear();
+                render_text(&lp.processed.page, &lp.labels, false, &mut text);
+                text.len()
+            })
+        });
+    }
     let base = stages.first_mut().map_or(f64::NAN, |s| median(&mut s.secs));
     println!(
         "{:<40} {:>10} {:>10} {:>10} {:>9}",
