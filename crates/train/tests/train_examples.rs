@@ -1,0 +1,131 @@
+//! Trains a small model on the project's own example annotations (annotations/examples) and
+//! labels the same pages back: block accuracy must be well above the all-`other` baseline, the
+//! bundle must load, and the number of content blocks must never rise as the threshold falls.
+
+use std::path::Path;
+
+use victor_annotations::Label;
+use victor_annotations::format::Corpus;
+use victor_features::{Extractor, FeatureConfig, Segmenter, Template};
+use victor_label::{BundleError, Decoding, Labeler, Model};
+use victor_train::bundle::{make_meta, write_bundle};
+use victor_train::{Setup, TrainOptions, train_crf};
+
+fn examples() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../annotations/examples")
+}
+
+#[test]
+fn trains_on_examples_and_labels_them_back() {
+    let extractor = Extractor::new(&FeatureConfig::default()).expect("config");
+    let template =
+        Template::parse(victor_features::DEFAULT_TEMPLATE, extractor.schema()).expect("template");
+    let setup = Setup {
+        extractor: &extractor,
+        template: &template,
+    };
+    let corpus = Corpus::open([examples()], None).expect("examples open");
+    assert!(corpus.len() >= 4, "expected the example pages");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let model_file = dir.path().join("model.crfsuite");
+    let opts = TrainOptions {
+        max_iterations: 100,
+        ..TrainOptions::default()
+    };
+    let data = train_crf(corpus.pages(), setup, &opts, &model_file, &|_| {}).expect("trains");
+    assert_eq!(data.pages, corpus.len());
+    let bundle = dir.path().join("bundle");
+    let meta = make_meta(setup, &opts, &data, Vec::new(), None, "test".into());
+    write_bundle(&bundle, &meta, &model_file).expect("bundle written");
+    let model = Model::load(&bundle).expect("bundle loads");
+
+    let mut labeler = Labeler::new(&model);
+    let mut seg = Segmenter::new();
+    let (mut correct, mut total, mut other) = (0usize, 0usize, 0usize);
+    let mut probs = Vec::new();
+    let mut labels = Vec::new();
+    for page in corpus.pages() {
+        let a = page.load(&mut seg).expect("page loads");
+        let table = extractor.extract(&a.page);
+        labeler
+            .label_table(&table, Decoding::Viterbi, &mut probs, &mut labels)
+            .expect("labels");
+        for (g, p) in a.labels.iter().zip(&labels) {
+            total += 1;
+            correct += usize::from(g.is_content() == p.is_content());
+            other += usize::from(*g == Label::Other);
+        }
+        // Fewer content blocks as the threshold falls, never more.
+        let mut last = usize::MAX;
+        for t in [1.0, 0.9, 0.7, 0.5, 0.3, 0.1, 0.0] {
+            labeler
+                .label_table(&table, Decoding::Threshold(t), &mut probs, &mut labels)
+                .expect("labels");
+            let content = labels.iter().filter(|l| l.is_content()).count();
+            assert!(
+                content <= last,
+                "content blocks rose from {last} to {content} at T={t}"
+            );
+            last = content;
+            for (p, l) in probs.iter().zip(&labels) {
+                assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+                assert_eq!(*l == Label::Other, p[2] >= t);
+            }
+        }
+    }
+    let acc = correct as f64 / total as f64;
+    let baseline = other as f64 / total as f64;
+    assert!(
+        acc >= baseline + 0.5 * (1.0 - baseline),
+        "accuracy {acc:.3} not well above the all-other baseline {baseline:.3}"
+    );
+}
+
+#[test]
+fn bundles_made_for_other_features_are_refused() {
+    let extractor = Extractor::new(&FeatureConfig::default()).expect("config");
+    let template =
+        Template::parse(victor_features::DEFAULT_TEMPLATE, extractor.schema()).expect("template");
+    let setup = Setup {
+        extractor: &extractor,
+        template: &template,
+    };
+    let corpus = Corpus::open([examples()], None).expect("examples open");
+    let dir = tempfile::tempdir().expect("tempdir");
+    let model_file = dir.path().join("model.crfsuite");
+    let opts = TrainOptions {
+        max_iterations: 5,
+        ..TrainOptions::default()
+    };
+    let data = train_crf(corpus.pages(), setup, &opts, &model_file, &|_| {}).expect("trains");
+    let mut meta = make_meta(setup, &opts, &data, Vec::new(), None, String::new());
+    let bytes = std::fs::read(&model_file).expect("model");
+    meta.feature_version = "victor-features-0".into();
+    let json = serde_json::to_string(&meta).expect("json");
+    assert!(matches!(
+        Model::from_parts(&json, &bytes, dir.path()),
+        Err(BundleError::Version { .. })
+    ));
+    meta.feature_version = victor_features::FEATURE_VERSION.into();
+    meta.template = "U00:%x[0,no-such-feature]\n".into();
+    let json = serde_json::to_string(&meta).expect("json");
+    assert!(matches!(
+        Model::from_parts(&json, &bytes, dir.path()),
+        Err(BundleError::Inconsistent(_))
+    ));
+    meta.template = victor_features::DEFAULT_TEMPLATE.into();
+    let json = serde_json::to_string(&meta).expect("json");
+    assert!(matches!(
+        Model::from_parts(&json, &bytes[..bytes.len() / 2], dir.path()),
+        Err(BundleError::Model { .. })
+    ));
+    assert!(matches!(
+        Model::from_parts("{not json", &bytes, dir.path()),
+        Err(BundleError::Meta { .. })
+    ));
+    assert!(matches!(
+        Model::load(&dir.path().join("missing")),
+        Err(BundleError::Io { .. })
+    ));
+    assert!(Model::from_parts(&json, &bytes, dir.path()).is_ok());
+}
