@@ -361,6 +361,38 @@ fn eval_importer_and_decoding_can_be_chosen() {
     let r = row(&rows, "mini");
     assert_eq!(r["source"], "manifest, --from text");
     assert_eq!(r["decoding"], "threshold 0.5");
+
+    // A model with a recommended threshold is evaluated at it by default.
+    let with_t = tmp.path().join("with-threshold");
+    victor(&[
+        "train",
+        s(&examples()),
+        "--out",
+        s(&with_t),
+        "--threshold-folds",
+        "2",
+        "-q",
+    ]);
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(with_t.join("victor.json")).unwrap())
+            .unwrap();
+    let t = meta["threshold"]["value"]
+        .as_f64()
+        .expect("a recommended threshold");
+    victor(&[
+        "eval",
+        "--model",
+        s(&with_t),
+        s(&examples()),
+        "--csv",
+        s(&csv_path),
+        "-q",
+    ]);
+    assert_eq!(
+        row(&read_csv(&csv_path), "examples")["decoding"],
+        format!("threshold {t}")
+    );
+
     let bad = Command::new(VICTOR)
         .args([
             "eval",
