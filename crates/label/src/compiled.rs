@@ -21,10 +21,22 @@ const BOUND: i32 = 8;
 /// Largest dense table per line (entries).
 const DENSE_LIMIT: usize = 1 << 16;
 
-#[derive(Debug)]
+/// Weights of one attribute for the model's labels (at most three: header, text, other).
+type Weights = [f64; 3];
+
 enum Table {
-    Dense(Vec<u32>),
-    Hash(FxHashMap<u64, u32>),
+    /// Indexed by key; zero weights where the model has no attribute.
+    Dense(Vec<Weights>),
+    Hash(FxHashMap<u64, Weights>),
+}
+
+impl std::fmt::Debug for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Table::Dense(v) => write!(f, "Dense({})", v.len()),
+            Table::Hash(h) => write!(f, "Hash({})", h.len()),
+        }
+    }
 }
 
 #[derive(Debug)]
@@ -76,7 +88,7 @@ impl CompiledTemplate {
                 let dims: Vec<usize> = values.iter().map(|v| v + 2 * BOUND as usize + 1).collect();
                 let size = dims.iter().try_fold(1usize, |a, d| a.checked_mul(*d));
                 let table = match size {
-                    Some(s) if s <= DENSE_LIMIT => Table::Dense(vec![u32::MAX; s]),
+                    Some(s) if s <= DENSE_LIMIT => Table::Dense(vec![[0.0; 3]; s]),
                     _ => Table::Hash(FxHashMap::default()),
                 };
                 Line {
@@ -87,6 +99,13 @@ impl CompiledTemplate {
                 }
             })
             .collect();
+        if crf.num_labels() > 3 {
+            return Err(format!(
+                "the model has {} labels; victor's have at most 3",
+                crf.num_labels()
+            ));
+        }
+        let weights = crf.state_weights();
         for (aid, name) in crf.attrs() {
             let p = template.parse_attribute(name).ok_or_else(|| {
                 format!("model attribute {name:?} does not come from the bundle's template")
@@ -95,14 +114,18 @@ impl CompiledTemplate {
             let Some(key) = key_of(line, &p.values[..p.n]) else {
                 continue;
             };
+            let mut w: Weights = [0.0; 3];
+            for (k, x) in w.iter_mut().enumerate().take(crf.num_labels()) {
+                *x = weights.get((aid as usize, k)).copied().unwrap_or(0.0);
+            }
             match &mut line.table {
                 Table::Dense(v) => {
                     if let Some(s) = v.get_mut(key as usize) {
-                        *s = aid;
+                        *s = w;
                     }
                 }
                 Table::Hash(h) => {
-                    h.insert(key, aid);
+                    h.insert(key, w);
                 }
             }
         }
@@ -121,10 +144,7 @@ impl CompiledTemplate {
         } else {
             scores.fill(0.0);
         }
-        let weights = crf.state_weights();
-        let Some(w) = weights.as_slice() else {
-            return;
-        };
+        let _ = crf;
         let Some(out) = scores.as_slice_mut() else {
             return;
         };
@@ -136,7 +156,7 @@ impl CompiledTemplate {
                 let r = t as i64 + k as i64 - i64::from(BOUND);
                 *slot = (r >= 0 && (r as usize) < n).then(|| table.row(r as usize));
             }
-            let row = &mut out[t * l..(t + 1) * l];
+            let mut acc: Weights = [0.0; 3];
             'lines: for line in &self.lines {
                 let mut key: u64 = 0;
                 for (k, m) in line.macros.iter().enumerate() {
@@ -167,19 +187,18 @@ impl CompiledTemplate {
                     };
                     key = key * line.dims[k] as u64 + slot as u64;
                 }
-                let aid = match &line.table {
-                    Table::Dense(v) => v.get(key as usize).copied().unwrap_or(u32::MAX),
-                    Table::Hash(h) => h.get(&key).copied().unwrap_or(u32::MAX),
+                let w = match &line.table {
+                    Table::Dense(v) => v.get(key as usize),
+                    Table::Hash(h) => h.get(&key),
                 };
-                if aid == u32::MAX {
-                    continue;
+                if let Some(w) = w {
+                    acc[0] += w[0];
+                    acc[1] += w[1];
+                    acc[2] += w[2];
                 }
-                let base = aid as usize * l;
-                if let Some(ws) = w.get(base..base + l) {
-                    for (o, x) in row.iter_mut().zip(ws) {
-                        *o += x;
-                    }
-                }
+            }
+            if let Some(row) = out.get_mut(t * l..(t + 1) * l) {
+                row.copy_from_slice(&acc[..l]);
             }
         }
     }

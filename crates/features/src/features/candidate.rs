@@ -6,11 +6,14 @@
 //! element's score is then discounted by its link density, and the best element wins. Victor
 //! labels blocks one by one; this module turns that page-level decision into per-block features
 //! (is the block inside the best element, and how good is the best element among its
-//! ancestors relative to the page's best), leaving the decision to the CRF.
+//! ancestors relative to the page's best), leaving the decision to the CRF. As in readability,
+//! a candidate starts from a weight of its tag (`div` +5, lists -3, headings -5, ...) and of its
+//! `class`/`id` keywords (+25 content, -25 boilerplate; whole tokens of the element itself).
 
 use super::structure::Structure;
 use super::text::TextStats;
 use crate::page::Page;
+use crate::segment::tags::Tag;
 
 /// Non-link characters a paragraph needs to score.
 const MIN_PARAGRAPH_CHARS: u32 = 25;
@@ -25,7 +28,12 @@ pub struct Candidates {
 }
 
 /// Scores the elements of a page and derives the per-block facts.
-pub fn candidates(page: &Page, st: &Structure, stats: &[TextStats]) -> Candidates {
+pub fn candidates(
+    page: &Page,
+    st: &Structure,
+    stats: &[TextStats],
+    class_weight: impl Fn(u32) -> f32,
+) -> Candidates {
     let n = page.elements.len();
     let nb = page.blocks.len();
     let mut out = Candidates {
@@ -56,8 +64,16 @@ pub fn candidates(page: &Page, st: &Structure, stats: &[TextStats]) -> Candidate
             link[p] += link[e as usize];
         }
     }
-    // Paragraph scores go to the paragraph element's parent and, halved, its grandparent.
+    // Paragraph scores go to the paragraph element's parent and, halved, its grandparent; an
+    // element that receives a score starts from readability's weight of its tag and class.
     let mut score = vec![0f32; n];
+    let mut seeded = vec![false; n];
+    let mut seed = |e: usize, score: &mut [f32]| {
+        if e != 0 && e < n && !seeded[e] {
+            seeded[e] = true;
+            score[e] += tag_weight(page.elements[e].tag) + class_weight(e as u32);
+        }
+    };
     let np = st.paragraph_start.len().saturating_sub(1);
     for p in 0..np {
         let (a, z) = (
@@ -79,9 +95,11 @@ pub fn candidates(page: &Page, st: &Structure, stats: &[TextStats]) -> Candidate
         let parent = page.elements.get(elem).map_or(0, |e| e.parent as usize);
         let grand = page.elements.get(parent).map_or(0, |e| e.parent as usize);
         if parent != 0 {
+            seed(parent, &mut score);
             score[parent] += s;
         }
         if grand != 0 && grand != parent {
+            seed(grand, &mut score);
             score[grand] += s / 2.0;
         }
     }
@@ -121,4 +139,17 @@ pub fn candidates(page: &Page, st: &Structure, stats: &[TextStats]) -> Candidate
         out.ratio[i] = ratio.get(e).copied().unwrap_or(0.0);
     }
     out
+}
+
+/// Readability's initial score of a candidate by its tag.
+fn tag_weight(tag: Tag) -> f32 {
+    match tag {
+        Tag::DIV => 5.0,
+        Tag::PRE | Tag::TD | Tag::BLOCKQUOTE => 3.0,
+        Tag::ADDRESS | Tag::OL | Tag::UL | Tag::DL | Tag::DD | Tag::DT | Tag::LI | Tag::FORM => {
+            -3.0
+        }
+        Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6 | Tag::TH => -5.0,
+        _ => 0.0,
+    }
 }

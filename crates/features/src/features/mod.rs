@@ -70,6 +70,9 @@ const RIVALS: [whatlang::Lang; 6] = [
 /// Characters of a block given to the language detector.
 const BLOCK_SAMPLE_CHARS: usize = 200;
 
+/// Blocks longer than this (in words) are never counted as duplicates.
+const DUPLICATE_MAX_WORDS: u32 = 15;
+
 /// Values of `paragraph.position`.
 const PARA_POSITIONS: [&str; 4] = ["only", "first", "middle", "last"];
 
@@ -677,6 +680,46 @@ impl Extractor {
         self.detector.detect_lang(&sample)
     }
 
+    /// Keyword group of an element's `class`/`id` tokens: 0 none, 1 no keyword, 2.. group + 2.
+    fn class_group(&self, page: &Page, e: u32) -> u8 {
+        if e == 0 {
+            return 0;
+        }
+        let el = page.element(e);
+        let (c, i) = (page.class_of(el), page.id_of(el));
+        if c.is_empty() && i.is_empty() {
+            return 0;
+        }
+        let mut best: Option<u8> = None;
+        for v in [c, i] {
+            attr_tokens(v, |t| {
+                if let Some(&g) = self.keywords.get(singular(t)) {
+                    best = Some(best.map_or(g, |b| b.min(g)));
+                }
+            });
+        }
+        best.map_or(1, |g| g + 2)
+    }
+
+    /// Readability's class weight of an element: +25 for content keywords, -25 for boilerplate
+    /// ones (comments, navigation, footers, sidebars, ads, sharing, metadata, lists, captions,
+    /// mastheads), 0 otherwise.
+    fn class_weight(&self, page: &Page, e: u32) -> f32 {
+        match self.class_group(page, e) {
+            0 | 1 => 0.0,
+            g => match self
+                .config
+                .class_keywords
+                .get(usize::from(g - 2))
+                .map(|k| k.group.as_str())
+            {
+                Some("content") => 25.0,
+                Some("title") | None => 0.0,
+                Some(_) => -25.0,
+            },
+        }
+    }
+
     /// Computes the feature table of a page.
     pub fn extract(&self, page: &Page) -> FeatureTable {
         let n = page.blocks.len();
@@ -724,7 +767,7 @@ impl Extractor {
             .collect();
         let st = Structure::of(page, &self.containers);
         let cand = if self.on("main") {
-            candidate::candidates(page, &st, &stats)
+            candidate::candidates(page, &st, &stats, |e| self.class_weight(page, e))
         } else {
             candidate::Candidates::default()
         };
@@ -760,9 +803,13 @@ impl Extractor {
         let max_td = td_words.iter().skip(1).copied().max().map_or(0.0, ratio);
 
         // Duplicates.
+        // Duplicates among short blocks only: repeated phrases ("read more", "comments") are
+        // boilerplate, but a page may well carry its article twice (print and screen versions).
         let mut dups: FxHashMap<u64, (u32, usize)> = FxHashMap::default();
         for (i, s) in stats.iter().enumerate() {
-            dups.entry(s.dup_key).or_insert((0, i)).0 += 1;
+            if s.words <= DUPLICATE_MAX_WORDS {
+                dups.entry(s.dup_key).or_insert((0, i)).0 += 1;
+            }
         }
 
         // Paragraph aggregates.
@@ -822,21 +869,9 @@ impl Extractor {
         // Class keyword group per element, memoized.
         let mut class_memo: FxHashMap<u32, u8> = FxHashMap::default();
         let mut class_of = |e: u32| -> u8 {
-            if e == 0 {
-                return 0;
-            }
-            *class_memo.entry(e).or_insert_with(|| {
-                let el = page.element(e);
-                let mut best: Option<u8> = None;
-                for v in [page.class_of(el), page.id_of(el)] {
-                    attr_tokens(v, |t| {
-                        if let Some(&g) = self.keywords.get(singular(t)) {
-                            best = Some(best.map_or(g, |b| b.min(g)));
-                        }
-                    });
-                }
-                best.map_or(1, |g| g + 2)
-            })
+            *class_memo
+                .entry(e)
+                .or_insert_with(|| self.class_group(page, e))
         };
 
         let nre = self.regexps.len();
@@ -856,15 +891,38 @@ impl Extractor {
             page.blocks.iter().map(|b| st.of_block(b.parent)).collect();
         // Column by column: the same feature for every block in a row keeps the dispatch below
         // predictable.
-        for (c, col) in self.schema.columns.iter().enumerate() {
-            for (i, (b, s)) in page.blocks.iter().zip(&stats).enumerate() {
-                let info = infos[i];
+        struct Ctx {
+            info: structure::ElemInfo,
+            p: usize,
+            p_first: usize,
+            p_end: usize,
+            tchars: f32,
+            ttoks: f32,
+        }
+        let ctx: Vec<Ctx> = (0..n)
+            .map(|i| {
                 let p = st.paragraph[i] as usize;
-                let p_first = st.paragraph_start[p] as usize;
-                let p_end = st.paragraph_start.get(p + 1).map_or(n, |&e| e as usize);
-                let tchars = s.total_chars().max(1) as f32;
-                let ttoks = s.total_tokens().max(1) as f32;
-                let row = i * ncols;
+                Ctx {
+                    info: infos[i],
+                    p,
+                    p_first: st.paragraph_start[p] as usize,
+                    p_end: st.paragraph_start.get(p + 1).map_or(n, |&e| e as usize),
+                    tchars: stats[i].total_chars().max(1) as f32,
+                    ttoks: stats[i].total_tokens().max(1) as f32,
+                }
+            })
+            .collect();
+        let mut column: Vec<f32> = vec![0.0; n];
+        for (c, col) in self.schema.columns.iter().enumerate() {
+            for (i, ((b, s), cx)) in page.blocks.iter().zip(&stats).zip(&ctx).enumerate() {
+                let Ctx {
+                    info,
+                    p,
+                    p_first,
+                    p_end,
+                    tchars,
+                    ttoks,
+                } = *cx;
                 let raw: f32 = match col.feat {
                     Feat::Container(k) => {
                         let bit = 1u32 << k;
@@ -943,8 +1001,12 @@ impl Extractor {
                         }
                     }
                 };
-                table.raw[row + c] = raw;
-                table.values[row + c] = col.discretize(raw);
+                column[i] = raw;
+            }
+            for (i, &raw) in column.iter().enumerate() {
+                let cell = i * ncols + c;
+                table.raw[cell] = raw;
+                table.values[cell] = col.discretize(raw);
             }
         }
         table
