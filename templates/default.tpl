@@ -134,4 +134,11 @@ U120:%x[0,main.ratio]/%x[0,paragraph.link-density]
 U121:%x[0,duplicate-count]/%x[0,token.alpha-abs]
 U122:%x[0,main.in-best]/%x[0,duplicate-count]
 
+# Repeated structures (comment lists, tickers)
+U123:%x[0,duplicate.prefix-count]
+U124:%x[0,regexp.date-window]
+U125:%x[0,regexp.date-window]/%x[0,main.in-best]
+U126:%x[-1,duplicate.prefix-count]
+U127:%x[1,duplicate.prefix-count]
+
 B

@@ -169,8 +169,6 @@ fn every_prefix_of_a_page_is_read() {
             "1",
             "2",
             "3",
-            "o1",
-            "o2",
             "t < u",
             "pre text"
         ]

@@ -39,8 +39,23 @@ impl std::fmt::Debug for Table {
     }
 }
 
+/// A macro of a line, prepared for the hot loop.
+#[derive(Clone, Copy, Debug, Default)]
+struct Spec {
+    /// Index in the window of rows (`row + BOUND`), or usize::MAX beyond it.
+    window: usize,
+    col: usize,
+    /// Number of real values of the column.
+    values: usize,
+    /// Multiplier of this macro's slot in the key.
+    stride: u64,
+}
+
 #[derive(Debug)]
 struct Line {
+    specs: [Spec; victor_features::template::MAX_MACROS],
+    /// Number of macros.
+    n: usize,
     macros: Vec<Macro>,
     /// Values per macro (feature values + boundary slots).
     dims: Vec<usize>,
@@ -91,7 +106,25 @@ impl CompiledTemplate {
                     Some(s) if s <= DENSE_LIMIT => Table::Dense(vec![[0.0; 3]; s]),
                     _ => Table::Hash(FxHashMap::default()),
                 };
+                let mut specs = [Spec::default(); victor_features::template::MAX_MACROS];
+                let mut stride = 1u64;
+                for k in (0..macros.len().min(specs.len())).rev() {
+                    let m = macros[k];
+                    specs[k] = Spec {
+                        window: if m.row.abs() <= BOUND {
+                            (m.row + BOUND) as usize
+                        } else {
+                            usize::MAX
+                        },
+                        col: m.col,
+                        values: values[k],
+                        stride,
+                    };
+                    stride = stride.saturating_mul(dims[k] as u64);
+                }
                 Line {
+                    specs,
+                    n: macros.len(),
                     macros,
                     dims,
                     values,
@@ -159,33 +192,30 @@ impl CompiledTemplate {
             let mut acc: Weights = [0.0; 3];
             'lines: for line in &self.lines {
                 let mut key: u64 = 0;
-                for (k, m) in line.macros.iter().enumerate() {
-                    let nv = line.values[k];
-                    let off = m.row;
-                    let slot = if off.abs() > BOUND {
-                        // Offsets beyond the window take the slow path.
-                        match slot(Template::value_at(table, t, *m), nv) {
+                for (k, sp) in line.specs.iter().take(line.n).enumerate() {
+                    let slot = match window.get(sp.window) {
+                        Some(Some(r)) => match r.get(sp.col) {
+                            Some(&v) if (v as usize) < sp.values => v as usize,
+                            _ => continue 'lines,
+                        },
+                        Some(None) => {
+                            // Beyond the page's ends: the boundary slot of that distance.
+                            let off = sp.window as i32 - BOUND;
+                            let dist = if off < 0 {
+                                t as i32 + off
+                            } else {
+                                t as i32 + off - (n as i32 - 1)
+                            };
+                            sp.values + (dist.clamp(-BOUND, BOUND) + BOUND) as usize
+                        }
+                        None => match slot(Template::value_at(table, t, line.macros[k]), sp.values)
+                        {
+                            // Offsets beyond the window take the slow path.
                             Some(s) => s,
                             None => continue 'lines,
-                        }
-                    } else {
-                        match window[(off + BOUND) as usize] {
-                            Some(r) => match r.get(m.col) {
-                                Some(&v) if (v as usize) < nv => v as usize,
-                                _ => continue 'lines,
-                            },
-                            None => {
-                                // Beyond the page's ends: the boundary slot of that distance.
-                                let dist = if off < 0 {
-                                    t as i32 + off
-                                } else {
-                                    t as i32 + off - (n as i32 - 1)
-                                };
-                                nv + (dist.clamp(-BOUND, BOUND) + BOUND) as usize
-                            }
-                        }
+                        },
                     };
-                    key = key * line.dims[k] as u64 + slot as u64;
+                    key += slot as u64 * sp.stride;
                 }
                 let w = match &line.table {
                     Table::Dense(v) => v.get(key as usize),

@@ -11,8 +11,8 @@
 //! | `markup` | `container.*` (1 when an ancestor has a tag of the class), `split.*` (tags opened or closed since the previous block) |
 //! | `content` | `char.{alpha,num,punct,white,other}-{abs,rel}`, `token.{alpha,num,mix,other}-{abs,rel}`, `token.upper-rel` |
 //! | `sentence` | `sentence.count`, `sentence.avg-length`, `sentence-begin`, `sentence-end`, `text.end` |
-//! | `duplicate` | `first-duplicate`, `duplicate-count` |
-//! | `regexp` | `regexp.url`, `regexp.date`, `regexp.time` (index of the first matching expression) |
+//! | `duplicate` | `first-duplicate`, `duplicate-count` (short blocks), `duplicate.prefix-count` (blocks starting with the same two words) |
+//! | `regexp` | `regexp.url`, `regexp.date`, `regexp.time` (index of the first matching expression), `regexp.date-window` (share of the 10 nearest blocks with a date or time) |
 //! | `groups` | `div-group.word-ratio`, `td-group.word-ratio` (words outside `<a>` of the block's group / of the page) |
 //! | `langid` | `langid.page` (whatlang's language of the page), `langid.block` (confidence that the block is in it) |
 //! | `document` | `position`, `document.{word,sentence,block}-count`, `document.max-{div,td}-group` |
@@ -30,7 +30,7 @@ pub mod lexicon;
 pub mod structure;
 pub mod text;
 
-use regex::Regex;
+use regex::{Regex, RegexSet};
 use rustc_hash::{FxHashMap, FxHashSet};
 
 use crate::config::{ConfigError, FeatureConfig};
@@ -68,7 +68,10 @@ const RIVALS: [whatlang::Lang; 6] = [
 ];
 
 /// Characters of a block given to the language detector.
-const BLOCK_SAMPLE_CHARS: usize = 200;
+const BLOCK_SAMPLE_CHARS: usize = 150;
+
+/// Blocks on either side looked at by `regexp.date-window`.
+const DATE_WINDOW: usize = 5;
 
 /// Blocks longer than this (in words) are never counted as duplicates.
 const DUPLICATE_MAX_WORDS: u32 = 15;
@@ -93,6 +96,8 @@ enum Feat {
     TextEnd,
     FirstDup,
     DupCount,
+    PrefixCount,
+    DateWindow,
     Regexp(u8),
     DivGroup,
     TdGroup,
@@ -138,6 +143,8 @@ pub struct Column {
     /// Label of every discrete value (bin numbers, `0`/`1`, or names).
     pub labels: Vec<String>,
     feat: Feat,
+    /// The bins of a numeric column, as compared with raw values (f32).
+    bins: Vec<f32>,
 }
 
 impl Column {
@@ -147,9 +154,9 @@ impl Column {
             Kind::Categorical => {
                 (raw.max(0.0) as usize).min(self.labels.len().saturating_sub(1)) as u16
             }
-            Kind::Numeric(bins) => {
-                let v = f64::from(raw);
-                bins.partition_point(|t| *t <= v) as u16
+            Kind::Numeric(_) => {
+                // A branch-free count over a handful of thresholds (the compiler vectorizes it).
+                self.bins.iter().map(|&t| u16::from(t <= raw)).sum()
             }
         }
     }
@@ -228,7 +235,7 @@ pub struct Extractor {
     schema: Schema,
     containers: Vec<TagSet>,
     splits: Vec<TagSet>,
-    regexps: Vec<Vec<Regex>>,
+    regexps: Vec<RegexSet>,
     keywords: FxHashMap<String, u8>,
     img_containers: u32,
     stop_words: StopWords,
@@ -250,7 +257,12 @@ fn tag_set(names: &[String], what: &str) -> Result<TagSet, ConfigError> {
 /// Compiles a configured expression. `\\b` means an ASCII word boundary (Unicode boundaries
 /// would push the regex engine off its fast path on non-ASCII text).
 fn compile_regex(r: &str) -> Result<Regex, regex::Error> {
-    Regex::new(&r.replace("\\b", "(?-u:\\b)"))
+    Regex::new(&ascii_boundaries(r))
+}
+
+/// The expression with `\\b` made an ASCII word boundary.
+fn ascii_boundaries(r: &str) -> String {
+    r.replace("\\b", "(?-u:\\b)")
 }
 
 /// Whether `name` is a feature some module computes under this configuration.
@@ -260,6 +272,8 @@ fn known_feature_name(config: &FeatureConfig, name: &str) -> bool {
         "sentence.count",
         "sentence.avg-length",
         "duplicate-count",
+        "duplicate.prefix-count",
+        "regexp.date-window",
         "div-group.word-ratio",
         "td-group.word-ratio",
         "langid.block",
@@ -339,11 +353,13 @@ impl Extractor {
             }
             used_bins.insert(name.clone());
             let labels = (0..=bins.len()).map(|i| i.to_string()).collect();
+            let bins32 = bins.iter().map(|&b| b as f32).collect();
             cols.push(Column {
                 name,
                 kind: Kind::Numeric(bins),
                 labels,
                 feat,
+                bins: bins32,
             });
             Ok(())
         };
@@ -353,6 +369,7 @@ impl Extractor {
                 kind: Kind::Flag,
                 labels: vec!["0".into(), "1".into()],
                 feat,
+                bins: Vec::new(),
             });
         };
         let categorical = |name: &str,
@@ -370,6 +387,7 @@ impl Extractor {
                 kind: Kind::Categorical,
                 labels,
                 feat,
+                bins: Vec::new(),
             });
             Ok(())
         };
@@ -464,24 +482,44 @@ impl Extractor {
         if on("duplicate") {
             flag("first-duplicate".into(), Feat::FirstDup, &mut cols);
             numeric("duplicate-count".into(), Feat::DupCount, None, &mut cols)?;
+            numeric(
+                "duplicate.prefix-count".into(),
+                Feat::PrefixCount,
+                None,
+                &mut cols,
+            )?;
         }
         let mut regexps = Vec::new();
         if on("regexp") {
             for (k, (name, list)) in config.regexp.iter().enumerate().take(255) {
-                let mut compiled = Vec::with_capacity(list.len());
                 for (i, r) in list.iter().enumerate() {
-                    compiled.push(compile_regex(r).map_err(|e| ConfigError::Regex {
+                    compile_regex(r).map_err(|e| ConfigError::Regex {
                         name: name.clone(),
                         index: i,
                         error: e.to_string(),
-                    })?);
+                    })?;
                 }
-                regexps.push(compiled);
+                let set = RegexSet::new(list.iter().map(|r| ascii_boundaries(r))).map_err(|e| {
+                    ConfigError::Regex {
+                        name: name.clone(),
+                        index: 0,
+                        error: e.to_string(),
+                    }
+                })?;
+                regexps.push(set);
                 let default: Vec<f64> = (1..=list.len()).map(|i| i as f64).collect();
                 numeric(
                     format!("regexp.{name}"),
                     Feat::Regexp(k as u8),
                     Some(default),
+                    &mut cols,
+                )?;
+            }
+            if config.regexp.contains_key("date") || config.regexp.contains_key("time") {
+                numeric(
+                    "regexp.date-window".into(),
+                    Feat::DateWindow,
+                    None,
                     &mut cols,
                 )?;
             }
@@ -812,6 +850,15 @@ impl Extractor {
             }
         }
 
+        // Blocks starting with the same two words ("Posted by", "Reply to"): the markers of
+        // repeated structures such as comment lists.
+        let mut prefixes: FxHashMap<u64, u32> = FxHashMap::default();
+        for s in &stats {
+            if s.prefix_key != 0 {
+                *prefixes.entry(s.prefix_key).or_insert(0) += 1;
+            }
+        }
+
         // Paragraph aggregates.
         let np = st.paragraph_start.len().saturating_sub(1);
         let mut p_words = vec![0u32; np];
@@ -879,11 +926,33 @@ impl Extractor {
         if nre > 0 {
             for (i, b) in page.blocks.iter().enumerate() {
                 let text = page.block_text(b);
-                for (k, list) in self.regexps.iter().enumerate() {
-                    regex_hits[i * nre + k] = list
-                        .iter()
-                        .position(|r| r.is_match(text))
-                        .map_or(0, |m| m as u16 + 1);
+                for (k, set) in self.regexps.iter().enumerate() {
+                    regex_hits[i * nre + k] =
+                        set.matches(text).iter().next().map_or(0, |m| m as u16 + 1);
+                }
+            }
+        }
+        // Share of the blocks within DATE_WINDOW of each block that match a date or time
+        // expression: comment lists and news tickers stamp every item.
+        let mut date_window = vec![0f32; n];
+        let dated: Vec<usize> = ["date", "time"]
+            .iter()
+            .filter_map(|k| self.config.regexp.keys().position(|x| x == k))
+            .collect();
+        if !dated.is_empty() && nre > 0 {
+            let hit: Vec<u32> = (0..n)
+                .map(|i| u32::from(dated.iter().any(|&k| regex_hits[i * nre + k] > 0)))
+                .collect();
+            let mut prefix = vec![0u32; n + 1];
+            for i in 0..n {
+                prefix[i + 1] = prefix[i] + hit[i];
+            }
+            for (i, w) in date_window.iter_mut().enumerate() {
+                let a = i.saturating_sub(DATE_WINDOW);
+                let z = (i + DATE_WINDOW + 1).min(n);
+                let others = (z - a).saturating_sub(1);
+                if others > 0 {
+                    *w = (prefix[z] - prefix[a] - hit[i]) as f32 / others as f32;
                 }
             }
         }
@@ -954,6 +1023,8 @@ impl Extractor {
                         f32::from(u8::from(count > 1 && first == i))
                     }
                     Feat::DupCount => dups.get(&s.dup_key).map_or(1, |d| d.0) as f32,
+                    Feat::PrefixCount => prefixes.get(&s.prefix_key).map_or(1, |c| *c) as f32,
+                    Feat::DateWindow => date_window.get(i).copied().unwrap_or(0.0),
                     Feat::Regexp(k) => f32::from(regex_hits[i * nre + k as usize]),
                     Feat::DivGroup => ratio(div_words.get(info.div as usize).copied().unwrap_or(0)),
                     Feat::TdGroup => {

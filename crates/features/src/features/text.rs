@@ -52,6 +52,9 @@ pub struct TextStats {
     /// Key for duplicate detection: hash of the letters, lowercased, ignoring everything else
     /// (of the non-space characters when there are no letters).
     pub dup_key: u64,
+    /// Hash of the first two words (letters only, lowercased) of blocks of three words or
+    /// more; 0 for shorter blocks.
+    pub prefix_key: u64,
 }
 
 #[inline]
@@ -121,7 +124,18 @@ impl TextStats {
         };
 
         let mut open_sentence = false;
+        let mut prefix = FxBuildHasher.build_hasher();
+        let mut prefix_words = 0u32;
         for tok in text.split(' ').filter(|t| !t.is_empty()) {
+            if prefix_words < 2 {
+                for c in tok.chars().filter(|c| c.is_alphabetic()) {
+                    for l in c.to_lowercase() {
+                        prefix.write_u32(l as u32);
+                    }
+                }
+                prefix.write_u8(0xff);
+                prefix_words += 1;
+            }
             let mut alpha = false;
             let mut digit = false;
             let mut first_letter_upper = None;
@@ -167,6 +181,9 @@ impl TextStats {
         }
         if open_sentence {
             s.sentences += 1;
+        }
+        if s.total_tokens() >= 3 {
+            s.prefix_key = prefix.finish() | 1;
         }
 
         s.sentence_begin = text

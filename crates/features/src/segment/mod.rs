@@ -13,7 +13,8 @@
 //! `<p>Hello <b>world</b>!</p>` gives "Hello", "world", "!". Stray end tags that a browser
 //! ignores do not split a run; comments do. Text inside `script`, `style`, `noscript`,
 //! `template`, `svg`, `math`, `iframe`, `object`, `embed` and `head` never becomes a block
-//! (pre-cleaning, step 3); the first `<title>` is kept as [`Page::title`].
+//! (pre-cleaning, step 3), nor do the options of a `select` or `datalist` (a drop-down list is
+//! never running text; jusText discards it too); the first `<title>` is kept as [`Page::title`].
 //!
 //! Entities are decoded as a browser does (named, numeric, the windows-1252 remap of `&#149;`,
 //! legacy names without `;`) on the whole run, so an entity split across lol_html's chunks is

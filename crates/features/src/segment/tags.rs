@@ -114,7 +114,7 @@ tags! {
     COL = "col": [VOID, SPECIAL];
     COLGROUP = "colgroup": [SPECIAL, MODE];
     DATA = "data": [INLINE];
-    DATALIST = "datalist": [FORM];
+    DATALIST = "datalist": [FORM, EXCLUDED];
     DD = "dd": [SPECIAL, IMPLIED_END, BLOCK, LIST, BREAKOUT];
     DEL = "del": [INLINE];
     DETAILS = "details": [SPECIAL, CLOSES_P, BLOCK];
@@ -195,7 +195,7 @@ tags! {
     SCRIPT = "script": [SPECIAL, EXCLUDED, HEAD_CONTENT];
     SEARCH = "search": [SPECIAL, CLOSES_P, BLOCK];
     SECTION = "section": [SPECIAL, CLOSES_P, BLOCK];
-    SELECT = "select": [SPECIAL, INLINE, FORM, MODE];
+    SELECT = "select": [SPECIAL, INLINE, FORM, MODE, EXCLUDED];
     SLOT = "slot": [];
     SMALL = "small": [FORMATTING, INLINE, BREAKOUT];
     SOURCE = "source": [VOID, SPECIAL];
