@@ -141,4 +141,8 @@ U125:%x[0,regexp.date-window]/%x[0,main.in-best]
 U126:%x[-1,duplicate.prefix-count]
 U127:%x[1,duplicate.prefix-count]
 
+# Invisible content
+U128:%x[0,container.hidden]
+U129:%x[0,container.hidden]/%x[0,main.in-best]
+
 B

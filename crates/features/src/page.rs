@@ -24,6 +24,9 @@ pub struct Element {
     pub class: Range<u32>,
     /// `id` attribute value, normalized like `class`, as a range of [`Page::attrs`].
     pub id: Range<u32>,
+    /// Marked invisible by its own attributes: `hidden`, `aria-hidden="true"`, or a `style`
+    /// with `display:none` or `visibility:hidden`.
+    pub hidden: bool,
 }
 
 /// Tags opened and closed between a block and the block before it (or the page start).
@@ -156,6 +159,7 @@ static ROOT: Element = Element {
     parent: 0,
     class: 0..0,
     id: 0..0,
+    hidden: false,
 };
 
 /// Iterator over an element and its ancestors, nearest first, excluding the root.

@@ -169,7 +169,6 @@ fn every_prefix_of_a_page_is_read() {
             "1",
             "2",
             "3",
-            "t < u",
             "pre text"
         ]
     );

@@ -25,6 +25,10 @@ pub struct Candidates {
     pub in_best: Vec<bool>,
     /// Best score among the block's ancestors relative to the page's best (0..1).
     pub ratio: Vec<f32>,
+    /// Final score of every element (after the link-density discount).
+    pub scores: Vec<f32>,
+    /// The best element (0 when no paragraph scored).
+    pub best: u32,
 }
 
 /// Scores the elements of a page and derives the per-block facts.
@@ -32,6 +36,7 @@ pub fn candidates(
     page: &Page,
     st: &Structure,
     stats: &[TextStats],
+    unlikely: impl Fn(u32) -> bool,
     class_weight: impl Fn(u32) -> f32,
 ) -> Candidates {
     let n = page.elements.len();
@@ -39,6 +44,8 @@ pub fn candidates(
     let mut out = Candidates {
         in_best: vec![false; nb],
         ratio: vec![0.0; nb],
+        scores: Vec::new(),
+        best: 0,
     };
     if n == 0 || nb == 0 {
         return out;
@@ -87,7 +94,15 @@ pub fn candidates(
                 commas += page.block_text(b).bytes().filter(|&c| c == b',').count() as u32;
             }
         }
-        if text < MIN_PARAGRAPH_CHARS {
+        // Invisible text scores nothing (a page may carry hidden copies of its article), nor
+        // does text whose nearest class/id-bearing ancestors say comments, navigation, ads, ...
+        // (readability's "unlikely candidates", on the nearest two such ancestors only, so that
+        // a wrapper high up the tree cannot sink the article).
+        let info = st.of_block(page.blocks[a].parent);
+        if text < MIN_PARAGRAPH_CHARS
+            || info.hidden
+            || info.attr.iter().any(|&e| e != 0 && unlikely(e))
+        {
             continue;
         }
         let s = 1.0 + commas as f32 + (text as f32 / 100.0).min(3.0);
@@ -116,7 +131,9 @@ pub fn candidates(
         }
     }
     let top = score[best];
+    out.best = best as u32;
     if top <= 0.0 {
+        out.scores = score;
         return out;
     }
     // Inherit down the tree: inside best, and the best ancestor ratio.
@@ -138,6 +155,7 @@ pub fn candidates(
         out.in_best[i] = inside.get(e).copied().unwrap_or(false);
         out.ratio[i] = ratio.get(e).copied().unwrap_or(0.0);
     }
+    out.scores = score;
     out
 }
 

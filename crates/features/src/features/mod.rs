@@ -8,7 +8,7 @@
 //! | module | columns |
 //! |---|---|
 //! | `main` | `main.in-best` (inside the element a readability-style score rates best), `main.ratio` (best score among the block's ancestors / the page's best) |
-//! | `markup` | `container.*` (1 when an ancestor has a tag of the class), `split.*` (tags opened or closed since the previous block) |
+//! | `markup` | `container.*` (1 when an ancestor has a tag of the class), `container.hidden` (an ancestor is invisible: `display:none`, `hidden`, class `hidden`), `split.*` (tags opened or closed since the previous block) |
 //! | `content` | `char.{alpha,num,punct,white,other}-{abs,rel}`, `token.{alpha,num,mix,other}-{abs,rel}`, `token.upper-rel` |
 //! | `sentence` | `sentence.count`, `sentence.avg-length`, `sentence-begin`, `sentence-end`, `text.end` |
 //! | `duplicate` | `first-duplicate`, `duplicate-count` (short blocks), `duplicate.prefix-count` (blocks starting with the same two words) |
@@ -83,6 +83,7 @@ const PARA_POSITIONS: [&str; 4] = ["only", "first", "middle", "last"];
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Feat {
     Container(u8),
+    Hidden,
     Split(u8),
     CharAbs(u8),
     CharRel(u8),
@@ -417,6 +418,7 @@ impl Extractor {
                     &mut cols,
                 );
             }
+            flag("container.hidden".into(), Feat::Hidden, &mut cols);
             for (k, (name, tags)) in config.splits.iter().enumerate().take(255) {
                 splits.push(tag_set(tags, &format!("splits.{name}"))?);
                 numeric(
@@ -758,6 +760,39 @@ impl Extractor {
         }
     }
 
+    /// The readability-style candidate scores of a page's elements (for inspection; the
+    /// `main` module turns them into features).
+    pub fn candidates(&self, page: &Page) -> candidate::Candidates {
+        let stats: Vec<TextStats> = page
+            .blocks
+            .iter()
+            .map(|b| TextStats::of(page.block_text(b), None, &FxHashSet::default()))
+            .collect();
+        let st = Structure::of(page, &self.containers);
+        candidate::candidates(
+            page,
+            &st,
+            &stats,
+            |e| self.unlikely(page, e),
+            |e| self.class_weight(page, e),
+        )
+    }
+
+    /// Whether an element's class/id names a region readability never takes for content
+    /// (comments, navigation, footers, ads, sharing).
+    fn unlikely(&self, page: &Page, e: u32) -> bool {
+        match self.class_group(page, e) {
+            0 | 1 => false,
+            g => matches!(
+                self.config
+                    .class_keywords
+                    .get(usize::from(g - 2))
+                    .map(|k| k.group.as_str()),
+                Some("comment" | "nav" | "footer" | "ad" | "social")
+            ),
+        }
+    }
+
     /// Computes the feature table of a page.
     pub fn extract(&self, page: &Page) -> FeatureTable {
         let n = page.blocks.len();
@@ -805,7 +840,13 @@ impl Extractor {
             .collect();
         let st = Structure::of(page, &self.containers);
         let cand = if self.on("main") {
-            candidate::candidates(page, &st, &stats, |e| self.class_weight(page, e))
+            candidate::candidates(
+                page,
+                &st,
+                &stats,
+                |e| self.unlikely(page, e),
+                |e| self.class_weight(page, e),
+            )
         } else {
             candidate::Candidates::default()
         };
@@ -998,6 +1039,7 @@ impl Extractor {
                         let img = self.img_containers & bit != 0 && info.has_img;
                         f32::from(u8::from(info.containers & bit != 0 || img))
                     }
+                    Feat::Hidden => f32::from(u8::from(info.hidden)),
                     Feat::Split(k) => {
                         let set = &self.splits[k as usize];
                         page.block_splits(b)

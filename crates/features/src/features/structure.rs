@@ -43,6 +43,9 @@ pub struct ElemInfo {
     pub attr: [ElementId; 2],
     /// Whether the nearest block-level element holds an `img`.
     pub has_img: bool,
+    /// Whether the element or an ancestor is invisible: hidden by its attributes, or carrying a
+    /// `class`/`id` token `hidden`, `hide`, `invisible` or `none`.
+    pub hidden: bool,
 }
 
 /// Per-element facts for a page.
@@ -92,7 +95,17 @@ impl Structure {
             }
             if !el.class.is_empty() || !el.id.is_empty() {
                 me.attr = [id, pinfo.attr[0]];
+                if !me.hidden {
+                    let mut h = false;
+                    for v in [page.class_of(el), page.id_of(el)] {
+                        super::lexicon::attr_tokens(v, |t| {
+                            h |= matches!(t, "hidden" | "hide" | "invisible" | "none")
+                        });
+                    }
+                    me.hidden = h;
+                }
             }
+            me.hidden |= el.hidden;
             info[e] = me;
         }
         let mut s = Structure {

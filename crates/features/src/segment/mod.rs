@@ -298,7 +298,7 @@ impl State<'_> {
                         let at = (attrs.as_ptr() as usize).wrapping_sub(gap.as_ptr() as usize);
                         self.stray_lt = Some(from + at + k);
                     }
-                    let (class, id, hash) = self.read_attrs(attrs);
+                    let (class, id, hash, hidden) = self.read_attrs(attrs);
                     // HTML5: a `<font>` with color, face or size breaks out of svg and math.
                     let breakout = t == Tag::FONT
                         && self.tree.in_foreign()
@@ -309,8 +309,18 @@ impl State<'_> {
                         });
                     self.lend_run_parent();
                     let mark = self.tree.pending.len();
+                    let before = self.tree.elements.len();
                     let changed = self.tree.start(t, class, id, self_closing, breakout, hash);
                     self.take_run_parent();
+                    // The element made for this tag is the last one created (implied and
+                    // reconstructed elements come first).
+                    if hidden
+                        && self.tree.elements.len() > before
+                        && let Some(e) = self.tree.elements.last_mut()
+                        && e.tag == t
+                    {
+                        e.hidden = true;
+                    }
                     if changed {
                         self.flush_upto(mark);
                     }
@@ -376,15 +386,19 @@ impl State<'_> {
 
     /// Copies the `class` and `id` values into the attribute arena, lowercased, with `-` between
     /// camelCase words, and hashes all attributes (see [`attr_hash`]).
-    fn read_attrs(&mut self, region: &[u8]) -> (Range<u32>, Range<u32>, u64) {
+    fn read_attrs(&mut self, region: &[u8]) -> (Range<u32>, Range<u32>, u64, bool) {
         let mut class = 0..0;
         let mut id = 0..0;
         let mut hash = 0u64;
+        let mut hidden = false;
         if region.is_empty() {
-            return (class, id, hash);
+            return (class, id, hash, hidden);
         }
         for (name, value) in scan::attrs(region) {
             hash = hash.wrapping_add(attr_hash(name, value));
+            if !hidden {
+                hidden = hides(name, value);
+            }
             let is_class = name.eq_ignore_ascii_case(b"class");
             let is_id = !is_class && name.eq_ignore_ascii_case(b"id");
             if !(is_class || is_id) || value.is_empty() {
@@ -410,7 +424,7 @@ impl State<'_> {
                 id = r;
             }
         }
-        (class, id, hash)
+        (class, id, hash, hidden)
     }
 
     fn on_doctype(
@@ -583,6 +597,31 @@ const INTEGRATION_POINTS: &[&str] = &[
     "mtext",
     "annotation-xml",
 ];
+
+/// Whether an attribute makes its element invisible: `hidden`, `aria-hidden="true"`, or a
+/// `style` with `display:none` / `visibility:hidden` (white space and case ignored).
+fn hides(name: &[u8], value: &[u8]) -> bool {
+    if name.eq_ignore_ascii_case(b"hidden") {
+        return true;
+    }
+    if name.eq_ignore_ascii_case(b"aria-hidden") {
+        return value.eq_ignore_ascii_case(b"true");
+    }
+    if !name.eq_ignore_ascii_case(b"style") || value.len() < 12 {
+        return false;
+    }
+    let mut squeezed = [0u8; 256];
+    let mut n = 0;
+    for &b in value.iter().take(1024) {
+        if !is_html_space(b) && n < squeezed.len() {
+            squeezed[n] = b.to_ascii_lowercase();
+            n += 1;
+        }
+    }
+    let s = &squeezed[..n];
+    let has = |pat: &[u8]| s.windows(pat.len()).any(|w| w == pat);
+    has(b"display:none") || has(b"visibility:hidden")
+}
 
 #[inline]
 fn is_html_space(b: u8) -> bool {

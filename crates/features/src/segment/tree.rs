@@ -152,6 +152,7 @@ impl Tree {
             parent: 0,
             class: 0..0,
             id: 0..0,
+            hidden: false,
         });
         self.block_parents.clear();
         self.pending.clear();
@@ -231,6 +232,7 @@ impl Tree {
             parent,
             class,
             id,
+            hidden: false,
         });
         self.on_stack.push(false);
         self.first_block.push(self.block_parents.len() as u32);
@@ -239,11 +241,14 @@ impl Tree {
     }
 
     fn clone_element(&mut self, of: ElementId, parent: ElementId) -> ElementId {
-        let (tag, class, id) = match self.elements.get(of as usize) {
-            Some(e) => (e.tag, e.class.clone(), e.id.clone()),
-            None => (Tag::SPAN, 0..0, 0..0),
+        let (tag, class, id, hidden) = match self.elements.get(of as usize) {
+            Some(e) => (e.tag, e.class.clone(), e.id.clone(), e.hidden),
+            None => (Tag::SPAN, 0..0, 0..0, false),
         };
         let new = self.new_element(tag, parent, class, id);
+        if let Some(e) = self.elements.get_mut(new as usize) {
+            e.hidden = hidden;
+        }
         let hash = self.attr_hash.get(of as usize).copied().unwrap_or(0);
         if let Some(h) = self.attr_hash.get_mut(new as usize) {
             *h = hash;
