@@ -3,7 +3,11 @@
 //! Pages are loaded and turned into attributes in parallel (all cores), a chunk at a time, and
 //! appended to the trainer in page order as they are produced: memory stays near what the
 //! trainer itself holds (its interned attribute ids), whatever the number of pages.
+//!
+//! [`export_crfsuite`] streams the same data to a file in CRFsuite's text format instead, so
+//! that CRFsuite's own tools (or python-crfsuite) can train on exactly what the trainer gets.
 
+use std::io::Write;
 use std::path::Path;
 
 use crfs::Attribute;
@@ -207,4 +211,155 @@ pub fn train_crf(
     trainer.train(model_path)?;
     sum.seconds = t.elapsed().as_secs_f64();
     Ok(sum)
+}
+
+/// Writes the data [`train_crf`] would give the trainer to `out`, in CRFsuite's text format.
+///
+/// Pages are converted in parallel a chunk at a time and written in page order, so memory stays
+/// at one chunk. One line per block: the label, then its attributes, tab-separated; in attribute
+/// names `\` and `:` are escaped with a backslash, and a value of 1 is omitted (`name:value`
+/// otherwise). An empty line ends each page. Pages are skipped exactly as [`train_crf`] skips
+/// them (unloadable, or no labels), so the summary (pages, blocks, digest) is the one a bundle
+/// trained on the same pages records; `seconds` is 0.
+pub fn export_crfsuite(
+    pages: &[PageRef],
+    setup: Setup<'_>,
+    out: &Path,
+    on: &(dyn Fn(Event) + Sync),
+) -> Result<DataSummary, TrainError> {
+    let io_err = |source| TrainError::Io {
+        path: out.to_path_buf(),
+        source,
+    };
+    let file = std::fs::File::create(out).map_err(io_err)?;
+    let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
+    let mut sum = DataSummary::default();
+    let mut digest = Sha256::new();
+    let total = pages.len();
+    let mut done = 0;
+    for chunk in pages.chunks(CHUNK) {
+        let converted: Vec<Converted> = chunk
+            .par_iter()
+            .map_init(Segmenter::new, |seg, r| {
+                let p =
+                    prepare(r, seg, setup.extractor).map_err(|e| (r.id.clone(), e.to_string()))?;
+                let x = attributes(&p.table, setup.template);
+                Ok((p, x))
+            })
+            .collect();
+        for item in converted {
+            done += 1;
+            match item {
+                Ok((p, x)) => {
+                    if p.labels.is_empty() {
+                        continue;
+                    }
+                    write_page(&mut w, &p, &x).map_err(io_err)?;
+                    digest.update(p.id.as_bytes());
+                    digest.update([0]);
+                    digest.update(p.sha256.as_bytes());
+                    for l in &p.labels {
+                        digest.update([l.index() as u8]);
+                        sum.label_counts[l.index()] += 1;
+                    }
+                    sum.pages += 1;
+                    sum.blocks += p.labels.len();
+                }
+                Err((id, reason)) => {
+                    on(Event::Skipped {
+                        id: id.clone(),
+                        reason: reason.clone(),
+                    });
+                    sum.skipped.push((id, reason));
+                }
+            }
+        }
+        on(Event::Extracted { done, total });
+    }
+    w.flush().map_err(io_err)?;
+    if sum.pages == 0 {
+        return Err(TrainError::NoPages(sum.skipped.len()));
+    }
+    sum.digest = digest
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    Ok(sum)
+}
+
+/// One page in CRFsuite's text format, followed by the empty line that ends it.
+fn write_page(w: &mut impl Write, p: &Prepared, x: &[Vec<Attribute>]) -> std::io::Result<()> {
+    if x.len() != p.labels.len() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "page {}: {} labels for {} blocks",
+                p.id,
+                p.labels.len(),
+                x.len()
+            ),
+        ));
+    }
+    for (label, attrs) in p.labels.iter().zip(x) {
+        w.write_all(label.as_str().as_bytes())?;
+        for a in attrs {
+            w.write_all(b"\t")?;
+            write_escaped(w, &a.name)?;
+            if a.value != 1.0 {
+                write!(w, ":{}", a.value)?;
+            }
+        }
+        w.write_all(b"\n")?;
+    }
+    w.write_all(b"\n")
+}
+
+/// An attribute name with `\` and `:` escaped; tabs and line breaks cannot be represented.
+fn write_escaped(w: &mut impl Write, name: &str) -> std::io::Result<()> {
+    if name.contains(['\t', '\n', '\r']) {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "attribute {name:?} has a tab or line break (not representable in CRFsuite's format)"
+            ),
+        ));
+    }
+    let mut rest = name;
+    while let Some(i) = rest.find(['\\', ':']) {
+        let (head, tail) = rest.split_at(i);
+        w.write_all(head.as_bytes())?;
+        w.write_all(b"\\")?;
+        let (c, tail) = tail.split_at(1);
+        w.write_all(c.as_bytes())?;
+        rest = tail;
+    }
+    w.write_all(rest.as_bytes())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::write_escaped;
+
+    fn escaped(name: &str) -> Result<String, std::io::Error> {
+        let mut v = Vec::new();
+        write_escaped(&mut v, name)?;
+        Ok(String::from_utf8_lossy(&v).into_owned())
+    }
+
+    #[test]
+    fn colons_and_backslashes_are_escaped() {
+        assert_eq!(escaped("U000:0").ok().as_deref(), Some("U000\\:0"));
+        assert_eq!(escaped("a\\b:c:").ok().as_deref(), Some("a\\\\b\\:c\\:"));
+        assert_eq!(escaped("é:ü").ok().as_deref(), Some("é\\:ü"));
+        assert_eq!(escaped("plain").ok().as_deref(), Some("plain"));
+        assert_eq!(escaped("").ok().as_deref(), Some(""));
+    }
+
+    #[test]
+    fn tabs_and_line_breaks_are_refused() {
+        for bad in ["a\tb", "a\nb", "a\rb"] {
+            assert!(escaped(bad).is_err(), "{bad:?}");
+        }
+    }
 }

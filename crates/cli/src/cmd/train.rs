@@ -1,15 +1,16 @@
 //! `victor train`: annotated pages -> a CRF model bundle (model.crfsuite + victor.json).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use victor_annotations::format::Corpus;
+use victor_annotations::format::{Corpus, PageRef};
 use victor_features::{Extractor, Template};
 use victor_label::bundle::{SetInfo, ThresholdInfo};
 use victor_train::assess::default_grid;
 use victor_train::bundle::{make_meta, write_bundle};
 use victor_train::cv::{CvEvent, CvOptions, cross_validate};
+use victor_train::pipeline::export_crfsuite;
 use victor_train::{Algorithm, Event, Setup, TrainOptions, train_crf};
 
 use crate::util::{capture::Capture, progress};
@@ -108,8 +109,15 @@ pub struct Args {
     #[arg(required = true)]
     annotations: Vec<PathBuf>,
     /// The bundle folder to write (e.g. models/mine).
-    #[arg(long, value_name = "DIR")]
-    out: PathBuf,
+    #[arg(long, value_name = "DIR", required_unless_present = "export_crfsuite")]
+    out: Option<PathBuf>,
+    /// Instead of training, write the training data to FILE in CRFsuite's text format and exit
+    /// (no bundle; --out is not needed). One line per block: the label, then its attributes,
+    /// tab-separated (`\` and `:` in names escaped with a backslash, value 1 omitted); an empty
+    /// line after each page. For comparing trainers on the same data
+    /// (scripts/bench_crfsuite.py).
+    #[arg(long, value_name = "FILE")]
+    export_crfsuite: Option<PathBuf>,
     #[command(flatten)]
     train: TrainArgs,
     /// Folds of the cross-validation that picks the recommended threshold (0: none; the bundle
@@ -161,6 +169,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         l.opts.algorithm.as_str(),
         l.template.lines().len()
     );
+    if let Some(file) = &args.export_crfsuite {
+        return export(file, pages, setup, args.quiet);
+    }
+    let Some(out) = args.out.as_deref() else {
+        anyhow::bail!("--out DIR is required");
+    };
 
     let threshold = if args.threshold_folds >= 2 {
         let bar = progress::bar(args.threshold_folds as u64, "folds", args.quiet);
@@ -230,17 +244,50 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let data = data?;
     let sets = set_infos(&l.corpus, &args.annotations, args.train.split.as_deref());
     let meta = make_meta(setup, &opts, &data, sets, threshold, args.notes.clone());
-    write_bundle(&args.out, &meta, &model_path)?;
-    let size = std::fs::metadata(args.out.join("model.crfsuite"))
+    write_bundle(out, &meta, &model_path)?;
+    let size = std::fs::metadata(out.join("model.crfsuite"))
         .map(|m| m.len())
         .unwrap_or(0);
     eprintln!(
         "victor train: wrote {} ({} pages, {} blocks, {:.1} s optimising, model {:.1} MB){}",
-        args.out.display(),
+        out.display(),
         data.pages,
         data.blocks,
         data.seconds,
         size as f64 / 1e6,
+        if data.skipped.is_empty() {
+            String::new()
+        } else {
+            format!("; {} pages skipped", data.skipped.len())
+        }
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--export-crfsuite`: the training data in CRFsuite's text format, no training.
+fn export(
+    file: &Path,
+    pages: &[PageRef],
+    setup: Setup<'_>,
+    quiet: bool,
+) -> anyhow::Result<ExitCode> {
+    let bar = progress::bar(pages.len() as u64, "pages", quiet);
+    bar.set_message("export");
+    let data = export_crfsuite(pages, setup, file, &|e| match e {
+        Event::Extracted { done, .. } => bar.set_position(done as u64),
+        Event::Skipped { id, reason } => {
+            bar.println(format!("victor: skipped page {id}: {reason}"));
+        }
+        Event::Optimising { .. } => {}
+    });
+    bar.finish_and_clear();
+    let data = data?;
+    eprintln!(
+        "victor train: wrote {} in CRFsuite's format ({} pages, {} blocks; data digest {}; not trained){}",
+        file.display(),
+        data.pages,
+        data.blocks,
+        data.digest,
         if data.skipped.is_empty() {
             String::new()
         } else {
