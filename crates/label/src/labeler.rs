@@ -113,6 +113,12 @@ impl<'m> Labeler<'m> {
     ) -> Result<(), InferenceError> {
         let m = self.model;
         m.compiled.state_scores(&m.crf, table, &mut self.scores);
+        self.viterbi_scored(out)
+    }
+
+    /// Viterbi over the state scores already in `self.scores`.
+    fn viterbi_scored(&mut self, out: &mut Vec<Label>) -> Result<(), InferenceError> {
+        let m = self.model;
         m.crf
             .viterbi_into(self.scores.view(), &mut self.ws, &mut self.path)?;
         out.clear();
@@ -141,7 +147,8 @@ impl<'m> Labeler<'m> {
                 labels.clear();
                 labels.extend(probs.iter().map(|p| decide(p, t)));
             }
-            Decoding::Viterbi => self.viterbi(table, labels)?,
+            // `marginals` left this table's state scores in `self.scores`.
+            Decoding::Viterbi => self.viterbi_scored(labels)?,
         }
         Ok(())
     }

@@ -226,6 +226,12 @@ impl FeatureTable {
             .get(block * self.columns..(block + 1) * self.columns)
             .unwrap_or_default()
     }
+
+    /// The discretized values of every block, row after row (`blocks x columns`).
+    #[inline]
+    pub fn values(&self) -> &[u16] {
+        &self.values
+    }
 }
 
 /// A compiled configuration that computes feature tables. Build one and share it across threads
