@@ -974,8 +974,13 @@ impl Extractor {
             for (i, b) in page.blocks.iter().enumerate() {
                 let text = page.block_text(b);
                 for (k, set) in self.regexps.iter().enumerate() {
-                    regex_hits[i * nre + k] =
-                        set.matches(text).iter().next().map_or(0, |m| m as u16 + 1);
+                    // Most blocks match nothing: the earliest-match test is cheaper than
+                    // the overlapping search that names the patterns.
+                    regex_hits[i * nre + k] = if set.is_match(text) {
+                        set.matches(text).iter().next().map_or(0, |m| m as u16 + 1)
+                    } else {
+                        0
+                    };
                 }
             }
         }
