@@ -92,7 +92,27 @@ impl TextStats {
         let mut s = TextStats::default();
         let mut dup = FxBuildHasher.build_hasher();
         let mut dup_letters = false;
-        for c in text.chars() {
+        let ascii = text.is_ascii();
+        if ascii {
+            // The same classes and hash as the general loop below, byte by byte.
+            for &b in text.as_bytes() {
+                let class = if b.is_ascii_alphabetic() {
+                    dup.write_u8(b.to_ascii_lowercase());
+                    dup_letters = true;
+                    0
+                } else if b.is_ascii_digit() {
+                    1
+                } else if b == b' ' || (b'\t'..=b'\r').contains(&b) {
+                    3
+                } else if b.is_ascii_punctuation() {
+                    2
+                } else {
+                    4
+                };
+                s.chars[class] += 1;
+            }
+        }
+        for c in text.chars().filter(|_| !ascii) {
             let class = if c.is_alphabetic() {
                 if c.is_ascii() {
                     dup.write_u8(c.to_ascii_lowercase() as u8);
@@ -139,7 +159,19 @@ impl TextStats {
             let mut alpha = false;
             let mut digit = false;
             let mut first_letter_upper = None;
-            for c in tok.chars() {
+            if ascii {
+                for &b in tok.as_bytes() {
+                    if b.is_ascii_alphabetic() {
+                        alpha = true;
+                        if first_letter_upper.is_none() {
+                            first_letter_upper = Some(b.is_ascii_uppercase());
+                        }
+                    } else if b.is_ascii_digit() {
+                        digit = true;
+                    }
+                }
+            }
+            for c in tok.chars().filter(|_| !ascii) {
                 if c.is_alphabetic() {
                     alpha = true;
                     if first_letter_upper.is_none() {
@@ -257,6 +289,25 @@ mod tests {
         assert_eq!(stats("Read more »").dup_key, stats("read  MORE").dup_key);
         assert_ne!(stats("Read more").dup_key, stats("Read less").dup_key);
         assert_ne!(stats("|").dup_key, stats("»").dup_key);
+    }
+
+    #[test]
+    fn ascii_fast_path_agrees_with_the_general_loop() {
+        // The same text with one non-ASCII character appended takes the general loop; the
+        // statistics of the ASCII part must not change (the extra character is "other").
+        for t in [
+            "Hello world, it's 2008 and B52s fly!",
+            "Read more\u{b}\u{1f} | tabs\tand\x0c feeds.",
+            "A.B. 3:30 p.m. (c) [x] ~ `q` ^ \\ x@y.com",
+        ] {
+            let a = stats(t);
+            let mut b = stats(&format!("{t}\u{2605}"));
+            assert_eq!(b.chars[4], a.chars[4] + 1, "{t}");
+            b.chars[4] -= 1;
+            assert_eq!(a.chars, b.chars, "{t}");
+            assert_eq!(a.words, b.words, "{t}");
+            assert_eq!(a.upper_tokens, b.upper_tokens, "{t}");
+        }
     }
 
     #[test]
