@@ -87,7 +87,10 @@ def shown(p: Path) -> str:
 def models_in(models_dir: Path) -> list[Path]:
     if not models_dir.is_dir():
         return []
-    return sorted(p for p in models_dir.iterdir() if (p / "victor.json").is_file())
+    # A symbolic link (models/default -> article) names a bundle already in the list.
+    return sorted(
+        p for p in models_dir.iterdir() if (p / "victor.json").is_file() and not p.is_symlink()
+    )
 
 
 def victor_figures(set_dir: Path, models: list[Path], out: Path, split: str) -> None:
