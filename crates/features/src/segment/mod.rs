@@ -770,3 +770,24 @@ pub fn tokenize_only(html: &str) -> Result<usize, SegmentError> {
         .map_err(|e| SegmentError::Parser(e.to_string()))?;
     Ok(count.into_inner())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::hides;
+
+    #[test]
+    fn attributes_that_hide_an_element() {
+        assert!(hides(b"hidden", b""));
+        assert!(hides(b"HIDDEN", b"hidden"));
+        assert!(hides(b"aria-hidden", b"True"));
+        assert!(!hides(b"aria-hidden", b"false"));
+        assert!(hides(b"style", b"color: red; Display : None"));
+        assert!(hides(b"style", b"visibility:\thidden"));
+        assert!(!hides(b"style", b"display: block; margin: 0"));
+        assert!(!hides(b"class", b"display:none"));
+        // Short or absurdly long values cost nothing.
+        assert!(!hides(b"style", b"x"));
+        let long = [b'a'; 100_000];
+        assert!(!hides(b"style", &long));
+    }
+}
