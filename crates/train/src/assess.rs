@@ -14,7 +14,9 @@ use victor_label::{Probs, decide};
 
 /// The default threshold grid: 0.05, 0.10, ..., 0.95.
 pub fn default_grid() -> Vec<f64> {
-    (1..20).map(|i| f64::from(i) * 0.05).collect()
+    // i / 20 rather than i * 0.05: the nearest doubles to 0.05, 0.10, ... (0.85, not
+    // 0.8500000000000001), so that recorded thresholds read as they were meant.
+    (1..20).map(|i| f64::from(i) / 20.0).collect()
 }
 
 /// Scores accumulated over pages, per threshold and for Viterbi decoding.

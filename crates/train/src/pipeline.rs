@@ -142,15 +142,16 @@ pub fn attributes(table: &FeatureTable, template: &Template) -> Vec<Vec<Attribut
         .collect()
 }
 
-/// Trains a CRF on `pages` and writes the CRFsuite model to `model_path`.
-pub fn train_crf(
+/// Converts `pages` in parallel, a chunk at a time, and hands each usable page (loaded, with
+/// labels) with its attributes to `sink` in page order. Pages that cannot be loaded are
+/// reported and left out. The summary's pages, blocks, label counts and digest cover exactly
+/// the pages given to `sink`; `seconds` is left at 0.
+fn stream_pages(
     pages: &[PageRef],
     setup: Setup<'_>,
-    opts: &TrainOptions,
-    model_path: &Path,
     on: &(dyn Fn(Event) + Sync),
+    mut sink: impl FnMut(&Prepared, &[Vec<Attribute>]) -> Result<(), TrainError>,
 ) -> Result<DataSummary, TrainError> {
-    let mut trainer = CrfTrainer::new(opts)?;
     let mut sum = DataSummary::default();
     let mut digest = Sha256::new();
     let total = pages.len();
@@ -172,8 +173,7 @@ pub fn train_crf(
                     if p.labels.is_empty() {
                         continue;
                     }
-                    let y: Vec<&str> = p.labels.iter().map(|l| l.as_str()).collect();
-                    trainer.append(&x, &y)?;
+                    sink(&p, &x)?;
                     digest.update(p.id.as_bytes());
                     digest.update([0]);
                     digest.update(p.sha256.as_bytes());
@@ -203,6 +203,22 @@ pub fn train_crf(
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect();
+    Ok(sum)
+}
+
+/// Trains a CRF on `pages` and writes the CRFsuite model to `model_path`.
+pub fn train_crf(
+    pages: &[PageRef],
+    setup: Setup<'_>,
+    opts: &TrainOptions,
+    model_path: &Path,
+    on: &(dyn Fn(Event) + Sync),
+) -> Result<DataSummary, TrainError> {
+    let mut trainer = CrfTrainer::new(opts)?;
+    let mut sum = stream_pages(pages, setup, on, |p, x| {
+        let y: Vec<&str> = p.labels.iter().map(|l| l.as_str()).collect();
+        Ok(trainer.append(x, &y)?)
+    })?;
     on(Event::Optimising {
         pages: sum.pages,
         blocks: sum.blocks,
@@ -233,58 +249,10 @@ pub fn export_crfsuite(
     };
     let file = std::fs::File::create(out).map_err(io_err)?;
     let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
-    let mut sum = DataSummary::default();
-    let mut digest = Sha256::new();
-    let total = pages.len();
-    let mut done = 0;
-    for chunk in pages.chunks(CHUNK) {
-        let converted: Vec<Converted> = chunk
-            .par_iter()
-            .map_init(Segmenter::new, |seg, r| {
-                let p =
-                    prepare(r, seg, setup.extractor).map_err(|e| (r.id.clone(), e.to_string()))?;
-                let x = attributes(&p.table, setup.template);
-                Ok((p, x))
-            })
-            .collect();
-        for item in converted {
-            done += 1;
-            match item {
-                Ok((p, x)) => {
-                    if p.labels.is_empty() {
-                        continue;
-                    }
-                    write_page(&mut w, &p, &x).map_err(io_err)?;
-                    digest.update(p.id.as_bytes());
-                    digest.update([0]);
-                    digest.update(p.sha256.as_bytes());
-                    for l in &p.labels {
-                        digest.update([l.index() as u8]);
-                        sum.label_counts[l.index()] += 1;
-                    }
-                    sum.pages += 1;
-                    sum.blocks += p.labels.len();
-                }
-                Err((id, reason)) => {
-                    on(Event::Skipped {
-                        id: id.clone(),
-                        reason: reason.clone(),
-                    });
-                    sum.skipped.push((id, reason));
-                }
-            }
-        }
-        on(Event::Extracted { done, total });
-    }
+    let sum = stream_pages(pages, setup, on, |p, x| {
+        write_page(&mut w, p, x).map_err(io_err)
+    })?;
     w.flush().map_err(io_err)?;
-    if sum.pages == 0 {
-        return Err(TrainError::NoPages(sum.skipped.len()));
-    }
-    sum.digest = digest
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
     Ok(sum)
 }
 

@@ -134,7 +134,9 @@ fn decoding_of(args: &Args, model: &Model) -> anyhow::Result<Decoding> {
 pub fn decoding_name(d: Decoding) -> String {
     match d {
         Decoding::Viterbi => "viterbi".to_string(),
-        Decoding::Threshold(t) => format!("threshold {t}"),
+        // Six decimals at most: bundles trained before the grid was exact hold values such as
+        // 0.7000000000000001.
+        Decoding::Threshold(t) => format!("threshold {}", (t * 1e6).round() / 1e6),
     }
 }
 

@@ -138,10 +138,7 @@ fn out_path(dir: &Path, input: &Path, format: Format) -> PathBuf {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let model = model::load(args.model.as_deref())?;
     let decoding = decoding_of(&args, &model)?;
-    let decoding_name = match decoding {
-        Decoding::Viterbi => "viterbi".to_string(),
-        Decoding::Threshold(t) => format!("threshold {t}"),
-    };
+    let decoding_name = super::eval::decoding_name(decoding);
     let pages = inputs::collect(&args.pages, args.files_from.as_deref())?;
     if pages.is_empty() {
         anyhow::bail!("no pages to label (give files, folders or --files-from)");
