@@ -242,7 +242,9 @@ pub struct Extractor {
     schema: Schema,
     containers: Vec<TagSet>,
     splits: Vec<TagSet>,
-    regexps: Vec<RegexSet>,
+    /// Every `regexp` expression in one set, and each key's range of patterns in it.
+    regexps: Option<RegexSet>,
+    regex_ranges: Vec<std::ops::Range<usize>>,
     keywords: FxHashMap<String, u8>,
     img_containers: u32,
     stop_words: StopWords,
@@ -497,24 +499,13 @@ impl Extractor {
                 &mut cols,
             )?;
         }
-        let mut regexps = Vec::new();
+        let mut patterns: Vec<String> = Vec::new();
+        let mut regex_ranges: Vec<std::ops::Range<usize>> = Vec::new();
         if on("regexp") {
             for (k, (name, list)) in config.regexp.iter().enumerate().take(255) {
-                for (i, r) in list.iter().enumerate() {
-                    compile_regex(r).map_err(|e| ConfigError::Regex {
-                        name: name.clone(),
-                        index: i,
-                        error: e.to_string(),
-                    })?;
-                }
-                let set = RegexSet::new(list.iter().map(|r| ascii_boundaries(r))).map_err(|e| {
-                    ConfigError::Regex {
-                        name: name.clone(),
-                        index: 0,
-                        error: e.to_string(),
-                    }
-                })?;
-                regexps.push(set);
+                let start = patterns.len();
+                patterns.extend(list.iter().map(|r| ascii_boundaries(r)));
+                regex_ranges.push(start..patterns.len());
                 let default: Vec<f64> = (1..=list.len()).map(|i| i as f64).collect();
                 numeric(
                     format!("regexp.{name}"),
@@ -532,6 +523,25 @@ impl Extractor {
                 )?;
             }
         }
+        // All expressions in one set: a block is searched once, whatever the number of keys.
+        let regexps = if patterns.is_empty() {
+            None
+        } else {
+            Some(RegexSet::new(&patterns).map_err(|e| {
+                // Name the culprit: the first expression that does not compile alone.
+                let (name, index, error) = config
+                    .regexp
+                    .iter()
+                    .flat_map(|(name, list)| {
+                        list.iter()
+                            .enumerate()
+                            .map(move |(i, r)| (name, i, compile_regex(r)))
+                    })
+                    .find_map(|(name, i, r)| r.err().map(|e| (name.clone(), i, e.to_string())))
+                    .unwrap_or_else(|| (String::from("(all)"), 0, e.to_string()));
+                ConfigError::Regex { name, index, error }
+            })?)
+        };
         if on("groups") {
             numeric(
                 "div-group.word-ratio".into(),
@@ -673,6 +683,7 @@ impl Extractor {
             containers,
             splits,
             regexps,
+            regex_ranges,
             keywords,
             img_containers,
             stop_words: StopWords::new(),
@@ -968,19 +979,24 @@ impl Extractor {
                 .or_insert_with(|| self.class_group(page, e))
         };
 
-        let nre = self.regexps.len();
+        let nre = self.regex_ranges.len();
         let mut regex_hits: Vec<u16> = vec![0; n * nre];
-        if nre > 0 {
+        if let Some(set) = &self.regexps {
+            let mut matched = Vec::new();
             for (i, b) in page.blocks.iter().enumerate() {
                 let text = page.block_text(b);
-                for (k, set) in self.regexps.iter().enumerate() {
-                    // Most blocks match nothing: the earliest-match test is cheaper than
-                    // the overlapping search that names the patterns.
-                    regex_hits[i * nre + k] = if set.is_match(text) {
-                        set.matches(text).iter().next().map_or(0, |m| m as u16 + 1)
-                    } else {
-                        0
-                    };
+                // Most blocks match nothing: the earliest-match test is cheaper than the
+                // overlapping search that names the patterns.
+                if !set.is_match(text) {
+                    continue;
+                }
+                matched.clear();
+                matched.extend(set.matches(text).iter());
+                for (k, range) in self.regex_ranges.iter().enumerate() {
+                    // The first pattern of the key that matches, counted from 1.
+                    if let Some(m) = matched.iter().find(|m| range.contains(m)) {
+                        regex_hits[i * nre + k] = (m - range.start) as u16 + 1;
+                    }
                 }
             }
         }

@@ -1,0 +1,53 @@
+//! The `regexp` module: every key's feature is the 1-based index of the key's first expression
+//! that matches a block (0 if none), whatever the other keys match; a bad expression is a
+//! configuration error that names its key and index.
+
+use victor_features::{ConfigError, Extractor, FeatureConfig, Segmenter};
+
+/// The shipped configuration with only the `regexp` module, and these expressions.
+fn config(regexp: &str) -> FeatureConfig {
+    let mut c = FeatureConfig::default();
+    c.modules = vec!["regexp".to_string()];
+    c.bins.clear();
+    c.regexp = serde_json::from_str(regexp).expect("expressions parse");
+    c
+}
+
+/// The raw `regexp.KEY` value of every block of `html`.
+fn values(extractor: &Extractor, html: &str, key: &str) -> Vec<f32> {
+    let col = extractor
+        .schema()
+        .columns
+        .iter()
+        .position(|c| c.name == format!("regexp.{key}"))
+        .expect("column exists");
+    let page = Segmenter::new().segment(html).expect("segments");
+    let table = extractor.extract(&page);
+    (0..table.blocks).map(|b| table.raw(b, col)).collect()
+}
+
+#[test]
+fn each_key_numbers_its_own_first_matching_expression() {
+    let ex = Extractor::new(&config(
+        r#"{"a": ["cat", "dog", "o"], "b": ["x", "dog"], "c": ["zzz"]}"#,
+    ))
+    .expect("compiles");
+    let html = "<p>hot dog</p><p>a cat and a dog</p><p>box</p><p>none here</p>";
+    // "hot dog": a's "dog" (2) before "o" (3); b's "dog" (2).
+    assert_eq!(values(&ex, html, "a"), [2.0, 1.0, 3.0, 3.0]);
+    assert_eq!(values(&ex, html, "b"), [2.0, 2.0, 1.0, 0.0]);
+    assert_eq!(values(&ex, html, "c"), [0.0, 0.0, 0.0, 0.0]);
+}
+
+#[test]
+fn a_bad_expression_names_its_key_and_index() {
+    let err = Extractor::new(&config(r#"{"a": ["ok"], "b": ["fine", "(unclosed"]}"#))
+        .expect_err("must not compile");
+    match &err {
+        ConfigError::Regex { name, index, .. } => {
+            assert_eq!((name.as_str(), *index), ("b", 1), "{err}");
+        }
+        other => panic!("unexpected error: {other}"),
+    }
+    assert!(err.to_string().contains("regexp.b[1]"), "{err}");
+}
