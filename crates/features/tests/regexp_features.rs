@@ -6,11 +6,12 @@ use victor_features::{ConfigError, Extractor, FeatureConfig, Segmenter};
 
 /// The shipped configuration with only the `regexp` module, and these expressions.
 fn config(regexp: &str) -> FeatureConfig {
-    let mut c = FeatureConfig::default();
-    c.modules = vec!["regexp".to_string()];
-    c.bins.clear();
-    c.regexp = serde_json::from_str(regexp).expect("expressions parse");
-    c
+    FeatureConfig {
+        modules: vec!["regexp".to_string()],
+        bins: Default::default(),
+        regexp: serde_json::from_str(regexp).expect("expressions parse"),
+        ..FeatureConfig::default()
+    }
 }
 
 /// The raw `regexp.KEY` value of every block of `html`.
