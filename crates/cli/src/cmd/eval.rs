@@ -21,7 +21,7 @@ use rayon::prelude::*;
 use victor_annotations::Label;
 use victor_annotations::import::ImportOptions;
 use victor_eval::{BlockCounts, PageScore, TextScores};
-use victor_label::{Decoding, Model, decide};
+use victor_label::{Decoding, decide};
 
 use super::evaluate::input::{Input, open_all};
 use super::evaluate::load::{Worker, empty_output};
@@ -116,30 +116,6 @@ impl Totals {
     }
 }
 
-/// `--threshold`, `--viterbi`, or the model's recommendation.
-fn decoding_of(args: &Args, model: &Model) -> anyhow::Result<Decoding> {
-    if args.viterbi {
-        return Ok(Decoding::Viterbi);
-    }
-    match args.threshold {
-        Some(t) if (0.0..=1.0).contains(&t) => Ok(Decoding::Threshold(t)),
-        Some(t) => anyhow::bail!("--threshold must be within 0 and 1, got {t}"),
-        None => Ok(model
-            .recommended_threshold()
-            .map_or(Decoding::Viterbi, Decoding::Threshold)),
-    }
-}
-
-/// A short name of a decoding, for tables and CSV.
-pub fn decoding_name(d: Decoding) -> String {
-    match d {
-        Decoding::Viterbi => "viterbi".to_string(),
-        // Six decimals at most: bundles trained before the grid was exact hold values such as
-        // 0.7000000000000001.
-        Decoding::Threshold(t) => format!("threshold {}", (t * 1e6).round() / 1e6),
-    }
-}
-
 /// Loads, labels and scores one page.
 fn score_page(
     worker: &mut Worker<'_>,
@@ -195,7 +171,7 @@ fn score_page(
 /// Runs the subcommand.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let model = model::load(args.input.model.as_deref())?;
-    let decoding = decoding_of(&args, &model)?;
+    let decoding = model::decoding(args.viterbi, args.threshold, &model)?;
     let options = import_options(&args.input);
     let inputs = open_all(
         &args.input.inputs,
@@ -249,7 +225,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         || "built-in default".to_string(),
         |m| m.display().to_string(),
     );
-    let dname = decoding_name(decoding);
+    let dname = model::decoding_name(decoding);
     println!(
         "victor eval: model {model_name}, {dname}, split {}",
         args.input.split

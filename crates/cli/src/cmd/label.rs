@@ -9,7 +9,7 @@ use anyhow::Context;
 use clap::ValueEnum;
 use rayon::prelude::*;
 use victor_label::render::{CSV_HEADER, render_html, render_text, write_csv, write_jsonl};
-use victor_label::{Decoding, LabeledPage, Labeler, Model};
+use victor_label::{LabeledPage, Labeler};
 
 use crate::util::{inputs, model, output, progress};
 
@@ -76,19 +76,6 @@ pub struct Args {
     quiet: bool,
 }
 
-fn decoding_of(args: &Args, model: &Model) -> anyhow::Result<Decoding> {
-    if args.viterbi {
-        return Ok(Decoding::Viterbi);
-    }
-    match args.threshold {
-        Some(t) if (0.0..=1.0).contains(&t) => Ok(Decoding::Threshold(t)),
-        Some(t) => anyhow::bail!("--threshold must be within 0 and 1, got {t}"),
-        None => Ok(model
-            .recommended_threshold()
-            .map_or(Decoding::Viterbi, Decoding::Threshold)),
-    }
-}
-
 fn render(
     format: Format,
     source: &str,
@@ -137,8 +124,8 @@ fn out_path(dir: &Path, input: &Path, format: Format) -> PathBuf {
 /// Runs the subcommand.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let model = model::load(args.model.as_deref())?;
-    let decoding = decoding_of(&args, &model)?;
-    let decoding_name = super::eval::decoding_name(decoding);
+    let decoding = model::decoding(args.viterbi, args.threshold, &model)?;
+    let decoding_name = model::decoding_name(decoding);
     let pages = inputs::collect(&args.pages, args.files_from.as_deref())?;
     if pages.is_empty() {
         anyhow::bail!("no pages to label (give files, folders or --files-from)");

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use victor_label::Model;
+use victor_label::{Decoding, Model};
 
 /// Loads `--model M`: a bundle folder; or a bare name looked up as `models/M` (in the working
 /// directory, then next to the executable's project); or, without `--model`, the built-in default.
@@ -42,4 +42,29 @@ fn builtin() -> anyhow::Result<Model> {
     anyhow::bail!(
         "this victor was built without a default model (models/default was missing at build time); pass --model"
     )
+}
+
+/// The decoding asked for: `--viterbi`, `--threshold T` (within 0 and 1), or else the bundle's
+/// recommended threshold (Viterbi for a bundle without one).
+pub fn decoding(viterbi: bool, threshold: Option<f64>, model: &Model) -> anyhow::Result<Decoding> {
+    if viterbi {
+        return Ok(Decoding::Viterbi);
+    }
+    match threshold {
+        Some(t) if (0.0..=1.0).contains(&t) => Ok(Decoding::Threshold(t)),
+        Some(t) => anyhow::bail!("--threshold must be within 0 and 1, got {t}"),
+        None => Ok(model
+            .recommended_threshold()
+            .map_or(Decoding::Viterbi, Decoding::Threshold)),
+    }
+}
+
+/// A short name of a decoding, for tables, CSV and JSON (`viterbi`, `threshold 0.75`).
+pub fn decoding_name(d: Decoding) -> String {
+    match d {
+        Decoding::Viterbi => "viterbi".to_string(),
+        // Six decimals at most: bundles trained before the grid was exact hold values such as
+        // 0.7000000000000001.
+        Decoding::Threshold(t) => format!("threshold {}", (t * 1e6).round() / 1e6),
+    }
 }

@@ -1,0 +1,176 @@
+//! `victor label` end to end with the built-in default model: batches that go on past bad
+//! pages and report them, output files named after their inputs and written whole, and the
+//! order of pages on standard output.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const VICTOR: &str = env!("CARGO_BIN_EXE_victor");
+
+fn pages_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../annotations/examples/pages")
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(VICTOR)
+        .args(args)
+        .output()
+        .expect("victor runs")
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().expect("utf-8 path")
+}
+
+/// The example pages, sorted by name.
+fn example_pages() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(pages_dir())
+        .expect("examples")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "html"))
+        .collect();
+    v.sort();
+    v
+}
+
+fn names_in(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .expect("output folder")
+        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn a_batch_goes_on_past_bad_pages_and_reports_them() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let junk = tmp.path().join("junk.html");
+    std::fs::write(
+        &junk,
+        [0u8, 159, 146, 150, 0, 0, 255, 254, 0, 1, 2, 3].repeat(50),
+    )
+    .expect("write junk");
+    let missing = tmp.path().join("missing.html");
+    let good = example_pages().remove(0);
+    let list = tmp.path().join("list.txt");
+    std::fs::write(
+        &list,
+        format!("{}\n{}\n{}\n", s(&junk), s(&good), s(&missing)),
+    )
+    .expect("write list");
+    let out_dir = tmp.path().join("out");
+    let out = run(&[
+        "label",
+        "--files-from",
+        s(&list),
+        "--out",
+        s(&out_dir),
+        "--jobs",
+        "2",
+        "-q",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "failures must give a non-zero exit");
+    assert!(stderr.contains("2 of 3 pages failed"), "{stderr}");
+    assert!(
+        stderr.contains("junk.html") && stderr.contains("missing.html"),
+        "{stderr}"
+    );
+    // The good page is written, under its own name; nothing else is left in the folder
+    // (no temporary files, no output for the pages that failed).
+    let stem = good.file_stem().expect("stem").to_string_lossy();
+    assert_eq!(names_in(&out_dir), [format!("{stem}.txt")]);
+    let text = std::fs::read_to_string(out_dir.join(format!("{stem}.txt"))).expect("output");
+    assert!(!text.trim().is_empty(), "the example page has content");
+}
+
+#[test]
+fn every_format_is_written_under_the_input_name_with_its_extension() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let pages = example_pages();
+    for (format, ext) in [
+        ("text", "txt"),
+        ("cleaneval", "txt"),
+        ("jsonl", "jsonl"),
+        ("html", "html"),
+        ("csv", "csv"),
+    ] {
+        let dir = tmp.path().join(format);
+        let out = run(&[
+            "label",
+            s(&pages_dir()),
+            "--format",
+            format,
+            "--out",
+            s(&dir),
+            "-q",
+        ]);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let mut want: Vec<String> = pages
+            .iter()
+            .map(|p| format!("{}.{ext}", p.file_stem().expect("stem").to_string_lossy()))
+            .collect();
+        want.sort();
+        assert_eq!(names_in(&dir), want, "{format}");
+    }
+    // jsonl: one object per page, every block with probabilities summing to 1 and a label
+    // that agrees with them under the decoding rule.
+    let first = tmp.path().join("jsonl").join(format!(
+        "{}.jsonl",
+        pages[0].file_stem().expect("stem").to_string_lossy()
+    ));
+    let line = std::fs::read_to_string(first).expect("jsonl output");
+    let v: serde_json::Value = serde_json::from_str(line.trim()).expect("one JSON object");
+    let blocks = v["blocks"].as_array().expect("blocks");
+    assert!(!blocks.is_empty());
+    let t: f64 = v["decoding"]
+        .as_str()
+        .and_then(|d| d.strip_prefix("threshold "))
+        .and_then(|x| x.parse().ok())
+        .expect("the default model has a recommended threshold");
+    for b in blocks {
+        let p = &b["probabilities"];
+        let (h, x, o) = (
+            p["header"].as_f64().expect("header"),
+            p["text"].as_f64().expect("text"),
+            p["other"].as_f64().expect("other"),
+        );
+        assert!((h + x + o - 1.0).abs() < 1e-6, "{b}");
+        let want = if o >= t {
+            "other"
+        } else if h > x {
+            "header"
+        } else {
+            "text"
+        };
+        assert_eq!(b["label"], want, "{b}");
+    }
+}
+
+#[test]
+fn standard_output_follows_the_input_order_on_several_threads() {
+    let mut pages = example_pages();
+    pages.reverse();
+    let mut args = vec!["label", "--format", "jsonl", "--jobs", "2", "-q"];
+    args.extend(pages.iter().map(|p| s(p)));
+    let out = run(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let sources: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).expect("JSON line");
+            v["source"].as_str().expect("source").to_string()
+        })
+        .collect();
+    let want: Vec<String> = pages.iter().map(|p| s(p).to_string()).collect();
+    assert_eq!(sources, want);
+}
