@@ -631,11 +631,32 @@ fn is_html_space(b: u8) -> bool {
 /// Appends `s` to `out` with white space collapsed and trimmed, control and zero-width characters
 /// dropped. Returns whether `s` had leading and trailing white space.
 fn collapse_into(s: &str, out: &mut String) -> (bool, bool) {
-    let start = out.len();
     let mut lead = false;
     let mut in_space = false;
     let mut any = false;
-    for c in s.chars() {
+    let bytes = s.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        // Fast path: a run of printable ASCII is copied as one slice.
+        let run = bytes[i..]
+            .iter()
+            .position(|b| !(0x21..=0x7e).contains(b))
+            .unwrap_or(bytes.len() - i);
+        if run > 0 {
+            if in_space && any {
+                out.push(' ');
+            }
+            in_space = false;
+            any = true;
+            out.push_str(&s[i..i + run]);
+            i += run;
+            continue;
+        }
+        // Anything else, one character at a time.
+        let Some(c) = s[i..].chars().next() else {
+            break;
+        };
+        i += c.len_utf8();
         if c.is_whitespace() {
             if !any {
                 lead = true;
@@ -653,7 +674,6 @@ fn collapse_into(s: &str, out: &mut String) -> (bool, bool) {
         any = true;
         out.push(c);
     }
-    let _ = start;
     (lead, in_space || (!any && lead))
 }
 
@@ -773,7 +793,46 @@ pub fn tokenize_only(html: &str) -> Result<usize, SegmentError> {
 
 #[cfg(test)]
 mod tests {
-    use super::hides;
+    use super::{collapse_into, hides};
+
+    fn collapsed(s: &str) -> (String, bool, bool) {
+        let mut out = String::from("|");
+        let (lead, trail) = collapse_into(s, &mut out);
+        (out, lead, trail)
+    }
+
+    #[test]
+    fn white_space_is_collapsed_and_invisible_characters_dropped() {
+        let c = |s: &str, t: &str, l: bool, r: bool| assert_eq!(collapsed(s), (t.into(), l, r));
+        c("  a  b\t\n c ", "|a b c", true, true);
+        c(
+            "plain ASCII, no change.",
+            "|plain ASCII, no change.",
+            false,
+            false,
+        );
+        c(
+            "caf\u{e9}\u{a0}cr\u{e8}me",
+            "|caf\u{e9} cr\u{e8}me",
+            false,
+            false,
+        );
+        c(
+            "zero\u{200b}width\u{ad} soft\u{feff}",
+            "|zerowidth soft",
+            false,
+            false,
+        );
+        c(
+            "bell\u{7}\u{1}s\u{2003}\u{3000}end\r\n",
+            "|bells end",
+            false,
+            true,
+        );
+        c(" \u{2028} ", "|", true, true);
+        c("", "|", false, false);
+        c("\u{200b}", "|", false, false);
+    }
 
     #[test]
     fn attributes_that_hide_an_element() {
