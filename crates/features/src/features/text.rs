@@ -86,6 +86,99 @@ fn is_closing(c: char) -> bool {
     )
 }
 
+/// What the statistics need of one token.
+#[derive(Default)]
+struct Token {
+    alpha: bool,
+    digit: bool,
+    /// Whether the first letter is upper case (`None`: no letter).
+    first_letter_upper: Option<bool>,
+    /// Ends in terminal punctuation, closing marks aside.
+    terminal: bool,
+    /// [`word_hash`] of the token, when computed on the way.
+    hash: Option<u64>,
+    /// Lowercased letters for the prefix key (when asked): the first ones inline, the rest
+    /// (rare: long words) in `prefix_more`.
+    prefix: [u32; 16],
+    prefix_len: usize,
+    prefix_more: Vec<u32>,
+}
+
+impl Token {
+    fn push_prefix(&mut self, l: u32) {
+        if let Some(slot) = self.prefix.get_mut(self.prefix_len) {
+            *slot = l;
+            self.prefix_len += 1;
+        } else {
+            self.prefix_more.push(l);
+        }
+    }
+}
+
+/// A token of ASCII characters, in one pass over its bytes (the same results as
+/// [`unicode_token`], and the hash [`word_hash`] gives).
+#[inline]
+fn ascii_token(tok: &str, want_prefix: bool) -> Token {
+    let mut t = Token::default();
+    let bytes = tok.as_bytes();
+    let mut first_alnum = None;
+    let mut last_alnum = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if b.is_ascii_alphabetic() {
+            t.alpha = true;
+            if t.first_letter_upper.is_none() {
+                t.first_letter_upper = Some(b.is_ascii_uppercase());
+            }
+            if want_prefix {
+                t.push_prefix(u32::from(b.to_ascii_lowercase()));
+            }
+        } else if b.is_ascii_digit() {
+            t.digit = true;
+        } else {
+            continue;
+        }
+        first_alnum.get_or_insert(i);
+        last_alnum = i;
+    }
+    if let Some(first) = first_alnum {
+        let mut h = FxBuildHasher.build_hasher();
+        for &b in &bytes[first..=last_alnum] {
+            h.write_u8(b.to_ascii_lowercase());
+        }
+        h.write_u8(0xff);
+        t.hash = Some(h.finish());
+    }
+    let core = bytes
+        .iter()
+        .rposition(|&b| !matches!(b, b'"' | b'\'' | b')' | b']' | b'}'))
+        .and_then(|i| bytes.get(i));
+    t.terminal = matches!(core, Some(b'.' | b'!' | b'?'));
+    t
+}
+
+/// A token with non-ASCII characters.
+fn unicode_token(tok: &str, want_prefix: bool) -> Token {
+    let mut t = Token::default();
+    for c in tok.chars() {
+        if c.is_alphabetic() {
+            t.alpha = true;
+            if t.first_letter_upper.is_none() {
+                t.first_letter_upper = Some(c.is_uppercase());
+            }
+            if want_prefix {
+                for l in c.to_lowercase() {
+                    t.push_prefix(l as u32);
+                }
+            }
+        } else if c.is_numeric() {
+            t.digit = true;
+        }
+    }
+    let core = tok.trim_end_matches(is_closing);
+    t.terminal = core.chars().last().is_some_and(is_terminal);
+    t
+}
+
 impl TextStats {
     /// Computes the statistics of `text` (collapsed white space, as blocks hold it).
     pub fn of(text: &str, stop: Option<&FxHashSet<u64>>, title: &FxHashSet<u64>) -> TextStats {
@@ -147,55 +240,34 @@ impl TextStats {
         let mut prefix = FxBuildHasher.build_hasher();
         let mut prefix_words = 0u32;
         for tok in text.split(' ').filter(|t| !t.is_empty()) {
+            let t = if tok.is_ascii() {
+                ascii_token(tok, prefix_words < 2)
+            } else {
+                unicode_token(tok, prefix_words < 2)
+            };
             if prefix_words < 2 {
-                for c in tok.chars().filter(|c| c.is_alphabetic()) {
-                    for l in c.to_lowercase() {
-                        prefix.write_u32(l as u32);
-                    }
+                for &l in &t.prefix[..t.prefix_len] {
+                    prefix.write_u32(l);
                 }
+                t.prefix_more.iter().for_each(|&l| prefix.write_u32(l));
                 prefix.write_u8(0xff);
                 prefix_words += 1;
             }
-            let mut alpha = false;
-            let mut digit = false;
-            let mut first_letter_upper = None;
-            if ascii {
-                for &b in tok.as_bytes() {
-                    if b.is_ascii_alphabetic() {
-                        alpha = true;
-                        if first_letter_upper.is_none() {
-                            first_letter_upper = Some(b.is_ascii_uppercase());
-                        }
-                    } else if b.is_ascii_digit() {
-                        digit = true;
-                    }
-                }
-            }
-            for c in tok.chars().filter(|_| !ascii) {
-                if c.is_alphabetic() {
-                    alpha = true;
-                    if first_letter_upper.is_none() {
-                        first_letter_upper = Some(c.is_uppercase());
-                    }
-                } else if c.is_numeric() {
-                    digit = true;
-                }
-            }
-            let class = match (alpha, digit) {
+            let class = match (t.alpha, t.digit) {
                 (true, false) => 0,
                 (false, true) => 1,
                 (true, true) => 2,
                 (false, false) => 3,
             };
             s.tokens[class] += 1;
-            if first_letter_upper == Some(true) {
+            if t.first_letter_upper == Some(true) {
                 s.upper_tokens += 1;
             }
-            if alpha || digit {
+            if t.alpha || t.digit {
                 s.words += 1;
                 open_sentence = true;
                 if stop.is_some() || !title.is_empty() {
-                    let h = word_hash(tok);
+                    let h = t.hash.unwrap_or_else(|| word_hash(tok));
                     if stop.is_some_and(|st| st.contains(&h)) {
                         s.stop_words += 1;
                     }
@@ -205,8 +277,7 @@ impl TextStats {
                 }
             }
             // A sentence ends where a token ends in terminal punctuation (closing marks aside).
-            let core = tok.trim_end_matches(is_closing);
-            if core.chars().last().is_some_and(is_terminal) && open_sentence {
+            if t.terminal && open_sentence {
                 s.sentences += 1;
                 open_sentence = false;
             }
@@ -307,6 +378,45 @@ mod tests {
             assert_eq!(a.chars, b.chars, "{t}");
             assert_eq!(a.words, b.words, "{t}");
             assert_eq!(a.upper_tokens, b.upper_tokens, "{t}");
+        }
+    }
+
+    #[test]
+    fn ascii_tokens_agree_with_the_general_path() {
+        for tok in [
+            "Hello",
+            "world,",
+            "(it's)",
+            "B52s",
+            "2008.",
+            "\"stop.\"",
+            "...",
+            "|",
+            "x)",
+            "A.B.",
+            "end?)]",
+            "'quoted'",
+            "e-mail",
+            "--",
+            "Mr.",
+            "3:30",
+            "ABC!",
+            "a",
+            "Antidisestablishmentarianism",
+        ] {
+            for want_prefix in [false, true] {
+                let a = ascii_token(tok, want_prefix);
+                let u = unicode_token(tok, want_prefix);
+                let what = format!("{tok:?} prefix {want_prefix}");
+                assert_eq!((a.alpha, a.digit), (u.alpha, u.digit), "{what}");
+                assert_eq!(a.first_letter_upper, u.first_letter_upper, "{what}");
+                assert_eq!(a.terminal, u.terminal, "{what}");
+                assert_eq!(a.prefix[..a.prefix_len], u.prefix[..u.prefix_len], "{what}");
+                assert_eq!(a.prefix_more, u.prefix_more, "{what}");
+                if a.alpha || a.digit {
+                    assert_eq!(a.hash, Some(word_hash(tok)), "{what}");
+                }
+            }
         }
     }
 
