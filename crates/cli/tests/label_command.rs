@@ -126,6 +126,7 @@ fn every_format_is_written_under_the_input_name_with_its_extension() {
     ));
     let line = std::fs::read_to_string(first).expect("jsonl output");
     let v: serde_json::Value = serde_json::from_str(line.trim()).expect("one JSON object");
+    assert_eq!(v["language"], "eng", "the page language (ISO 639-3)");
     let blocks = v["blocks"].as_array().expect("blocks");
     assert!(!blocks.is_empty());
     let t: f64 = v["decoding"]

@@ -841,6 +841,7 @@ impl Extractor {
         } else {
             None
         };
+        table.language = lang.map(|l| l.code());
         let stop = if self.on("stopwords") {
             lang.and_then(|l| iso639_1(l.code()))
                 .and_then(|c| self.stop_words.get(c))
