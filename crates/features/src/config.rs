@@ -96,6 +96,24 @@ pub struct LangIdConfig {
     pub max_blocks: usize,
     /// Characters of the page's longest blocks fed to page-level detection.
     pub page_sample_chars: usize,
+    /// How languages are identified (default `whatlang`, as bundles made before this
+    /// setting existed were trained).
+    #[serde(default)]
+    pub method: LangIdMethod,
+}
+
+/// How the `langid` and `stopwords` modules identify languages.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LangIdMethod {
+    /// whatlang's trigram and alphabet detector, for the page and for its longest blocks.
+    #[default]
+    Whatlang,
+    /// A vote of stop words: the page's language is the one whose stop-word list covers most
+    /// words of the sample, when it wins clearly (whatlang decides otherwise, e.g. for
+    /// languages written without spaces); a block's confidence is its stop-word hits in the
+    /// page's language over the best language's. About ten times cheaper than whatlang.
+    Stopwords,
 }
 
 impl Default for FeatureConfig {
@@ -114,6 +132,7 @@ impl Default for FeatureConfig {
                 min_block_chars: 80,
                 max_blocks: 8,
                 page_sample_chars: 2000,
+                method: LangIdMethod::Whatlang,
             },
             bins: BTreeMap::new(),
         })
@@ -149,5 +168,19 @@ mod tests {
         assert_eq!(c, FeatureConfig::default());
         let again = FeatureConfig::from_json(&c.to_json()).expect("round trip");
         assert_eq!(again, c);
+        assert_eq!(c.langid.method, LangIdMethod::Stopwords);
+    }
+
+    #[test]
+    fn bundles_without_a_language_method_keep_whatlang() {
+        // Bundles trained before `langid.method` existed must extract the features they were
+        // trained on.
+        let mut v: serde_json::Value =
+            serde_json::from_str(DEFAULT_CONFIG_JSON).expect("shipped configuration");
+        if let Some(l) = v.get_mut("langid").and_then(|l| l.as_object_mut()) {
+            l.remove("method");
+        }
+        let c = FeatureConfig::from_json(&v.to_string()).expect("parses without method");
+        assert_eq!(c.langid.method, LangIdMethod::Whatlang);
     }
 }

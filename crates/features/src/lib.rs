@@ -20,7 +20,7 @@ pub mod page;
 pub mod segment;
 pub mod template;
 
-pub use config::{ConfigError, FEATURE_VERSION, FeatureConfig};
+pub use config::{ConfigError, FEATURE_VERSION, FeatureConfig, LangIdMethod};
 pub use decode::{DecodeError, Decoded, decode};
 pub use features::{Column, Extractor, FeatureTable, Kind, Schema};
 pub use page::{Block, Element, ElementId, Page, Split};

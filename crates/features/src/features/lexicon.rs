@@ -102,6 +102,100 @@ pub fn iso639_1(code3: &str) -> Option<&'static str> {
     })
 }
 
+/// Every stop-word list at once, for guessing a text's language by the stop words it uses:
+/// word hash -> the languages whose list holds it (a bit each).
+///
+/// Stop words are the most frequent words of a language, so in running text of some length
+/// the page's own list wins by far; a vote costs one hash lookup per word, where a trigram
+/// detector scores every trigram of the text against every language profile.
+#[derive(Debug, Default)]
+pub struct StopIndex {
+    langs: Vec<whatlang::Lang>,
+    words: rustc_hash::FxHashMap<u64, u128>,
+}
+
+/// Stop-word hits per language of [`StopIndex`] (by index), and the number of words.
+#[derive(Debug)]
+pub struct StopVotes {
+    /// Hits per language index.
+    pub hits: [u16; 128],
+    /// Words looked at.
+    pub words: u16,
+}
+
+impl StopIndex {
+    /// The index over every language whatlang knows that has a stop-word list (at most 128).
+    pub fn new() -> Self {
+        let mut ix = StopIndex::default();
+        for &lang in whatlang::Lang::all() {
+            let Some(list) = iso639_1(lang.code()).and_then(stop_words::lookup) else {
+                continue;
+            };
+            if list.is_empty() || ix.langs.len() >= 128 {
+                continue;
+            }
+            let bit = 1u128 << ix.langs.len();
+            ix.langs.push(lang);
+            for w in list {
+                *ix.words.entry(word_hash(w)).or_insert(0) |= bit;
+            }
+        }
+        ix
+    }
+
+    /// Index of a language, if it has a list.
+    pub fn index_of(&self, lang: whatlang::Lang) -> Option<usize> {
+        self.langs.iter().position(|l| *l == lang)
+    }
+
+    /// The language of an index.
+    pub fn lang(&self, i: usize) -> Option<whatlang::Lang> {
+        self.langs.get(i).copied()
+    }
+
+    /// Counts the stop words of every language among the space-separated words of `text`.
+    pub fn votes(&self, text: &str) -> StopVotes {
+        let mut v = StopVotes {
+            hits: [0; 128],
+            words: 0,
+        };
+        for w in text
+            .split(' ')
+            .filter(|w| w.chars().any(char::is_alphanumeric))
+        {
+            v.words = v.words.saturating_add(1);
+            if let Some(&found) = self.words.get(&word_hash(w)) {
+                let mut bits = found;
+                while bits != 0 {
+                    let i = bits.trailing_zeros() as usize;
+                    if let Some(h) = v.hits.get_mut(i) {
+                        *h = h.saturating_add(1);
+                    }
+                    bits &= bits - 1;
+                }
+            }
+        }
+        v
+    }
+}
+
+impl StopVotes {
+    /// The language index with the most hits and its hits, and the runner-up's hits.
+    pub fn best(&self) -> (usize, u16, u16) {
+        let mut best = (0, 0u16);
+        let mut second = 0u16;
+        for (i, &h) in self.hits.iter().enumerate() {
+            if h > best.1 {
+                second = best.1;
+                best = (i, h);
+            } else if h > second {
+                second = h;
+            }
+        }
+        (best.0, best.1, second)
+    }
+}
+
 /// Stop-word sets (as [`word_hash`]es), built on first use per language and shared.
 #[derive(Debug, Default)]
 pub struct StopWords {
@@ -153,6 +247,49 @@ pub fn singular(token: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn vote(ix: &StopIndex, text: &str) -> (Option<whatlang::Lang>, u16, u16) {
+        let (i, best, second) = ix.votes(text).best();
+        (ix.lang(i), best, second)
+    }
+
+    #[test]
+    fn stop_words_vote_for_the_language_of_running_text() {
+        let ix = StopIndex::new();
+        let cases = [
+            (
+                "The council said on Monday that the bridge would be closed for six weeks while \
+                 the old cables are replaced, and that buses will run instead.",
+                whatlang::Lang::Eng,
+            ),
+            (
+                "Le conseil a annoncé lundi que le pont sera fermé pendant six semaines, le temps \
+                 de remplacer les vieux câbles, et que des bus circuleront à la place.",
+                whatlang::Lang::Fra,
+            ),
+            (
+                "Der Stadtrat teilte am Montag mit, dass die Brücke sechs Wochen lang gesperrt \
+                 wird, während die alten Kabel ersetzt werden, und dass stattdessen Busse fahren.",
+                whatlang::Lang::Deu,
+            ),
+            (
+                "Rada města v pondělí oznámila, že most bude na šest týdnů uzavřen, než se vymění \
+                 staré kabely, a že místo tramvají pojedou autobusy.",
+                whatlang::Lang::Ces,
+            ),
+        ];
+        for (text, want) in cases {
+            let (lang, best, second) = vote(&ix, text);
+            assert_eq!(lang, Some(want), "{text}");
+            assert!(best > second, "{want:?}: {best} vs {second}");
+        }
+        // English, whose list is long, wins by the margin that decides without whatlang.
+        let (_, best, second) = vote(&ix, cases[0].0);
+        assert!(best >= 3 && best >= 2 * second, "{best} vs {second}");
+        // Nothing to vote on: no hits at all.
+        assert_eq!(vote(&ix, "12345 -- | »").1, 0);
+        assert!(ix.index_of(whatlang::Lang::Eng).is_some());
+    }
 
     #[test]
     fn word_hash_ignores_case_and_edge_punctuation() {

@@ -14,7 +14,7 @@
 //! | `duplicate` | `first-duplicate`, `duplicate-count` (short blocks), `duplicate.prefix-count` (blocks starting with the same two words) |
 //! | `regexp` | `regexp.url`, `regexp.date`, `regexp.time` (index of the first matching expression), `regexp.date-window` (share of the 10 nearest blocks with a date or time) |
 //! | `groups` | `div-group.word-ratio`, `td-group.word-ratio` (words outside `<a>` of the block's group / of the page) |
-//! | `langid` | `langid.page` (whatlang's language of the page), `langid.block` (confidence that the block is in it) |
+//! | `langid` | `langid.page` (the page's language: a stop-word vote, or whatlang; see [`crate::LangIdMethod`]), `langid.block` (confidence that the block is in it) |
 //! | `document` | `position`, `document.{word,sentence,block}-count`, `document.max-{div,td}-group` |
 //! | `paragraph` | `paragraph.{word-count,link-density,blocks,position}` (jusText's paragraph: blocks between block-level tags) |
 //! | `stopwords` | `stopword-density`, `paragraph.stopword-density` (stop words of the page's language) |
@@ -33,10 +33,10 @@ pub mod text;
 use regex::{Regex, RegexSet};
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use crate::config::{ConfigError, FeatureConfig};
+use crate::config::{ConfigError, FeatureConfig, LangIdMethod};
 use crate::page::Page;
 use crate::segment::tags::Tag;
-use lexicon::{StopWords, attr_tokens, iso639_1, singular, word_hash};
+use lexicon::{StopIndex, StopWords, attr_tokens, iso639_1, singular, word_hash};
 use structure::{Structure, TagSet};
 use text::{CHAR_CLASSES, END_CLASSES, TOKEN_CLASSES, TextStats};
 
@@ -66,6 +66,9 @@ const RIVALS: [whatlang::Lang; 6] = [
     whatlang::Lang::Rus,
     whatlang::Lang::Cmn,
 ];
+
+/// Fewest stop words that decide a page's language by vote (`langid.method: stopwords`).
+const STOP_VOTE_MIN: u16 = 3;
 
 /// Characters of a block given to the language detector.
 const BLOCK_SAMPLE_CHARS: usize = 150;
@@ -259,6 +262,8 @@ pub struct Extractor {
     keywords: FxHashMap<String, u8>,
     img_containers: u32,
     stop_words: StopWords,
+    /// The stop-word vote, when the configuration asks for it instead of whatlang.
+    stop_index: Option<StopIndex>,
     detector: whatlang::Detector,
     langs: Vec<&'static str>,
     modules: [bool; 13],
@@ -698,6 +703,9 @@ impl Extractor {
             keywords,
             img_containers,
             stop_words: StopWords::new(),
+            stop_index: (config.langid.method == LangIdMethod::Stopwords
+                && (config.has_module("langid") || config.has_module("stopwords")))
+            .then(StopIndex::new),
             detector,
             langs,
             modules,
@@ -744,6 +752,13 @@ impl Extractor {
         }
         if sample.trim().is_empty() {
             return None;
+        }
+        if let Some(ix) = &self.stop_index {
+            // A clear winner: enough stop words, at least twice the runner-up's.
+            let (i, best, second) = ix.votes(&sample).best();
+            if best >= STOP_VOTE_MIN && best >= 2 * second {
+                return ix.lang(i);
+            }
         }
         self.detector.detect_lang(&sample)
     }
@@ -957,7 +972,28 @@ impl Extractor {
                 lang_block[i] = -0.5;
             }
             long.sort_unstable_by_key(|&i| std::cmp::Reverse(stats[i].total_chars()));
-            if let Some(l) = lang {
+            let by_votes = lang.and_then(|l| {
+                let ix = self.stop_index.as_ref()?;
+                Some((ix, ix.index_of(l)?))
+            });
+            if let Some((ix, page_lang)) = by_votes {
+                // The block's stop words in the page's language, against the best language's.
+                for &i in long.iter().take(self.config.langid.max_blocks) {
+                    let t = page.block_text(&page.blocks[i]);
+                    let cut = t
+                        .char_indices()
+                        .nth(BLOCK_SAMPLE_CHARS)
+                        .map_or(t.len(), |(k, _)| k);
+                    let v = ix.votes(&t[..cut]);
+                    let (_, best, _) = v.best();
+                    let own = v.hits.get(page_lang).copied().unwrap_or(0);
+                    lang_block[i] = if best == 0 {
+                        0.0
+                    } else {
+                        f32::from(own) / f32::from(best)
+                    };
+                }
+            } else if let Some(l) = lang {
                 // Per block, the page's language competes with a few major languages only:
                 // the question is "is this block in the page's language", and a short list
                 // keeps whatlang several times cheaper than scoring every profile.
