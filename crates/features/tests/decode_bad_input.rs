@@ -314,12 +314,13 @@ fn time(html: &str, reps: usize) -> (Duration, usize) {
     (best, blocks)
 }
 
-/// Asserts that the work on `make(10 n)` is less than 40 times the work on `make(n)` (best of 3
-/// and of 2 runs).
+/// Asserts that the work on `make(10 n)` is less than 60 times the work on `make(n)` (best of 3
+/// runs each): linear work gives about 10 times (up to 30 with cache effects on a loaded
+/// machine), quadratic work 100 times.
 fn assert_linear(what: &str, n: usize, make: impl Fn(usize) -> String) -> (usize, usize) {
     let (small, big) = (make(n), make(10 * n));
     let (t_small, b_small) = time(&small, 3);
-    let (t_big, b_big) = time(&big, 2);
+    let (t_big, b_big) = time(&big, 3);
     // Below a millisecond the small run is mostly noise: compare with at least that.
     let floor = t_small.max(Duration::from_millis(1));
     eprintln!(
@@ -328,7 +329,7 @@ fn assert_linear(what: &str, n: usize, make: impl Fn(usize) -> String) -> (usize
         big.len()
     );
     assert!(
-        t_big < floor * 40,
+        t_big < floor * 60,
         "{what}: {t_big:?} for {} bytes vs {t_small:?} for {} bytes: not linear",
         big.len(),
         small.len()
