@@ -73,6 +73,15 @@ const STOP_VOTE_MIN: u16 = 3;
 /// Characters of a block given to the language detector.
 const BLOCK_SAMPLE_CHARS: usize = 150;
 
+/// The first [`BLOCK_SAMPLE_CHARS`] characters of a block's text, for language identification.
+fn block_sample(t: &str) -> &str {
+    let cut = t
+        .char_indices()
+        .nth(BLOCK_SAMPLE_CHARS)
+        .map_or(t.len(), |(k, _)| k);
+    t.get(..cut).unwrap_or(t)
+}
+
 /// Blocks on either side looked at by `regexp.date-window`.
 const DATE_WINDOW: usize = 5;
 
@@ -979,12 +988,7 @@ impl Extractor {
             if let Some((ix, page_lang)) = by_votes {
                 // The block's stop words in the page's language, against the best language's.
                 for &i in long.iter().take(self.config.langid.max_blocks) {
-                    let t = page.block_text(&page.blocks[i]);
-                    let cut = t
-                        .char_indices()
-                        .nth(BLOCK_SAMPLE_CHARS)
-                        .map_or(t.len(), |(k, _)| k);
-                    let v = ix.votes(&t[..cut]);
+                    let v = ix.votes(block_sample(page.block_text(&page.blocks[i])));
                     let (_, best, _) = v.best();
                     let own = v.hits.get(page_lang).copied().unwrap_or(0);
                     lang_block[i] = if best == 0 {
@@ -1003,12 +1007,8 @@ impl Extractor {
                 }
                 let det = whatlang::Detector::with_allowlist(allow);
                 for &i in long.iter().take(self.config.langid.max_blocks) {
-                    let t = page.block_text(&page.blocks[i]);
-                    let cut = t
-                        .char_indices()
-                        .nth(BLOCK_SAMPLE_CHARS)
-                        .map_or(t.len(), |(k, _)| k);
-                    lang_block[i] = match det.detect(&t[..cut]) {
+                    lang_block[i] = match det.detect(block_sample(page.block_text(&page.blocks[i])))
+                    {
                         Some(info) if info.lang() == l => info.confidence() as f32,
                         _ => 0.0,
                     };
