@@ -67,6 +67,13 @@ pub struct FeatureConfig {
     pub class_keywords: Vec<KeywordGroup>,
     /// How many of the nearest ancestors that carry a `class` or `id` are looked at.
     pub class_depth: usize,
+    /// Read class names by their role (default off, as bundles made before this setting
+    /// existed were trained): an element marked as a blog post's container (hAtom `hentry`,
+    /// WordPress `type-*` with `status-*`, `post-123`) is `content` whatever its
+    /// `category-*` and `tag-*` slugs say (`category-worth-sharing` is not a sharing bar), so
+    /// that the readability-style candidate scoring does not drop it as unlikely.
+    #[serde(default)]
+    pub class_roles: bool,
     /// Language identification.
     pub langid: LangIdConfig,
     /// Bins per feature name: thresholds `t1 < t2 < ...`; a value `v` falls in bin `i`, the number
@@ -127,6 +134,7 @@ impl Default for FeatureConfig {
             regexp: BTreeMap::new(),
             class_keywords: Vec::new(),
             class_depth: 2,
+            class_roles: false,
             langid: LangIdConfig {
                 allow: Vec::new(),
                 min_block_chars: 80,

@@ -172,7 +172,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                         drop(w);
                     }
                     file.extend_from_slice(buf);
-                    output::write_atomic(&out_path(dir, path, args.format), &file)
+                    output::write_atomic_in_existing(&out_path(dir, path, args.format), &file)
                         .map_err(|e| format!("{e:#}"))?;
                 }
                 None => {

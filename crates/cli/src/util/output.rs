@@ -14,6 +14,20 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     };
     std::fs::create_dir_all(dir)
         .with_context(|| format!("cannot create folder {}", dir.display()))?;
+    replace_in(dir, path, bytes)
+}
+
+/// Like [`write_atomic`] for a path whose folder is known to exist (a batch creates its output
+/// folder once instead of once a page: the check is a system call per file).
+pub fn write_atomic_in_existing(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    replace_in(dir, path, bytes)
+}
+
+fn replace_in(dir: &Path, path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     let mut tmp = tempfile::NamedTempFile::new_in(dir)
         .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
     tmp.write_all(bytes)

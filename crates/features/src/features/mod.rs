@@ -269,6 +269,8 @@ pub struct Extractor {
     regexps: Option<RegexSet>,
     regex_ranges: Vec<std::ops::Range<usize>>,
     keywords: FxHashMap<String, u8>,
+    /// Index of the keyword group named `content`, with `class_roles` on.
+    content_group: Option<u8>,
     img_containers: u32,
     stop_words: StopWords,
     /// The stop-word vote, when the configuration asks for it instead of whatlang.
@@ -276,6 +278,24 @@ pub struct Extractor {
     detector: whatlang::Detector,
     langs: Vec<&'static str>,
     modules: [bool; 13],
+}
+
+/// A class name that marks a blog post's container: hAtom's `hentry`, microformats2's
+/// `h-entry`, or WordPress's `post-<id>`.
+fn is_post_marker(name: &str) -> bool {
+    name == "hentry"
+        || name == "h-entry"
+        || name
+            .strip_prefix("post-")
+            .is_some_and(|id| !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Whether a `class` value marks a blog post's container: a post marker, or WordPress's
+/// `type-*` with `status-*`.
+fn is_post_container(class: &str) -> bool {
+    let names = || class.split_ascii_whitespace();
+    names().any(is_post_marker)
+        || (names().any(|n| n.starts_with("type-")) && names().any(|n| n.starts_with("status-")))
 }
 
 fn tag_set(names: &[String], what: &str) -> Result<TagSet, ConfigError> {
@@ -710,6 +730,16 @@ impl Extractor {
             regexps,
             regex_ranges,
             keywords,
+            content_group: config
+                .class_roles
+                .then(|| {
+                    config
+                        .class_keywords
+                        .iter()
+                        .position(|g| g.group == "content")
+                })
+                .flatten()
+                .map(|g| g as u8),
             img_containers,
             stop_words: StopWords::new(),
             stop_index: (config.langid.method == LangIdMethod::Stopwords
@@ -781,6 +811,11 @@ impl Extractor {
         let (c, i) = (page.class_of(el), page.id_of(el));
         if c.is_empty() && i.is_empty() {
             return 0;
+        }
+        if let Some(content) = self.content_group
+            && is_post_container(c)
+        {
+            return content + 2;
         }
         let mut best: Option<u8> = None;
         for v in [c, i] {

@@ -1,0 +1,66 @@
+//! The `class` module: `class.1` names the keyword group of a block's nearest ancestor with a
+//! `class` or `id`. With `class_roles`, a blog post's container is `content` whatever its
+//! taxonomy slugs say; without it (bundles made before the setting), the first group in the
+//! configuration's order wins, as it always did.
+
+use victor_features::{Extractor, FeatureConfig, Segmenter};
+
+/// The shipped configuration with only the `class` module.
+fn config(roles: bool) -> FeatureConfig {
+    FeatureConfig {
+        modules: vec!["class".to_string()],
+        bins: Default::default(),
+        class_roles: roles,
+        ..FeatureConfig::default()
+    }
+}
+
+/// The group name `class.1` gives every block of `html`.
+fn groups(roles: bool, html: &str) -> Vec<String> {
+    let cfg = config(roles);
+    let ex = Extractor::new(&cfg).expect("compiles");
+    let col = ex
+        .schema()
+        .columns
+        .iter()
+        .position(|c| c.name == "class.1")
+        .expect("column exists");
+    let page = Segmenter::new().segment(html).expect("segments");
+    let table = ex.extract(&page);
+    let mut names = vec!["none".to_string(), "other".to_string()];
+    names.extend(cfg.class_keywords.iter().map(|g| g.group.clone()));
+    (0..table.blocks)
+        .map(|b| names[table.raw(b, col) as usize].clone())
+        .collect()
+}
+
+const WORDPRESS: &str = r#"<div class="post-157 post type-post status-publish format-standard hentry category-worth-sharing"><p>The article's text.</p></div>
+<div class="share-buttons"><p>Share this</p></div>
+<div class="entry type-page status-draft category-news"><p>A page.</p></div>
+<div class="hentry tag-comments"><p>An hAtom entry.</p></div>
+<div class="post-footer"><p>Footer of a post.</p></div>"#;
+
+#[test]
+fn post_containers_are_content_whatever_their_slugs_say() {
+    assert_eq!(
+        groups(true, WORDPRESS),
+        ["content", "social", "content", "content", "footer"]
+    );
+}
+
+#[test]
+fn without_class_roles_the_first_group_in_order_wins() {
+    // `sharing` (social) and `category` (meta) come before `post` (content); `comments` before
+    // everything.
+    assert_eq!(
+        groups(false, WORDPRESS),
+        ["social", "social", "meta", "comment", "footer"]
+    );
+}
+
+#[test]
+fn a_post_number_needs_digits() {
+    // `post-body` is not a post marker: `body` is read as a keyword (content), like `post`.
+    let html = r#"<div class="post-body category-print"><p>Text.</p></div>"#;
+    assert_eq!(groups(true, html), ["social"]);
+}
