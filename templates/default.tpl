@@ -144,5 +144,7 @@ U127:%x[1,duplicate.prefix-count]
 # Invisible content
 U128:%x[0,container.hidden]
 U129:%x[0,container.hidden]/%x[0,main.in-best]
+U130:%x[0,class.in-comment]
+U131:%x[0,class.in-comment]/%x[0,main.in-best]
 
 B

@@ -74,6 +74,12 @@ pub struct FeatureConfig {
     /// that the readability-style candidate scoring does not drop it as unlikely.
     #[serde(default)]
     pub class_roles: bool,
+    /// Keyword groups looked for on every ancestor, not only the nearest `class_depth`:
+    /// `class.in-GROUP` is 1 when the block's element or any ancestor below `<body>` has a
+    /// `class`/`id` token of the group (a comment's paragraph sits in `div.format-text` inside
+    /// `dd.comment` inside `dl#comment-list`). Default none.
+    #[serde(default)]
+    pub class_outer: Vec<String>,
     /// Language identification.
     pub langid: LangIdConfig,
     /// Bins per feature name: thresholds `t1 < t2 < ...`; a value `v` falls in bin `i`, the number
@@ -135,6 +141,7 @@ impl Default for FeatureConfig {
             class_keywords: Vec::new(),
             class_depth: 2,
             class_roles: false,
+            class_outer: Vec::new(),
             langid: LangIdConfig {
                 allow: Vec::new(),
                 min_block_chars: 80,

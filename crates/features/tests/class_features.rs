@@ -64,3 +64,41 @@ fn a_post_number_needs_digits() {
     let html = r#"<div class="post-body category-print"><p>Text.</p></div>"#;
     assert_eq!(groups(true, html), ["social"]);
 }
+
+/// The `class.in-comment` flag of every block, with `class_outer: ["comment"]`.
+fn in_comment(html: &str) -> Vec<f32> {
+    let cfg = FeatureConfig {
+        class_outer: vec!["comment".to_string()],
+        ..config(true)
+    };
+    let ex = Extractor::new(&cfg).expect("compiles");
+    let col = ex
+        .schema()
+        .columns
+        .iter()
+        .position(|c| c.name == "class.in-comment")
+        .expect("column exists");
+    let page = Segmenter::new().segment(html).expect("segments");
+    let table = ex.extract(&page);
+    (0..table.blocks).map(|b| table.raw(b, col)).collect()
+}
+
+#[test]
+fn outer_groups_are_seen_on_every_ancestor_below_body() {
+    let html = r#"<body class="comments-open"><div class="format-text"><p>The post.</p></div>
+<dl id="comment-list"><dd class="alt"><div class="format-text"><div class="inner"><p>A reader's comment.</p></div></div></dd></dl>
+<div class="commentBody"><p>Another.</p></div><p>After.</p></body>"#;
+    // The body's own classes describe the page, not a region; the second comment's element
+    // carries the group itself (camelCase split), the first only its third ancestor.
+    assert_eq!(in_comment(html), [0.0, 1.0, 1.0, 0.0]);
+}
+
+#[test]
+fn an_unknown_outer_group_is_a_configuration_error() {
+    let cfg = FeatureConfig {
+        class_outer: vec!["comments".to_string()],
+        ..config(true)
+    };
+    let err = Extractor::new(&cfg).expect_err("no such group");
+    assert!(err.to_string().contains("class_outer"), "{err}");
+}

@@ -18,7 +18,7 @@
 //! | `document` | `position`, `document.{word,sentence,block}-count`, `document.max-{div,td}-group` |
 //! | `paragraph` | `paragraph.{word-count,link-density,blocks,position}` (jusText's paragraph: blocks between block-level tags) |
 //! | `stopwords` | `stopword-density`, `paragraph.stopword-density` (stop words of the page's language) |
-//! | `class` | `class.1`, `class.2`: keyword group of the nearest ancestors with a `class`/`id` (whole tokens) |
+//! | `class` | `class.1`, `class.2`: keyword group of the nearest ancestors with a `class`/`id` (whole tokens); `class.in-GROUP` for each `class_outer` group (a token of it on any ancestor below `<body>`) |
 //! | `title` | `title.in-title` (share of the block's words in `<title>`), `title.cover` (share of the title's words in the block) |
 //!
 //! Numeric values are discretized by the bins of the configuration; flags are `0`/`1`;
@@ -129,6 +129,7 @@ enum Feat {
     StopDensity,
     ParaStopDensity,
     Class(u8),
+    ClassIn(u8),
     TitleIn,
     TitleCover,
     MainInBest,
@@ -271,6 +272,8 @@ pub struct Extractor {
     keywords: FxHashMap<String, u8>,
     /// Index of the keyword group named `content`, with `class_roles` on.
     content_group: Option<u8>,
+    /// Keyword groups of `class_outer`, in column order.
+    outer_groups: Vec<u8>,
     img_containers: u32,
     stop_words: StopWords,
     /// The stop-word vote, when the configuration asks for it instead of whatlang.
@@ -698,6 +701,29 @@ impl Extractor {
                 )?;
             }
         }
+        let mut outer_groups = Vec::new();
+        if on("class") {
+            for name in &config.class_outer {
+                let g = config
+                    .class_keywords
+                    .iter()
+                    .position(|k| &k.group == name)
+                    .ok_or_else(|| {
+                        ConfigError::Invalid(format!("class_outer: no keyword group {name:?}"))
+                    })?;
+                if outer_groups.len() == 32 {
+                    return Err(ConfigError::Invalid(
+                        "class_outer: at most 32 groups".into(),
+                    ));
+                }
+                flag(
+                    format!("class.in-{name}"),
+                    Feat::ClassIn(outer_groups.len() as u8),
+                    &mut cols,
+                );
+                outer_groups.push(g as u8);
+            }
+        }
         if on("title") {
             numeric("title.in-title".into(), Feat::TitleIn, None, &mut cols)?;
             numeric("title.cover".into(), Feat::TitleCover, None, &mut cols)?;
@@ -740,6 +766,7 @@ impl Extractor {
                 })
                 .flatten()
                 .map(|g| g as u8),
+            outer_groups,
             img_containers,
             stop_words: StopWords::new(),
             stop_index: (config.langid.method == LangIdMethod::Stopwords
@@ -878,6 +905,32 @@ impl Extractor {
                 Some("comment" | "nav" | "footer" | "ad" | "social")
             ),
         }
+    }
+
+    /// Per element, bit `k` set when the element or an ancestor below `<body>` has a
+    /// `class`/`id` token of the `k`-th `class_outer` group (empty without such groups).
+    fn outer_masks(&self, page: &Page, st: &Structure) -> Vec<u32> {
+        if self.outer_groups.is_empty() {
+            return Vec::new();
+        }
+        let mut mask = vec![0u32; page.elements.len()];
+        for &e in &st.order {
+            let el = page.element(e);
+            let mut m = mask.get(el.parent as usize).copied().unwrap_or(0);
+            if !matches!(el.tag, Tag::BODY | Tag::HTML) {
+                for v in [page.class_of(el), page.id_of(el)] {
+                    attr_tokens(v, |t| {
+                        if let Some(&g) = self.keywords.get(singular(t))
+                            && let Some(k) = self.outer_groups.iter().position(|&o| o == g)
+                        {
+                            m |= 1 << k;
+                        }
+                    });
+                }
+            }
+            mask[e as usize] = m;
+        }
+        mask
     }
 
     /// Computes the feature table of a page.
@@ -1107,6 +1160,7 @@ impl Extractor {
                 }
             }
         }
+        let outer = self.outer_masks(page, &st);
         let infos: Vec<structure::ElemInfo> =
             page.blocks.iter().map(|b| st.of_block(b.parent)).collect();
         // Column by column: the same feature for every block in a row keeps the dispatch below
@@ -1211,6 +1265,10 @@ impl Extractor {
                     Feat::StopDensity => s.stop_words as f32 / s.words.max(1) as f32,
                     Feat::ParaStopDensity => p_stop[p] as f32 / p_words[p].max(1) as f32,
                     Feat::Class(level) => f32::from(class_of(info.attr[level as usize & 1])),
+                    Feat::ClassIn(k) => {
+                        let mask = outer.get(page.blocks[i].parent as usize).copied();
+                        f32::from(u8::from(mask.unwrap_or(0) >> k & 1 == 1))
+                    }
                     Feat::TitleIn => s.title_words as f32 / s.words.max(1) as f32,
                     Feat::MainInBest => {
                         f32::from(u8::from(cand.in_best.get(i).copied().unwrap_or(false)))
