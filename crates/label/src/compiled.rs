@@ -6,7 +6,9 @@
 //! ([`Template::parse_attribute`]), and stored in a table per line indexed by those values:
 //! a dense array when the value space is small (the usual case: bins of one or two features),
 //! a hash map otherwise. Scoring a block is then one index computation and one array read per
-//! template line.
+//! template line. Blocks at least [`BOUND`] blocks from both page ends (most of them) read their
+//! macros' cells straight from the feature table at precomputed offsets; the others go through a
+//! window of rows that knows the page's ends.
 
 use ndarray::Array2;
 use rustc_hash::FxHashMap;
@@ -49,6 +51,9 @@ struct Spec {
     values: usize,
     /// Multiplier of this macro's slot in the key.
     stride: u64,
+    /// Offset of the macro's cell from the current block's first cell (`row * columns + col`),
+    /// for blocks whose window lies inside the page.
+    delta: isize,
 }
 
 #[derive(Debug)]
@@ -56,6 +61,8 @@ struct Line {
     specs: [Spec; victor_features::template::MAX_MACROS],
     /// Number of macros.
     n: usize,
+    /// Whether every macro's row is within the window (the fast path of inner blocks).
+    near: bool,
     macros: Vec<Macro>,
     /// Values per macro (feature values + boundary slots).
     dims: Vec<usize>,
@@ -91,6 +98,7 @@ impl CompiledTemplate {
         crf: &CrfModel,
     ) -> Result<CompiledTemplate, String> {
         let schema = extractor.schema();
+        let columns = schema.columns.len() as isize;
         let mut lines: Vec<Line> = template
             .lines()
             .iter()
@@ -119,12 +127,15 @@ impl CompiledTemplate {
                         col: m.col,
                         values: values[k],
                         stride,
+                        delta: m.row as isize * columns + m.col as isize,
                     };
                     stride = stride.saturating_mul(dims[k] as u64);
                 }
                 Line {
                     specs,
                     n: macros.len(),
+                    near: macros.iter().all(|m| m.row.abs() <= BOUND)
+                        && macros.len() <= specs.len(),
                     macros,
                     dims,
                     values,
@@ -184,7 +195,30 @@ impl CompiledTemplate {
         // The rows of the blocks at offsets -BOUND..=BOUND around the current block.
         let mut window: [Option<&[u16]>; (2 * BOUND + 1) as usize] =
             [None; (2 * BOUND + 1) as usize];
+        let cells = table.values();
+        let inner = BOUND as usize..n.saturating_sub(BOUND as usize);
         for t in 0..n {
+            if inner.contains(&t) && (t + 1) * table.columns <= cells.len() {
+                // Every row of the window exists: read the cells directly.
+                let at = (t * table.columns) as isize;
+                let mut acc: Weights = [0.0; 3];
+                for line in &self.lines {
+                    let key = if line.near {
+                        self.near_key(line, cells, at)
+                    } else {
+                        Self::far_key(line, table, t)
+                    };
+                    if let Some(w) = key.and_then(|key| line.weights(key)) {
+                        acc[0] += w[0];
+                        acc[1] += w[1];
+                        acc[2] += w[2];
+                    }
+                }
+                if let Some(row) = out.get_mut(t * l..(t + 1) * l) {
+                    row.copy_from_slice(&acc[..l]);
+                }
+                continue;
+            }
             for (k, slot) in window.iter_mut().enumerate() {
                 let r = t as i64 + k as i64 - i64::from(BOUND);
                 *slot = (r >= 0 && (r as usize) < n).then(|| table.row(r as usize));
@@ -217,11 +251,7 @@ impl CompiledTemplate {
                     };
                     key += slot as u64 * sp.stride;
                 }
-                let w = match &line.table {
-                    Table::Dense(v) => v.get(key as usize),
-                    Table::Hash(h) => h.get(&key),
-                };
-                if let Some(w) = w {
+                if let Some(w) = line.weights(key) {
                     acc[0] += w[0];
                     acc[1] += w[1];
                     acc[2] += w[2];
@@ -230,6 +260,43 @@ impl CompiledTemplate {
             if let Some(row) = out.get_mut(t * l..(t + 1) * l) {
                 row.copy_from_slice(&acc[..l]);
             }
+        }
+    }
+}
+
+impl CompiledTemplate {
+    /// Key of a line whose rows are all within the window, for a block whose window lies
+    /// inside the page (`at`: the block's first cell); `None` for a value the model never saw.
+    #[inline]
+    fn near_key(&self, line: &Line, cells: &[u16], at: isize) -> Option<u64> {
+        let mut key: u64 = 0;
+        for sp in &line.specs[..line.n] {
+            let v = *cells.get((at + sp.delta) as usize)? as usize;
+            if v >= sp.values {
+                return None;
+            }
+            key += v as u64 * sp.stride;
+        }
+        Some(key)
+    }
+
+    /// Key of a line with a row beyond the window (the general path).
+    fn far_key(line: &Line, table: &FeatureTable, t: usize) -> Option<u64> {
+        let mut key: u64 = 0;
+        for (sp, m) in line.specs.iter().zip(&line.macros) {
+            key += slot(Template::value_at(table, t, *m), sp.values)? as u64 * sp.stride;
+        }
+        Some(key)
+    }
+}
+
+impl Line {
+    /// The weights stored under a key.
+    #[inline]
+    fn weights(&self, key: u64) -> Option<&Weights> {
+        match &self.table {
+            Table::Dense(v) => v.get(key as usize),
+            Table::Hash(h) => h.get(&key),
         }
     }
 }

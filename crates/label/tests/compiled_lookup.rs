@@ -15,6 +15,15 @@ const PAGES: &[&str] = &[
      <p>Officials said <b>repairs</b> would take days, and asked people to stay home.</p><div id=footer>Copyright 2008</div></body></html>",
     "<html><body><ul><li><a href=a>One</a><li><a href=b>Two</a></ul><h2>Report</h2><p>The committee published its report, \
      which found no wrongdoing. It will be debated next week.</p><p>Comments (3)</p></body></html>",
+    // More than twice the window (8 blocks each way): the inner blocks take the direct path.
+    "<html><body><div class=menu><a href=/>Home</a> <a href=/a>World</a> <a href=/b>Sport</a></div><h1>Storm hits the coast</h1>\
+     <p>One. The storm came in the night, and the wind was strong.</p><p>Two, 12 May 2008.</p><p>Three: the town's mayor spoke to reporters on Tuesday.</p>\
+     <ul><li><a href=1>Four</a></li><li><a href=2>Five</a></li><li>Six items of news</li></ul><p>Seven people were hurt, and two were taken to hospital.</p>\
+     <table><tr><td>Eight</td><td>9:30 pm</td></tr><tr><td>Ten of the roads</td><td>were closed</td></tr></table><h2>Report</h2>\
+     <p>Eleven lines of power fell, and the company said it would restore them soon.</p><p>Twelve.</p><p>Thirteen schools were closed on Wednesday.</p>\
+     <p>Fourteen, said the <i>police</i>, and <b>fifteen</b>.</p><div id=sidebar><p>Sixteen related stories</p><p>Seventeen more</p></div>\
+     <p>Eighteen, www.example.com</p><p>Nineteen shops were open again by Friday, the chamber of commerce said.</p><p>Twenty.</p>\
+     <div id=footer>Copyright 2008 | About | Contact</div></body></html>",
 ];
 
 fn labels_for(text: &str) -> &'static str {
@@ -38,7 +47,7 @@ fn compiled_scores_equal_string_lookup() {
         .expect("params");
     let mut tables = Vec::new();
     let mut buf = String::new();
-    for html in PAGES.iter().cycle().take(6) {
+    for html in PAGES.iter().cycle().take(9) {
         let page = seg.segment(html).expect("segments");
         let table = extractor.extract(&page);
         let xseq: Vec<Vec<crfs::Attribute>> = (0..table.blocks)
@@ -116,4 +125,10 @@ fn compiled_scores_equal_string_lookup() {
             }
         }
     }
+}
+
+#[test]
+fn the_long_page_has_inner_blocks() {
+    let page = Segmenter::new().segment(PAGES[2]).expect("segments");
+    assert!(page.blocks.len() > 2 * 8 + 4, "{} blocks", page.blocks.len());
 }
