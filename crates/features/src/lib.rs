@@ -3,8 +3,8 @@
 //! The first stage of victor's pipeline, after the Victor paper (Spousta, Marek, Pecina 2008),
 //! section 3:
 //!
-//! 1. [`decode`]: raw bytes to text, with browser-like encoding detection;
-//! 2. [`segment`]: text to a [`Page`] of blocks, each with its ancestors in the tree a browser
+//! 1. [`decode()`]: raw bytes to text, with browser-like encoding detection;
+//! 2. [`segment()`]: text to a [`Page`] of blocks, each with its ancestors in the tree a browser
 //!    would build (lol_html tokenizes; an HTML5 open-element stack places the text);
 //! 3. [`features`]: blocks to a [`FeatureTable`] of raw and discretized values, by modules that
 //!    a [`FeatureConfig`] switches on and bins;

@@ -4,7 +4,7 @@
 //! recommended other-threshold.
 //!
 //! Loading checks that the bundle was made for the features this victor computes
-//! ([`FEATURE_VERSION`](victor_features::FEATURE_VERSION)) and that the model's labels and
+//! ([`FEATURE_VERSION`]) and that the model's labels and
 //! attributes agree with its template; a mismatch is a [`BundleError`], never a silent change of
 //! behaviour.
 

@@ -6,7 +6,7 @@
 //! ([`Template::parse_attribute`]), and stored in a table per line indexed by those values:
 //! a dense array when the value space is small (the usual case: bins of one or two features),
 //! a hash map otherwise. Scoring a block is then one index computation and one array read per
-//! template line. Blocks at least [`BOUND`] blocks from both page ends (most of them) read their
+//! template line. Blocks at least 8 blocks (`BOUND`) from both page ends (most of them) read their
 //! macros' cells straight from the feature table at precomputed offsets; the others go through a
 //! window of rows that knows the page's ends.
 

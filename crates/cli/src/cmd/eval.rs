@@ -51,7 +51,7 @@ use crate::util::{model, output, progress};
 pub struct Args {
     #[command(flatten)]
     input: InputArgs,
-    /// Importer for manifest sets (default: inferred; blocks/ -> l3s-gn1, gold with <h>/<p>/<l>
+    /// Importer for manifest sets (default: inferred; blocks/ -> l3s-gn1, gold with `<h>`/`<p>`/`<l>`
     /// markers -> cleaneval, else text).
     #[arg(long = "from", value_enum, value_name = "IMPORTER")]
     from: Option<Importer>,

@@ -18,7 +18,7 @@ use crate::util::{inputs, model, output, progress};
 pub enum Format {
     /// The cleaned text, one paragraph a line.
     Text,
-    /// The cleaned text with CleanEval's <h>, <p>, <l> paragraph markers.
+    /// The cleaned text with CleanEval's `<h>`, `<p>`, `<l>` paragraph markers.
     Cleaneval,
     /// One JSON object per page: source, language, title, and every block with its text,
     /// offsets, label and the probabilities of header, text and other.
