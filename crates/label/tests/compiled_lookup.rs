@@ -130,5 +130,9 @@ fn compiled_scores_equal_string_lookup() {
 #[test]
 fn the_long_page_has_inner_blocks() {
     let page = Segmenter::new().segment(PAGES[2]).expect("segments");
-    assert!(page.blocks.len() > 2 * 8 + 4, "{} blocks", page.blocks.len());
+    assert!(
+        page.blocks.len() > 2 * 8 + 4,
+        "{} blocks",
+        page.blocks.len()
+    );
 }
