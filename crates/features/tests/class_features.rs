@@ -15,22 +15,28 @@ fn config(roles: bool) -> FeatureConfig {
     }
 }
 
-/// The group name `class.1` gives every block of `html`.
-fn groups(roles: bool, html: &str) -> Vec<String> {
-    let cfg = config(roles);
-    let ex = Extractor::new(&cfg).expect("compiles");
+/// The raw values of column `name` for every block of `html`.
+fn column(cfg: &FeatureConfig, html: &str, name: &str) -> Vec<f32> {
+    let ex = Extractor::new(cfg).expect("compiles");
     let col = ex
         .schema()
         .columns
         .iter()
-        .position(|c| c.name == "class.1")
+        .position(|c| c.name == name)
         .expect("column exists");
     let page = Segmenter::new().segment(html).expect("segments");
     let table = ex.extract(&page);
+    (0..table.blocks).map(|b| table.raw(b, col)).collect()
+}
+
+/// The group name `class.1` gives every block of `html`.
+fn groups(roles: bool, html: &str) -> Vec<String> {
+    let cfg = config(roles);
     let mut names = vec!["none".to_string(), "other".to_string()];
     names.extend(cfg.class_keywords.iter().map(|g| g.group.clone()));
-    (0..table.blocks)
-        .map(|b| names[table.raw(b, col) as usize].clone())
+    column(&cfg, html, "class.1")
+        .into_iter()
+        .map(|v| names[v as usize].clone())
         .collect()
 }
 
@@ -71,16 +77,7 @@ fn in_comment(html: &str) -> Vec<f32> {
         class_outer: vec!["comment".to_string()],
         ..config(true)
     };
-    let ex = Extractor::new(&cfg).expect("compiles");
-    let col = ex
-        .schema()
-        .columns
-        .iter()
-        .position(|c| c.name == "class.in-comment")
-        .expect("column exists");
-    let page = Segmenter::new().segment(html).expect("segments");
-    let table = ex.extract(&page);
-    (0..table.blocks).map(|b| table.raw(b, col)).collect()
+    column(&cfg, html, "class.in-comment")
 }
 
 #[test]
