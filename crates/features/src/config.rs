@@ -198,4 +198,20 @@ mod tests {
         let c = FeatureConfig::from_json(&v.to_string()).expect("parses without method");
         assert_eq!(c.langid.method, LangIdMethod::Whatlang);
     }
+
+    #[test]
+    fn bundles_without_the_class_settings_keep_them_off() {
+        let shipped = FeatureConfig::default();
+        assert!(shipped.class_roles);
+        assert_eq!(shipped.class_outer, ["comment"]);
+        let mut v: serde_json::Value =
+            serde_json::from_str(DEFAULT_CONFIG_JSON).expect("shipped configuration");
+        if let Some(o) = v.as_object_mut() {
+            o.remove("class_roles");
+            o.remove("class_outer");
+        }
+        let c = FeatureConfig::from_json(&v.to_string()).expect("parses without them");
+        assert!(!c.class_roles);
+        assert!(c.class_outer.is_empty());
+    }
 }
