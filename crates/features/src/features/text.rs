@@ -179,6 +179,29 @@ fn unicode_token(tok: &str, want_prefix: bool) -> Token {
     t
 }
 
+/// Character class of every ASCII byte, as the general loop of [`TextStats::of`] classifies
+/// the same characters: 0 letter, 1 digit, 2 punctuation, 3 white space, 4 other.
+const ASCII_CLASS: [u8; 128] = {
+    let mut t = [4u8; 128];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        t[b] = if c.is_ascii_alphabetic() {
+            0
+        } else if c.is_ascii_digit() {
+            1
+        } else if c == b' ' || (c >= b'\t' && c <= b'\r') {
+            3
+        } else if c.is_ascii_punctuation() {
+            2
+        } else {
+            4
+        };
+        b += 1;
+    }
+    t
+};
+
 impl TextStats {
     /// Computes the statistics of `text` (collapsed white space, as blocks hold it).
     pub fn of(text: &str, stop: Option<&FxHashSet<u64>>, title: &FxHashSet<u64>) -> TextStats {
@@ -189,20 +212,12 @@ impl TextStats {
         if ascii {
             // The same classes and hash as the general loop below, byte by byte.
             for &b in text.as_bytes() {
-                let class = if b.is_ascii_alphabetic() {
+                let class = ASCII_CLASS[usize::from(b & 0x7f)];
+                if class == 0 {
                     dup.write_u8(b.to_ascii_lowercase());
                     dup_letters = true;
-                    0
-                } else if b.is_ascii_digit() {
-                    1
-                } else if b == b' ' || (b'\t'..=b'\r').contains(&b) {
-                    3
-                } else if b.is_ascii_punctuation() {
-                    2
-                } else {
-                    4
-                };
-                s.chars[class] += 1;
+                }
+                s.chars[usize::from(class)] += 1;
             }
         }
         for c in text.chars().filter(|_| !ascii) {
@@ -378,6 +393,13 @@ mod tests {
             assert_eq!(a.chars, b.chars, "{t}");
             assert_eq!(a.words, b.words, "{t}");
             assert_eq!(a.upper_tokens, b.upper_tokens, "{t}");
+        }
+        // Every ASCII character is classed alike on both paths.
+        for c in (0u8..128).map(char::from) {
+            let a = stats(&format!("x{c}"));
+            let mut b = stats(&format!("x{c}\u{2605}"));
+            b.chars[4] -= 1;
+            assert_eq!(a.chars, b.chars, "{c:?}");
         }
     }
 
