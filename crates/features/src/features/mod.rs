@@ -73,6 +73,14 @@ const STOP_VOTE_MIN: u16 = 3;
 /// Characters of a block given to the language detector.
 const BLOCK_SAMPLE_CHARS: usize = 150;
 
+/// Sets every value of a column to `f(block)`: one monomorphic loop per feature.
+#[inline(always)]
+fn fill(column: &mut [f32], mut f: impl FnMut(usize) -> f32) {
+    for (i, v) in column.iter_mut().enumerate() {
+        *v = f(i);
+    }
+}
+
 /// The first [`BLOCK_SAMPLE_CHARS`] characters of a block's text, for language identification.
 fn block_sample(t: &str) -> &str {
     let cut = t
@@ -157,32 +165,35 @@ pub struct Column {
     /// Label of every discrete value (bin numbers, `0`/`1`, or names).
     pub labels: Vec<String>,
     feat: Feat,
-    /// The bins of a numeric column, as compared with raw values (f32).
-    bins: Vec<f32>,
+    /// The bins of a numeric column, as compared with raw values (f32), in groups of eight
+    /// padded with NaN (never `<=` a value): counting them is a fixed-width loop the compiler
+    /// vectorizes, where a loop over a short slice of varying length would not.
+    bins: Vec<[f32; 8]>,
 }
 
 impl Column {
-    /// Discretizes a column of raw values into every `stride`-th cell of `out` (from the
-    /// first), deciding the kind once per column rather than once per cell.
-    fn discretize_column(&self, raws: &[f32], out: &mut [u16], stride: usize) {
-        let cells = out.iter_mut().step_by(stride.max(1));
-        match &self.kind {
-            Kind::Flag => {
-                for (v, &raw) in cells.zip(raws) {
-                    *v = u16::from(raw > 0.5);
-                }
+    /// Discretizes a column of raw values into cell `col` of every row of `out` (rows of
+    /// `stride` cells), deciding the kind once per column rather than once per cell.
+    fn discretize_column(&self, raws: &[f32], out: &mut [u16], col: usize, stride: usize) {
+        let rows = out.chunks_exact_mut(stride.max(1)).zip(raws);
+        let cell = |row: &mut [u16], v: u16| {
+            if let Some(c) = row.get_mut(col) {
+                *c = v;
             }
+        };
+        match &self.kind {
+            Kind::Flag => rows.for_each(|(row, &raw)| cell(row, u16::from(raw > 0.5))),
             Kind::Categorical => {
                 let last = self.labels.len().saturating_sub(1);
-                for (v, &raw) in cells.zip(raws) {
-                    *v = (raw.max(0.0) as usize).min(last) as u16;
-                }
+                rows.for_each(|(row, &raw)| cell(row, (raw.max(0.0) as usize).min(last) as u16));
             }
-            Kind::Numeric(_) => {
-                for (v, &raw) in cells.zip(raws) {
-                    *v = self.bins.iter().map(|&t| u16::from(t <= raw)).sum();
-                }
-            }
+            Kind::Numeric(_) => rows.for_each(|(row, &raw)| {
+                let below = self
+                    .bins
+                    .iter()
+                    .map(|group| group.iter().map(|&t| u16::from(t <= raw)).sum::<u16>());
+                cell(row, below.sum());
+            }),
         }
     }
 }
@@ -220,7 +231,9 @@ pub struct FeatureTable {
     pub blocks: usize,
     /// Number of columns.
     pub columns: usize,
+    /// Raw values, column after column (`columns x blocks`): each column is computed whole.
     raw: Vec<f32>,
+    /// Discretized values, row after row (`blocks x columns`), as the labeler reads them.
     values: Vec<u16>,
 }
 
@@ -228,8 +241,11 @@ impl FeatureTable {
     /// The raw value of a cell.
     #[inline]
     pub fn raw(&self, block: usize, col: usize) -> f32 {
+        if block >= self.blocks {
+            return 0.0;
+        }
         self.raw
-            .get(block * self.columns + col)
+            .get(col * self.blocks + block)
             .copied()
             .unwrap_or(0.0)
     }
@@ -410,7 +426,16 @@ impl Extractor {
             }
             used_bins.insert(name.clone());
             let labels = (0..=bins.len()).map(|i| i.to_string()).collect();
-            let bins32 = bins.iter().map(|&b| b as f32).collect();
+            let bins32 = bins
+                .chunks(8)
+                .map(|c| {
+                    let mut group = [f32::NAN; 8];
+                    for (g, &b) in group.iter_mut().zip(c) {
+                        *g = b as f32;
+                    }
+                    group
+                })
+                .collect();
             cols.push(Column {
                 name,
                 kind: Kind::Numeric(bins),
@@ -941,7 +966,7 @@ impl Extractor {
             language: None,
             blocks: n,
             columns: ncols,
-            raw: vec![0.0; n * ncols],
+            raw: Vec::with_capacity(n * ncols),
             values: vec![0; n * ncols],
         };
         if n == 0 {
@@ -1163,133 +1188,154 @@ impl Extractor {
         let outer = self.outer_masks(page, &st);
         let infos: Vec<structure::ElemInfo> =
             page.blocks.iter().map(|b| st.of_block(b.parent)).collect();
-        // Column by column: the same feature for every block in a row keeps the dispatch below
-        // predictable.
-        struct Ctx {
-            info: structure::ElemInfo,
-            p: usize,
-            p_first: usize,
-            p_end: usize,
-            tchars: f32,
-            ttoks: f32,
-        }
-        let ctx: Vec<Ctx> = (0..n)
+        // Per block: its paragraph, the paragraph's first block and end, and the divisors of the
+        // relative features.
+        let para: Vec<(usize, usize, usize)> = (0..n)
             .map(|i| {
                 let p = st.paragraph[i] as usize;
-                Ctx {
-                    info: infos[i],
-                    p,
-                    p_first: st.paragraph_start[p] as usize,
-                    p_end: st.paragraph_start.get(p + 1).map_or(n, |&e| e as usize),
-                    tchars: stats[i].total_chars().max(1) as f32,
-                    ttoks: stats[i].total_tokens().max(1) as f32,
-                }
+                let first = st.paragraph_start[p] as usize;
+                let end = st.paragraph_start.get(p + 1).map_or(n, |&e| e as usize);
+                (p, first, end)
             })
             .collect();
+        let tchars: Vec<f32> = stats
+            .iter()
+            .map(|s| s.total_chars().max(1) as f32)
+            .collect();
+        let ttoks: Vec<f32> = stats
+            .iter()
+            .map(|s| s.total_tokens().max(1) as f32)
+            .collect();
+        // Column by column, the feature decided once per column: each arm below is a tight
+        // loop over the blocks.
         let mut column: Vec<f32> = vec![0.0; n];
         for (c, col) in self.schema.columns.iter().enumerate() {
-            for (i, ((b, s), cx)) in page.blocks.iter().zip(&stats).zip(&ctx).enumerate() {
-                let Ctx {
-                    info,
-                    p,
-                    p_first,
-                    p_end,
-                    tchars,
-                    ttoks,
-                } = *cx;
-                let raw: f32 = match col.feat {
-                    Feat::Container(k) => {
-                        let bit = 1u32 << k;
-                        let img = self.img_containers & bit != 0 && info.has_img;
-                        f32::from(u8::from(info.containers & bit != 0 || img))
-                    }
-                    Feat::Hidden => f32::from(u8::from(info.hidden)),
-                    Feat::Split(k) => {
-                        let set = &self.splits[k as usize];
-                        page.block_splits(b)
+            let col_out = &mut column[..];
+            match col.feat {
+                Feat::Container(k) => {
+                    let bit = 1u32 << k;
+                    let with_img = self.img_containers & bit != 0;
+                    fill(col_out, |i| {
+                        let info = &infos[i];
+                        f32::from(u8::from(
+                            info.containers & bit != 0 || (with_img && info.has_img),
+                        ))
+                    });
+                }
+                Feat::Hidden => fill(col_out, |i| f32::from(u8::from(infos[i].hidden))),
+                Feat::Split(k) => {
+                    let set = &self.splits[k as usize];
+                    fill(col_out, |i| {
+                        page.block_splits(&page.blocks[i])
                             .iter()
                             .filter(|sp| set.contains(sp.tag))
                             .map(|sp| u32::from(sp.opened) + u32::from(sp.closed))
                             .sum::<u32>() as f32
+                    });
+                }
+                Feat::CharAbs(k) => fill(col_out, |i| stats[i].chars[k as usize] as f32),
+                Feat::CharRel(k) => {
+                    fill(col_out, |i| stats[i].chars[k as usize] as f32 / tchars[i]);
+                }
+                Feat::TokAbs(k) => fill(col_out, |i| stats[i].tokens[k as usize] as f32),
+                Feat::TokRel(k) => {
+                    fill(col_out, |i| stats[i].tokens[k as usize] as f32 / ttoks[i]);
+                }
+                Feat::TokUpperRel => fill(col_out, |i| {
+                    let s = &stats[i];
+                    s.upper_tokens as f32 / (s.tokens[0] + s.tokens[2]).max(1) as f32
+                }),
+                Feat::SentCount => fill(col_out, |i| stats[i].sentences as f32),
+                Feat::SentAvgLen => fill(col_out, |i| {
+                    stats[i].words as f32 / stats[i].sentences.max(1) as f32
+                }),
+                Feat::SentBegin => {
+                    fill(col_out, |i| f32::from(u8::from(stats[i].sentence_begin)));
+                }
+                Feat::SentEnd => fill(col_out, |i| f32::from(u8::from(stats[i].sentence_end))),
+                Feat::TextEnd => fill(col_out, |i| f32::from(stats[i].end)),
+                Feat::FirstDup => fill(col_out, |i| {
+                    let (count, first) = dups.get(&stats[i].dup_key).copied().unwrap_or((1, i));
+                    f32::from(u8::from(count > 1 && first == i))
+                }),
+                Feat::DupCount => fill(col_out, |i| {
+                    dups.get(&stats[i].dup_key).map_or(1, |d| d.0) as f32
+                }),
+                Feat::PrefixCount => fill(col_out, |i| {
+                    prefixes.get(&stats[i].prefix_key).map_or(1, |c| *c) as f32
+                }),
+                Feat::DateWindow => col_out.copy_from_slice(&date_window),
+                Feat::Regexp(k) => {
+                    fill(col_out, |i| f32::from(regex_hits[i * nre + k as usize]));
+                }
+                Feat::DivGroup => fill(col_out, |i| {
+                    ratio(div_words.get(infos[i].div as usize).copied().unwrap_or(0))
+                }),
+                Feat::TdGroup => fill(col_out, |i| {
+                    let td = infos[i].td;
+                    if td == 0 {
+                        0.0
+                    } else {
+                        ratio(td_words.get(td as usize).copied().unwrap_or(0))
                     }
-                    Feat::CharAbs(k) => s.chars[k as usize] as f32,
-                    Feat::CharRel(k) => s.chars[k as usize] as f32 / tchars,
-                    Feat::TokAbs(k) => s.tokens[k as usize] as f32,
-                    Feat::TokRel(k) => s.tokens[k as usize] as f32 / ttoks,
-                    Feat::TokUpperRel => {
-                        s.upper_tokens as f32 / (s.tokens[0] + s.tokens[2]).max(1) as f32
+                }),
+                Feat::LangPage => col_out.fill(lang_value),
+                Feat::LangBlock => col_out.copy_from_slice(&lang_block),
+                Feat::Position => fill(col_out, |i| (i as f32 + 0.5) / n as f32),
+                Feat::DocWords => col_out.fill(doc_words as f32),
+                Feat::DocSents => col_out.fill(doc_sents as f32),
+                Feat::DocBlocks => col_out.fill(n as f32),
+                Feat::DocMaxDiv => col_out.fill(max_div),
+                Feat::DocMaxTd => col_out.fill(max_td),
+                Feat::ParaWords => fill(col_out, |i| p_words[para[i].0] as f32),
+                Feat::ParaLinkDensity => fill(col_out, |i| {
+                    let p = para[i].0;
+                    p_link_chars[p] as f32 / p_chars[p].max(1) as f32
+                }),
+                Feat::ParaBlocks => fill(col_out, |i| (para[i].2 - para[i].1) as f32),
+                Feat::ParaPosition => fill(col_out, |i| {
+                    let (_, p_first, p_end) = para[i];
+                    if p_end - p_first == 1 {
+                        0.0
+                    } else if i == p_first {
+                        1.0
+                    } else if i + 1 == p_end {
+                        3.0
+                    } else {
+                        2.0
                     }
-                    Feat::SentCount => s.sentences as f32,
-                    Feat::SentAvgLen => s.words as f32 / s.sentences.max(1) as f32,
-                    Feat::SentBegin => f32::from(u8::from(s.sentence_begin)),
-                    Feat::SentEnd => f32::from(u8::from(s.sentence_end)),
-                    Feat::TextEnd => f32::from(s.end),
-                    Feat::FirstDup => {
-                        let (count, first) = dups.get(&s.dup_key).copied().unwrap_or((1, i));
-                        f32::from(u8::from(count > 1 && first == i))
+                }),
+                Feat::StopDensity => fill(col_out, |i| {
+                    stats[i].stop_words as f32 / stats[i].words.max(1) as f32
+                }),
+                Feat::ParaStopDensity => fill(col_out, |i| {
+                    let p = para[i].0;
+                    p_stop[p] as f32 / p_words[p].max(1) as f32
+                }),
+                Feat::Class(level) => fill(col_out, |i| {
+                    f32::from(class_of(infos[i].attr[level as usize & 1]))
+                }),
+                Feat::ClassIn(k) => fill(col_out, |i| {
+                    let mask = outer.get(page.blocks[i].parent as usize).copied();
+                    f32::from(u8::from(mask.unwrap_or(0) >> k & 1 == 1))
+                }),
+                Feat::TitleIn => fill(col_out, |i| {
+                    stats[i].title_words as f32 / stats[i].words.max(1) as f32
+                }),
+                Feat::MainInBest => fill(col_out, |i| {
+                    f32::from(u8::from(cand.in_best.get(i).copied().unwrap_or(false)))
+                }),
+                Feat::MainRatio => fill(col_out, |i| cand.ratio.get(i).copied().unwrap_or(0.0)),
+                Feat::TitleCover => fill(col_out, |i| {
+                    if title_len == 0 {
+                        0.0
+                    } else {
+                        (stats[i].title_words as f32 / title_len as f32).min(1.0)
                     }
-                    Feat::DupCount => dups.get(&s.dup_key).map_or(1, |d| d.0) as f32,
-                    Feat::PrefixCount => prefixes.get(&s.prefix_key).map_or(1, |c| *c) as f32,
-                    Feat::DateWindow => date_window.get(i).copied().unwrap_or(0.0),
-                    Feat::Regexp(k) => f32::from(regex_hits[i * nre + k as usize]),
-                    Feat::DivGroup => ratio(div_words.get(info.div as usize).copied().unwrap_or(0)),
-                    Feat::TdGroup => {
-                        if info.td == 0 {
-                            0.0
-                        } else {
-                            ratio(td_words.get(info.td as usize).copied().unwrap_or(0))
-                        }
-                    }
-                    Feat::LangPage => lang_value,
-                    Feat::LangBlock => lang_block[i],
-                    Feat::Position => (i as f32 + 0.5) / n as f32,
-                    Feat::DocWords => doc_words as f32,
-                    Feat::DocSents => doc_sents as f32,
-                    Feat::DocBlocks => n as f32,
-                    Feat::DocMaxDiv => max_div,
-                    Feat::DocMaxTd => max_td,
-                    Feat::ParaWords => p_words[p] as f32,
-                    Feat::ParaLinkDensity => p_link_chars[p] as f32 / p_chars[p].max(1) as f32,
-                    Feat::ParaBlocks => (p_end - p_first) as f32,
-                    Feat::ParaPosition => {
-                        if p_end - p_first == 1 {
-                            0.0
-                        } else if i == p_first {
-                            1.0
-                        } else if i + 1 == p_end {
-                            3.0
-                        } else {
-                            2.0
-                        }
-                    }
-                    Feat::StopDensity => s.stop_words as f32 / s.words.max(1) as f32,
-                    Feat::ParaStopDensity => p_stop[p] as f32 / p_words[p].max(1) as f32,
-                    Feat::Class(level) => f32::from(class_of(info.attr[level as usize & 1])),
-                    Feat::ClassIn(k) => {
-                        let mask = outer.get(page.blocks[i].parent as usize).copied();
-                        f32::from(u8::from(mask.unwrap_or(0) >> k & 1 == 1))
-                    }
-                    Feat::TitleIn => s.title_words as f32 / s.words.max(1) as f32,
-                    Feat::MainInBest => {
-                        f32::from(u8::from(cand.in_best.get(i).copied().unwrap_or(false)))
-                    }
-                    Feat::MainRatio => cand.ratio.get(i).copied().unwrap_or(0.0),
-                    Feat::TitleCover => {
-                        if title_len == 0 {
-                            0.0
-                        } else {
-                            (s.title_words as f32 / title_len as f32).min(1.0)
-                        }
-                    }
-                };
-                column[i] = raw;
+                }),
             }
-            for (cell, &raw) in table.raw.iter_mut().skip(c).step_by(ncols).zip(&column) {
-                *cell = raw;
-            }
-            if let Some(cells) = table.values.get_mut(c..) {
-                col.discretize_column(&column, cells, ncols);
-            }
+            table.raw.extend_from_slice(&column);
+            col.discretize_column(&column, &mut table.values, c, ncols);
         }
         table
     }
