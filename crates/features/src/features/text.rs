@@ -4,7 +4,7 @@
 
 use std::hash::{BuildHasher, Hasher};
 
-use rustc_hash::{FxBuildHasher, FxHashSet};
+use rustc_hash::{FxBuildHasher, FxHashSet, FxHasher};
 
 use super::lexicon::word_hash;
 
@@ -202,108 +202,280 @@ const ASCII_CLASS: [u8; 128] = {
     t
 };
 
+/// The running state of one token in [`ascii_pass`].
+#[derive(Default)]
+struct AsciiToken {
+    len: usize,
+    alpha: bool,
+    digit: bool,
+    first_letter_upper: Option<bool>,
+    /// Position of the token's last letter or digit so far (`None`: none yet).
+    last_alnum: Option<usize>,
+    /// The last byte that is not a closing mark.
+    core: Option<u8>,
+}
+
+/// What the token loops add up, whichever path read the tokens.
+#[derive(Default)]
+struct TokenTally {
+    open_sentence: bool,
+    prefix_words: u32,
+}
+
+impl TokenTally {
+    /// Counts one token into `s`; `hash` gives its [`word_hash`] when stop or title words
+    /// are asked for.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn count(
+        &mut self,
+        s: &mut TextStats,
+        alpha: bool,
+        digit: bool,
+        first_letter_upper: Option<bool>,
+        terminal: bool,
+        hash: impl FnOnce() -> u64,
+        stop: Option<&FxHashSet<u64>>,
+        title: &FxHashSet<u64>,
+    ) {
+        let class = match (alpha, digit) {
+            (true, false) => 0,
+            (false, true) => 1,
+            (true, true) => 2,
+            (false, false) => 3,
+        };
+        s.tokens[class] += 1;
+        if first_letter_upper == Some(true) {
+            s.upper_tokens += 1;
+        }
+        if alpha || digit {
+            s.words += 1;
+            self.open_sentence = true;
+            if stop.is_some() || !title.is_empty() {
+                let h = hash();
+                if stop.is_some_and(|st| st.contains(&h)) {
+                    s.stop_words += 1;
+                }
+                if title.contains(&h) {
+                    s.title_words += 1;
+                }
+            }
+        }
+        // A sentence ends where a token ends in terminal punctuation (closing marks aside).
+        if terminal && self.open_sentence {
+            s.sentences += 1;
+            self.open_sentence = false;
+        }
+    }
+}
+
+/// Character classes, duplicate key, tokens and sentences of an ASCII text in one pass over its
+/// bytes: the same results as [`general_pass`] (the tests compare them).
+fn ascii_pass(
+    text: &[u8],
+    s: &mut TextStats,
+    stop: Option<&FxHashSet<u64>>,
+    title: &FxHashSet<u64>,
+) {
+    let want_hash = stop.is_some() || !title.is_empty();
+    let mut dup = FxBuildHasher.build_hasher();
+    let mut dup_letters = false;
+    let mut prefix = FxBuildHasher.build_hasher();
+    let mut word = FxBuildHasher.build_hasher();
+    let mut tally = TokenTally::default();
+    let mut t = AsciiToken::default();
+    // Ends the current token (if any) at a space or at the end of the text.
+    let end_token = |t: &mut AsciiToken,
+                     word: &mut FxHasher,
+                     prefix: &mut FxHasher,
+                     tally: &mut TokenTally,
+                     s: &mut TextStats| {
+        if t.len == 0 {
+            return;
+        }
+        if tally.prefix_words < 2 {
+            prefix.write_u8(0xff);
+            tally.prefix_words += 1;
+        }
+        let terminal = matches!(t.core, Some(b'.' | b'!' | b'?'));
+        let mut w = std::mem::take(word);
+        let hash = move || {
+            w.write_u8(0xff);
+            w.finish()
+        };
+        tally.count(
+            s,
+            t.alpha,
+            t.digit,
+            t.first_letter_upper,
+            terminal,
+            hash,
+            stop,
+            title,
+        );
+        *t = AsciiToken::default();
+    };
+    for (i, &b) in text.iter().enumerate() {
+        let class = ASCII_CLASS[usize::from(b & 0x7f)];
+        s.chars[usize::from(class)] += 1;
+        if b == b' ' {
+            end_token(&mut t, &mut word, &mut prefix, &mut tally, s);
+            continue;
+        }
+        t.len += 1;
+        if !matches!(b, b'"' | b'\'' | b')' | b']' | b'}') {
+            t.core = Some(b);
+        }
+        if class > 1 {
+            continue;
+        }
+        let lower = b.to_ascii_lowercase();
+        if class == 0 {
+            dup.write_u8(lower);
+            dup_letters = true;
+            t.alpha = true;
+            if t.first_letter_upper.is_none() {
+                t.first_letter_upper = Some(b.is_ascii_uppercase());
+            }
+            if tally.prefix_words < 2 {
+                prefix.write_u32(u32::from(lower));
+            }
+        } else {
+            t.digit = true;
+        }
+        if want_hash {
+            // The word hash runs from the first letter or digit to the last, inner marks
+            // included.
+            if let Some(last) = t.last_alnum {
+                for &m in text.get(last + 1..i).unwrap_or_default() {
+                    word.write_u8(m.to_ascii_lowercase());
+                }
+            }
+            word.write_u8(lower);
+        }
+        t.last_alnum = Some(i);
+    }
+    end_token(&mut t, &mut word, &mut prefix, &mut tally, s);
+    if tally.open_sentence {
+        s.sentences += 1;
+    }
+    if s.total_tokens() >= 3 {
+        s.prefix_key = prefix.finish() | 1;
+    }
+    s.dup_key = if dup_letters {
+        dup.finish()
+    } else {
+        no_letters_key(text)
+    };
+}
+
+/// Duplicate key of a text without letters.
+fn no_letters_key(text: &[u8]) -> u64 {
+    let mut h = FxBuildHasher.build_hasher();
+    h.write_u8(0xfe);
+    h.write(text);
+    h.finish()
+}
+
+/// Character classes, duplicate key, tokens and sentences of any text, character by character.
+fn general_pass(
+    text: &str,
+    s: &mut TextStats,
+    stop: Option<&FxHashSet<u64>>,
+    title: &FxHashSet<u64>,
+) {
+    let mut dup = FxBuildHasher.build_hasher();
+    let mut dup_letters = false;
+    for c in text.chars() {
+        let class = if c.is_alphabetic() {
+            if c.is_ascii() {
+                dup.write_u8(c.to_ascii_lowercase() as u8);
+            } else {
+                for l in c.to_lowercase() {
+                    dup.write_u32(l as u32);
+                }
+            }
+            dup_letters = true;
+            0
+        } else if c.is_numeric() {
+            1
+        } else if c.is_whitespace() {
+            3
+        } else if is_punct(c) {
+            2
+        } else {
+            4
+        };
+        s.chars[class] += 1;
+    }
+    s.dup_key = if dup_letters {
+        dup.finish()
+    } else {
+        no_letters_key(text.as_bytes())
+    };
+
+    let mut tally = TokenTally::default();
+    let mut prefix = FxBuildHasher.build_hasher();
+    for tok in text.split(' ').filter(|t| !t.is_empty()) {
+        let want_prefix = tally.prefix_words < 2;
+        let t = if tok.is_ascii() {
+            ascii_token(tok, want_prefix)
+        } else {
+            unicode_token(tok, want_prefix)
+        };
+        if want_prefix {
+            for &l in &t.prefix[..t.prefix_len] {
+                prefix.write_u32(l);
+            }
+            t.prefix_more.iter().for_each(|&l| prefix.write_u32(l));
+            prefix.write_u8(0xff);
+            tally.prefix_words += 1;
+        }
+        tally.count(
+            s,
+            t.alpha,
+            t.digit,
+            t.first_letter_upper,
+            t.terminal,
+            || t.hash.unwrap_or_else(|| word_hash(tok)),
+            stop,
+            title,
+        );
+    }
+    if tally.open_sentence {
+        s.sentences += 1;
+    }
+    if s.total_tokens() >= 3 {
+        s.prefix_key = prefix.finish() | 1;
+    }
+}
+
 impl TextStats {
     /// Computes the statistics of `text` (collapsed white space, as blocks hold it).
     pub fn of(text: &str, stop: Option<&FxHashSet<u64>>, title: &FxHashSet<u64>) -> TextStats {
         let mut s = TextStats::default();
-        let mut dup = FxBuildHasher.build_hasher();
-        let mut dup_letters = false;
-        let ascii = text.is_ascii();
-        if ascii {
-            // The same classes and hash as the general loop below, byte by byte.
-            for &b in text.as_bytes() {
-                let class = ASCII_CLASS[usize::from(b & 0x7f)];
-                if class == 0 {
-                    dup.write_u8(b.to_ascii_lowercase());
-                    dup_letters = true;
-                }
-                s.chars[usize::from(class)] += 1;
-            }
-        }
-        for c in text.chars().filter(|_| !ascii) {
-            let class = if c.is_alphabetic() {
-                if c.is_ascii() {
-                    dup.write_u8(c.to_ascii_lowercase() as u8);
-                } else {
-                    for l in c.to_lowercase() {
-                        dup.write_u32(l as u32);
-                    }
-                }
-                dup_letters = true;
-                0
-            } else if c.is_numeric() {
-                1
-            } else if c.is_whitespace() {
-                3
-            } else if is_punct(c) {
-                2
-            } else {
-                4
-            };
-            s.chars[class] += 1;
-        }
-        s.dup_key = if dup_letters {
-            dup.finish()
+        if text.is_ascii() {
+            ascii_pass(text.as_bytes(), &mut s, stop, title);
         } else {
-            let mut h = FxBuildHasher.build_hasher();
-            h.write_u8(0xfe);
-            h.write(text.as_bytes());
-            h.finish()
-        };
+            general_pass(text, &mut s, stop, title);
+        }
+        s.finish(text);
+        s
+    }
 
-        let mut open_sentence = false;
-        let mut prefix = FxBuildHasher.build_hasher();
-        let mut prefix_words = 0u32;
-        for tok in text.split(' ').filter(|t| !t.is_empty()) {
-            let t = if tok.is_ascii() {
-                ascii_token(tok, prefix_words < 2)
-            } else {
-                unicode_token(tok, prefix_words < 2)
-            };
-            if prefix_words < 2 {
-                for &l in &t.prefix[..t.prefix_len] {
-                    prefix.write_u32(l);
-                }
-                t.prefix_more.iter().for_each(|&l| prefix.write_u32(l));
-                prefix.write_u8(0xff);
-                prefix_words += 1;
-            }
-            let class = match (t.alpha, t.digit) {
-                (true, false) => 0,
-                (false, true) => 1,
-                (true, true) => 2,
-                (false, false) => 3,
-            };
-            s.tokens[class] += 1;
-            if t.first_letter_upper == Some(true) {
-                s.upper_tokens += 1;
-            }
-            if t.alpha || t.digit {
-                s.words += 1;
-                open_sentence = true;
-                if stop.is_some() || !title.is_empty() {
-                    let h = t.hash.unwrap_or_else(|| word_hash(tok));
-                    if stop.is_some_and(|st| st.contains(&h)) {
-                        s.stop_words += 1;
-                    }
-                    if title.contains(&h) {
-                        s.title_words += 1;
-                    }
-                }
-            }
-            // A sentence ends where a token ends in terminal punctuation (closing marks aside).
-            if t.terminal && open_sentence {
-                s.sentences += 1;
-                open_sentence = false;
-            }
-        }
-        if open_sentence {
-            s.sentences += 1;
-        }
-        if s.total_tokens() >= 3 {
-            s.prefix_key = prefix.finish() | 1;
-        }
+    /// The statistics computed by the general (character by character) loops only, for the
+    /// tests that hold the ASCII pass to them.
+    #[cfg(test)]
+    fn general(text: &str, stop: Option<&FxHashSet<u64>>, title: &FxHashSet<u64>) -> TextStats {
+        let mut s = TextStats::default();
+        general_pass(text, &mut s, stop, title);
+        s.finish(text);
+        s
+    }
 
+    /// How the text begins and ends.
+    fn finish(&mut self, text: &str) {
+        let s = self;
         s.sentence_begin = text
             .chars()
             .find(|c| c.is_alphanumeric())
@@ -321,7 +493,6 @@ impl TextStats {
             Some(c) if c.is_alphanumeric() => 7,
             _ => 8,
         };
-        s
     }
 
     /// All characters.
@@ -400,6 +571,34 @@ mod tests {
             let mut b = stats(&format!("x{c}\u{2605}"));
             b.chars[4] -= 1;
             assert_eq!(a.chars, b.chars, "{c:?}");
+        }
+    }
+
+    #[test]
+    fn ascii_pass_agrees_with_the_general_pass() {
+        let stop: FxHashSet<u64> = ["the", "of", "a"].iter().map(|w| word_hash(w)).collect();
+        let title: FxHashSet<u64> = ["obama", "b52s"].iter().map(|w| word_hash(w)).collect();
+        let none = FxHashSet::default();
+        for t in [
+            "",
+            " ",
+            "Hello world, it's 2008 and B52s fly!",
+            "The rise of Obama: (Obama) wins a vote. Really?! \"Yes.\" [1]",
+            "Read more \u{b}\u{1f} | tabs\tand\x0c feeds...",
+            "A.B. 3:30 p.m. (c) [x] ~ `q` ^ \\ x@y.com e-mail -- 'quoted'",
+            "a b c",
+            "Posted by admin on 12/03/2008",
+            "...",
+            "| > >> 42",
+            "ABC!) end?)] Mr. x",
+            "Antidisestablishmentarianism and supercalifragilisticexpialidocious words",
+            "  double  spaces  ",
+        ] {
+            for (stop, title) in [(None, &none), (Some(&stop), &title), (None, &title)] {
+                let a = TextStats::of(t, stop, title);
+                assert!(t.is_ascii());
+                assert_eq!(a, TextStats::general(t, stop, title), "{t:?}");
+            }
         }
     }
 
