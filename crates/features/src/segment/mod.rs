@@ -298,7 +298,9 @@ impl State<'_> {
                         let at = (attrs.as_ptr() as usize).wrapping_sub(gap.as_ptr() as usize);
                         self.stray_lt = Some(from + at + k);
                     }
-                    let (class, id, hash, hidden) = self.read_attrs(attrs);
+                    // Only formatting elements need the attribute hash (Noah's Ark clause).
+                    let formatting = t.is(tags::Props::FORMATTING);
+                    let (class, id, hash, hidden) = self.read_attrs(attrs, formatting);
                     // HTML5: a `<font>` with color, face or size breaks out of svg and math.
                     let breakout = t == Tag::FONT
                         && self.tree.in_foreign()
@@ -385,8 +387,12 @@ impl State<'_> {
     }
 
     /// Copies the `class` and `id` values into the attribute arena, lowercased, with `-` between
-    /// camelCase words, and hashes all attributes (see [`attr_hash`]).
-    fn read_attrs(&mut self, region: &[u8]) -> (Range<u32>, Range<u32>, u64, bool) {
+    /// camelCase words, and hashes all attributes when `want_hash` (see [`attr_hash`]; 0 otherwise).
+    fn read_attrs(
+        &mut self,
+        region: &[u8],
+        want_hash: bool,
+    ) -> (Range<u32>, Range<u32>, u64, bool) {
         let mut class = 0..0;
         let mut id = 0..0;
         let mut hash = 0u64;
@@ -395,7 +401,9 @@ impl State<'_> {
             return (class, id, hash, hidden);
         }
         for (name, value) in scan::attrs(region) {
-            hash = hash.wrapping_add(attr_hash(name, value));
+            if want_hash {
+                hash = hash.wrapping_add(attr_hash(name, value));
+            }
             if !hidden {
                 hidden = hides(name, value);
             }
@@ -569,17 +577,27 @@ impl State<'_> {
 /// A hash of one attribute (name in any case, raw value). The hashes of a tag's attributes are
 /// added up, so the sum does not depend on their order, as HTML5's "same attributes" test.
 fn attr_hash(name: &[u8], value: &[u8]) -> u64 {
-    // FNV-1a over the lowercased name, a separator and the value, then a final mix so that sums
-    // of different attribute sets rarely collide.
+    // FNV-1a over the lowercased name and a separator, then the value eight bytes at a time
+    // (values such as URLs are long), then a final mix so that sums of different attribute
+    // sets rarely collide.
+    const PRIME: u64 = 0x0100_0000_01b3;
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    let bytes = name
-        .iter()
-        .map(u8::to_ascii_lowercase)
-        .chain(std::iter::once(0xff))
-        .chain(value.iter().copied());
-    for b in bytes {
-        h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+    for &b in name {
+        h = (h ^ u64::from(b.to_ascii_lowercase())).wrapping_mul(PRIME);
     }
+    h = (h ^ 0xff).wrapping_mul(PRIME);
+    let mut words = value.chunks_exact(8);
+    for w in &mut words {
+        let mut x = [0u8; 8];
+        x.copy_from_slice(w);
+        h = (h ^ u64::from_le_bytes(x))
+            .wrapping_mul(PRIME)
+            .rotate_left(29);
+    }
+    for &b in words.remainder() {
+        h = (h ^ u64::from(b)).wrapping_mul(PRIME);
+    }
+    h ^= (value.len() as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     h ^= h >> 33;
     h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
     h ^ (h >> 33)
