@@ -80,6 +80,8 @@ fn tag_end(buf: &[u8], mut i: usize) -> Option<usize> {
 /// read the `<` again as the start of the next tag. Where the two disagree, a quote left open
 /// in a value has usually made HTML5 swallow a stretch of the page into one tag.
 pub fn stray_lt(attrs: &[u8]) -> Option<usize> {
+    // Nearly every tag has no `<` at all: one vectorized search settles it.
+    memchr(b'<', attrs)?;
     let mut i = 0;
     let mut after_eq = false;
     // Whether the previous byte ended an attribute (white space, closing quote): a name may start.
