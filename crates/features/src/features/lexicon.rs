@@ -11,6 +11,30 @@ use rustc_hash::{FxBuildHasher, FxHashSet};
 /// either end are ignored ("(The" and "the," hash like "the").
 #[inline]
 pub fn word_hash(word: &str) -> u64 {
+    if word.is_ascii() {
+        // The same hash byte by byte: ASCII letters and digits are the only ASCII characters
+        // `char::is_alphanumeric` accepts.
+        let b = word.as_bytes();
+        let first = b
+            .iter()
+            .position(u8::is_ascii_alphanumeric)
+            .unwrap_or(b.len());
+        let last = b
+            .iter()
+            .rposition(u8::is_ascii_alphanumeric)
+            .map_or(first, |i| i + 1);
+        let mut h = FxBuildHasher.build_hasher();
+        for &c in b.get(first..last).unwrap_or_default() {
+            h.write_u8(c.to_ascii_lowercase());
+        }
+        h.write_u8(0xff);
+        return h.finish();
+    }
+    word_hash_chars(word)
+}
+
+/// [`word_hash`] character by character (any text).
+fn word_hash_chars(word: &str) -> u64 {
     let w = word.trim_matches(|c: char| !c.is_alphanumeric());
     let mut h = FxBuildHasher.build_hasher();
     for c in w.chars() {
@@ -159,10 +183,14 @@ impl StopIndex {
             hits: [0; 128],
             words: 0,
         };
-        for w in text
-            .split(' ')
-            .filter(|w| w.chars().any(char::is_alphanumeric))
-        {
+        let has_alnum = |w: &str| {
+            if w.is_ascii() {
+                w.bytes().any(|b| b.is_ascii_alphanumeric())
+            } else {
+                w.chars().any(char::is_alphanumeric)
+            }
+        };
+        for w in text.split(' ').filter(|w| has_alnum(w)) {
             v.words = v.words.saturating_add(1);
             if let Some(&found) = self.words.get(&word_hash(w)) {
                 let mut bits = found;
@@ -289,6 +317,34 @@ mod tests {
         // Nothing to vote on: no hits at all.
         assert_eq!(vote(&ix, "12345 -- | »").1, 0);
         assert!(ix.index_of(whatlang::Lang::Eng).is_some());
+    }
+
+    #[test]
+    fn ascii_word_hash_agrees_with_the_general_one() {
+        for w in [
+            "",
+            "the",
+            "(The",
+            "the,",
+            "THE.",
+            "e-mail",
+            "x@y.com",
+            "...",
+            "--",
+            "3:30",
+            "B52s",
+            "'quoted'",
+            "a",
+            "(",
+            ")x(",
+            "Antidisestablishmentarianism!",
+        ] {
+            assert_eq!(word_hash(w), word_hash_chars(w), "{w:?}");
+        }
+        for c in (0u8..128).map(char::from) {
+            let w = format!("{c}a{c}b{c}");
+            assert_eq!(word_hash(&w), word_hash_chars(&w), "{w:?}");
+        }
     }
 
     #[test]
