@@ -252,26 +252,19 @@ impl CompiledTemplate {
                 if let Some(lines) = &self.inner {
                     for il in lines {
                         if let Some(w) = self.inner_weights(il, cells, at) {
-                            acc[0] += w[0];
-                            acc[1] += w[1];
-                            acc[2] += w[2];
+                            add(&mut acc, w);
                         }
                     }
-                    if let Some(row) = out.get_mut(t * l..(t + 1) * l) {
-                        row.copy_from_slice(&acc[..l]);
-                    }
-                    continue;
-                }
-                for line in &self.lines {
-                    let key = if line.near {
-                        self.near_key(line, cells, at)
-                    } else {
-                        Self::far_key(line, table, t)
-                    };
-                    if let Some(w) = key.and_then(|key| self.weights(line, key)) {
-                        acc[0] += w[0];
-                        acc[1] += w[1];
-                        acc[2] += w[2];
+                } else {
+                    for line in &self.lines {
+                        let key = if line.near {
+                            self.near_key(line, cells, at)
+                        } else {
+                            Self::far_key(line, table, t)
+                        };
+                        if let Some(w) = key.and_then(|key| self.weights(line, key)) {
+                            add(&mut acc, w);
+                        }
                     }
                 }
                 if let Some(row) = out.get_mut(t * l..(t + 1) * l) {
@@ -312,9 +305,7 @@ impl CompiledTemplate {
                     key += slot as u64 * sp.stride;
                 }
                 if let Some(w) = self.weights(line, key) {
-                    acc[0] += w[0];
-                    acc[1] += w[1];
-                    acc[2] += w[2];
+                    add(&mut acc, w);
                 }
             }
             if let Some(row) = out.get_mut(t * l..(t + 1) * l) {
@@ -416,6 +407,14 @@ impl InnerLine {
         }
         Some(il)
     }
+}
+
+/// Adds a line's weights to a block's scores.
+#[inline]
+fn add(acc: &mut Weights, w: &Weights) {
+    acc[0] += w[0];
+    acc[1] += w[1];
+    acc[2] += w[2];
 }
 
 /// Mixed-radix index of a value tuple (the dense slot, or the hash key).
