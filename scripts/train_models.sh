@@ -48,8 +48,8 @@ import dragnet-train text
 
 build news "News articles of 2008 with headline, captions and datelines (L3S-GN1 guideline: the article's text and its supplemental text)." \
   "$WORK/l3s-gn1" -- --c2 10
-build article "News and blog articles of 2012: the main article text, no comments (Dragnet guideline). The default." \
-  "$WORK/dragnet-train" -- --c2 10
+build article "News and blog articles: the main article text with its title (Dragnet guideline), trained on dragnet-train (2012) and l3s-gn1 (2008) dev pages together. The default." \
+  "$WORK/dragnet-train" "$WORK/l3s-gn1" -- --c2 10
 build corpus "All running text of a page: paragraphs, lists, forum posts, headings (CleanEval guideline)." \
   "$WORK/cleaneval" -- --c2 10 --config templates/features-all-text.json --template templates/all-text.tpl
 ln -sfn article models/default
