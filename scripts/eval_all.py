@@ -242,7 +242,8 @@ README_VICTOR = """
 
 `victor eval` (block level as in the Victor paper: text/header/other accuracy, text+header/other
 accuracy, block precision and recall with header and text interchangeable; text level as above,
-macro, median and micro) at each model's default decoding (its recommended threshold, or Viterbi),
+macro, median and micro) at each model's default decoding (expected-F1 decoding where its
+cross-validation chose it, else its recommended threshold, or Viterbi),
 and `victor sweep`: precision against recall for thresholds on P(other) from 0 to 1 by 0.02, for
 blocks and for text, in the style of the paper's Figure 2 (T = 0 and T = 1 are left out of the
 plots). The gold block labels of each page come from importing its gold standard on the fly, as

@@ -16,6 +16,7 @@ use victor_features::{Extractor, FEATURE_VERSION, FeatureConfig, Template};
 
 use crate::compiled::CompiledTemplate;
 use crate::crf::{CrfModel, ModelError};
+use crate::labeler::Decoding;
 
 /// Name of the CRFsuite model file in a bundle.
 pub const MODEL_FILE: &str = "model.crfsuite";
@@ -108,6 +109,25 @@ pub struct ThresholdInfo {
     pub f1: f64,
     /// The same with Viterbi decoding, for comparison.
     pub viterbi_f1: f64,
+    /// The same with expected-F1 decoding (a threshold per page), if it was measured.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expected_f1: Option<f64>,
+    /// The decoding recommended by default: `threshold` (this threshold for every page) or
+    /// `expected-f1` (when it scored better in that cross-validation). Bundles without the field
+    /// use the threshold.
+    #[serde(default)]
+    pub decoding: RecommendedDecoding,
+}
+
+/// Which decoding a bundle recommends.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RecommendedDecoding {
+    /// The recommended threshold on every page.
+    #[default]
+    Threshold,
+    /// The threshold of each page that maximises its expected F1.
+    ExpectedF1,
 }
 
 /// Why a bundle cannot be used.
@@ -244,5 +264,15 @@ impl Model {
     /// The recommended other-threshold, if the bundle has one.
     pub fn recommended_threshold(&self) -> Option<f64> {
         self.meta.threshold.as_ref().map(|t| t.value)
+    }
+
+    /// The decoding the bundle recommends: expected-F1 decoding where its cross-validation chose
+    /// it, else its threshold, else Viterbi (a bundle without a threshold).
+    pub fn recommended_decoding(&self) -> Decoding {
+        match &self.meta.threshold {
+            None => Decoding::Viterbi,
+            Some(t) if t.decoding == RecommendedDecoding::ExpectedF1 => Decoding::ExpectedF1,
+            Some(t) => Decoding::Threshold(t.value),
+        }
     }
 }

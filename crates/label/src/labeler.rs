@@ -3,14 +3,16 @@
 //! A block is `other` where P(other) >= T; elsewhere the likelier of `header` and `text` wins
 //! (a tie goes to `text`). Lowering T can only turn content into `other`, so the number of
 //! content blocks never rises as T falls. [`Decoding::Viterbi`] asks for the single best label
-//! sequence instead.
+//! sequence instead, and [`Decoding::ExpectedF1`] for the threshold of each page that maximises
+//! its expected text-level F1 (see [`crate::expected`]).
 
 use ndarray::Array2;
 use victor_annotations::Label;
-use victor_features::{FeatureTable, PageError, Processed, Segmenter};
+use victor_features::{FeatureTable, Page, PageError, Processed, Segmenter};
 
 use crate::bundle::Model;
 use crate::crf::{InferenceError, Workspace};
+use crate::expected;
 
 /// Marginal probabilities of one block, in [`Label::ALL`] order (header, text, other).
 pub type Probs = [f64; 3];
@@ -22,6 +24,9 @@ pub enum Decoding {
     Threshold(f64),
     /// The most likely label sequence.
     Viterbi,
+    /// A threshold per page: the one that maximises the page's expected text-level F1 under the
+    /// marginals ([`crate::expected`]).
+    ExpectedF1,
 }
 
 /// The label of a block under a threshold.
@@ -67,6 +72,7 @@ pub struct Labeler<'m> {
     scores: Array2<f64>,
     marginals: Array2<f64>,
     path: Vec<usize>,
+    expected: expected::Scratch,
 }
 
 impl<'m> Labeler<'m> {
@@ -79,6 +85,7 @@ impl<'m> Labeler<'m> {
             scores: Array2::zeros((0, 0)),
             marginals: Array2::zeros((0, 0)),
             path: Vec::new(),
+            expected: expected::Scratch::default(),
         }
     }
 
@@ -133,9 +140,10 @@ impl<'m> Labeler<'m> {
         Ok(())
     }
 
-    /// Labels the blocks of a processed page.
+    /// Labels the blocks of a page from its feature table.
     pub fn label_table(
         &mut self,
+        page: &Page,
         table: &FeatureTable,
         decoding: Decoding,
         probs: &mut Vec<Probs>,
@@ -149,6 +157,11 @@ impl<'m> Labeler<'m> {
             }
             // `marginals` left this table's state scores in `self.scores`.
             Decoding::Viterbi => self.viterbi_scored(labels)?,
+            Decoding::ExpectedF1 => {
+                let t = expected::page_threshold(page, probs, &mut self.expected);
+                labels.clear();
+                labels.extend(probs.iter().map(|p| decide(p, t)));
+            }
         }
         Ok(())
     }
@@ -163,7 +176,13 @@ impl<'m> Labeler<'m> {
             victor_features::process(bytes, &mut self.segmenter, &self.model.extractor)?;
         let mut probs = Vec::with_capacity(processed.page.blocks.len());
         let mut labels = Vec::with_capacity(processed.page.blocks.len());
-        self.label_table(&processed.table, decoding, &mut probs, &mut labels)?;
+        self.label_table(
+            &processed.page,
+            &processed.table,
+            decoding,
+            &mut probs,
+            &mut labels,
+        )?;
         Ok(LabeledPage {
             processed,
             probs,
@@ -171,11 +190,9 @@ impl<'m> Labeler<'m> {
         })
     }
 
-    /// The decoding the model recommends: its threshold, or Viterbi when it has none.
+    /// The decoding the model recommends ([`Model::recommended_decoding`]).
     pub fn default_decoding(&self) -> Decoding {
-        self.model
-            .recommended_threshold()
-            .map_or(Decoding::Viterbi, Decoding::Threshold)
+        self.model.recommended_decoding()
     }
 }
 

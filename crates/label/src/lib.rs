@@ -8,15 +8,17 @@
 //!   features this victor computes;
 //! - [`compiled`]: the template compiled against the model, so that attributes are looked up by
 //!   value rather than built as strings on the hot path;
-//! - [`labeler`]: pages to marginals to labels, by threshold on P(other) (Victor section 5.2) or
-//!   by Viterbi;
+//! - [`labeler`]: pages to marginals to labels, by threshold on P(other) (Victor section 5.2), by
+//!   Viterbi, or by the threshold of each page that maximises its expected F1 ([`expected`]);
+//! - [`expected`]: that expected-F1 decoding;
 //! - [`render`]: labelled blocks back to text, and the output formats.
 
 pub mod bundle;
 pub mod compiled;
 pub mod crf;
+pub mod expected;
 pub mod labeler;
 pub mod render;
 
-pub use bundle::{BundleError, BundleMeta, Model};
+pub use bundle::{BundleError, BundleMeta, Model, RecommendedDecoding};
 pub use labeler::{Decoding, LabelError, LabeledPage, Labeler, Probs, decide};

@@ -3,12 +3,14 @@
 //! For each page, the marginals are computed once; then, for every threshold of a grid, the
 //! labels are decided, the kept text is rendered and compared with the text of the gold-labelled
 //! blocks (text-level P/R/F1 over word-token multisets), and block-level counts are collected.
+//! Viterbi and expected-F1 decoding (a threshold per page) are scored beside the grid.
 //! Cross-validation uses it to report the Victor paper's figures and to choose the recommended
-//! other-threshold.
+//! other-threshold and decoding.
 
 use victor_annotations::Label;
 use victor_eval::{BlockCounts, PageScore, TextScores, TokenBag, Tokenizer};
 use victor_features::Page;
+use victor_label::expected;
 use victor_label::render::render_text;
 use victor_label::{Probs, decide};
 
@@ -32,6 +34,10 @@ pub struct Assessment {
     pub viterbi_text: TextScores,
     /// Block-level counts of Viterbi decoding.
     pub viterbi_blocks: BlockCounts,
+    /// Text-level scores of expected-F1 decoding.
+    pub expected_text: TextScores,
+    /// Block-level counts of expected-F1 decoding.
+    pub expected_blocks: BlockCounts,
 }
 
 /// Reusable buffers for [`Assessment::add_page`].
@@ -42,6 +48,7 @@ pub struct Scratch {
     gold: TokenBag,
     got: TokenBag,
     labels: Vec<Label>,
+    expected: expected::Scratch,
 }
 
 impl Assessment {
@@ -54,6 +61,8 @@ impl Assessment {
             blocks: vec![BlockCounts::new(); n],
             viterbi_text: TextScores::new(),
             viterbi_blocks: BlockCounts::new(),
+            expected_text: TextScores::new(),
+            expected_blocks: BlockCounts::new(),
         }
     }
 
@@ -97,6 +106,15 @@ impl Assessment {
         s.tokenizer.fill_bag(&s.text, &mut s.got);
         self.viterbi_text.push(PageScore::new(&s.got, &s.gold));
         let _ = self.viterbi_blocks.add_page(gold, viterbi);
+
+        let t = expected::page_threshold(page, probs, &mut s.expected);
+        s.labels.clear();
+        s.labels.extend(probs.iter().map(|p| decide(p, t)));
+        s.text.clear();
+        render_text(page, &s.labels, false, &mut s.text);
+        s.tokenizer.fill_bag(&s.text, &mut s.got);
+        self.expected_text.push(PageScore::new(&s.got, &s.gold));
+        let _ = self.expected_blocks.add_page(gold, &s.labels);
     }
 
     /// Merges another assessment over the same grid.
@@ -109,6 +127,8 @@ impl Assessment {
         }
         self.viterbi_text.merge(&other.viterbi_text);
         self.viterbi_blocks.merge(&other.viterbi_blocks);
+        self.expected_text.merge(&other.expected_text);
+        self.expected_blocks.merge(&other.expected_blocks);
     }
 
     /// The threshold with the best macro text-level F1 (ties: the one nearest 0.5), with that F1.

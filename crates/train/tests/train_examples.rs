@@ -48,7 +48,7 @@ fn trains_on_examples_and_labels_them_back() {
         let a = page.load(&mut seg).expect("page loads");
         let table = extractor.extract(&a.page);
         labeler
-            .label_table(&table, Decoding::Viterbi, &mut probs, &mut labels)
+            .label_table(&a.page, &table, Decoding::Viterbi, &mut probs, &mut labels)
             .expect("labels");
         for (g, p) in a.labels.iter().zip(&labels) {
             total += 1;
@@ -59,7 +59,13 @@ fn trains_on_examples_and_labels_them_back() {
         let mut last = usize::MAX;
         for t in [1.0, 0.9, 0.7, 0.5, 0.3, 0.1, 0.0] {
             labeler
-                .label_table(&table, Decoding::Threshold(t), &mut probs, &mut labels)
+                .label_table(
+                    &a.page,
+                    &table,
+                    Decoding::Threshold(t),
+                    &mut probs,
+                    &mut labels,
+                )
                 .expect("labels");
             let content = labels.iter().filter(|l| l.is_content()).count();
             assert!(
@@ -72,6 +78,22 @@ fn trains_on_examples_and_labels_them_back() {
                 assert_eq!(*l == Label::Other, p[2] >= t);
             }
         }
+        // Expected-F1 decoding is a threshold of the page's own: what it keeps is a prefix of
+        // the blocks by P(other).
+        labeler
+            .label_table(
+                &a.page,
+                &table,
+                Decoding::ExpectedF1,
+                &mut probs,
+                &mut labels,
+            )
+            .expect("labels");
+        let kept = probs.iter().zip(&labels).filter(|(_, l)| l.is_content());
+        let dropped = probs.iter().zip(&labels).filter(|(_, l)| !l.is_content());
+        let most_kept = kept.map(|(p, _)| p[2]).fold(0.0f64, f64::max);
+        let least_dropped = dropped.map(|(p, _)| p[2]).fold(1.0f64, f64::min);
+        assert!(labels.iter().all(|l| !l.is_content()) || most_kept < least_dropped);
     }
     let acc = correct as f64 / total as f64;
     let baseline = other as f64 / total as f64;

@@ -10,8 +10,8 @@ use std::time::Instant;
 
 use anyhow::Context;
 use victor_features::{Extractor, Segmenter, decode, segment::tokenize_only};
+use victor_label::Labeler;
 use victor_label::render::render_text;
-use victor_label::{Decoding, Labeler};
 
 use crate::util::inputs;
 
@@ -100,9 +100,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     });
     if !args.no_label {
         let model = crate::util::model::load(args.model.as_deref())?;
-        let decoding = model
-            .recommended_threshold()
-            .map_or(Decoding::Viterbi, Decoding::Threshold);
+        let decoding = model.recommended_decoding();
         let mut labeler = Labeler::new(&model);
         time(
             "... + marginals + labels (the model's features)",

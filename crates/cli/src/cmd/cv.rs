@@ -145,6 +145,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .collect();
         block_rows(name, &c, &f, &mut rows);
     }
+    let c: Vec<BlockCounts> = results
+        .iter()
+        .map(|r| r.assessment.expected_blocks)
+        .collect();
+    let f: Vec<f64> = results
+        .iter()
+        .map(|r| r.assessment.expected_text.macro_avg().map_or(0.0, |p| p.f1))
+        .collect();
+    block_rows("expected-F1", &c, &f, &mut rows);
     println!(
         "{:<48} {:>8} {:>8}",
         format!("{folds}-fold cross-validation ({} pages)", pages.len()),

@@ -21,7 +21,7 @@ use rayon::prelude::*;
 use victor_annotations::Label;
 use victor_annotations::import::ImportOptions;
 use victor_eval::{BlockCounts, PageScore, TextScores};
-use victor_label::{Decoding, decide};
+use victor_label::{Decoding, decide, expected};
 
 use super::evaluate::input::{Input, open_all};
 use super::evaluate::load::{Worker, empty_output};
@@ -62,6 +62,10 @@ pub struct Args {
     /// Decode the most likely label sequence instead of thresholding.
     #[arg(long)]
     viterbi: bool,
+    /// Expected-F1 decoding: each page gets the threshold that maximises its expected
+    /// text-level F1 under the marginals (the default of bundles whose cross-validation chose it).
+    #[arg(long, conflicts_with_all = ["viterbi", "threshold"])]
+    expected_f1: bool,
     /// Write the figures per input (and `all`) as CSV.
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
@@ -144,6 +148,10 @@ fn score_page(
     let mut labels: Vec<Label> = Vec::with_capacity(loaded.probs.len());
     match decoding {
         Decoding::Threshold(t) => labels.extend(loaded.probs.iter().map(|p| decide(p, t))),
+        Decoding::ExpectedF1 => {
+            let t = expected::page_threshold(&loaded.page, &loaded.probs, &mut worker.expected);
+            labels.extend(loaded.probs.iter().map(|p| decide(p, t)));
+        }
         Decoding::Viterbi => {
             if let Err(e) = worker.labeler.viterbi(&loaded.table, &mut labels) {
                 out.text = loaded.gold_text.as_ref().map(empty_output);
@@ -171,7 +179,7 @@ fn score_page(
 /// Runs the subcommand.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let model = model::load(args.input.model.as_deref())?;
-    let decoding = model::decoding(args.viterbi, args.threshold, &model)?;
+    let decoding = model::decoding(args.viterbi, args.expected_f1, args.threshold, &model)?;
     let options = import_options(&args.input);
     let inputs = open_all(
         &args.input.inputs,

@@ -44,7 +44,8 @@ impl Format {
 ///
 /// A block is `other` where its marginal P(other) is at or above the threshold; elsewhere the
 /// likelier of header and text wins. Lower thresholds keep less (higher precision, lower
-/// recall). By default the model's recommended threshold is used (Viterbi where it has none).
+/// recall). By default the model's recommended decoding is used: its threshold, or expected-F1
+/// decoding where its cross-validation chose that (Viterbi for a bundle without a threshold).
 #[derive(clap::Args, Debug)]
 pub struct Args {
     /// Pages (HTML files) or folders (walked recursively).
@@ -61,6 +62,10 @@ pub struct Args {
     /// Decode the most likely label sequence instead of thresholding.
     #[arg(long)]
     viterbi: bool,
+    /// Expected-F1 decoding: each page gets the threshold that maximises its expected
+    /// text-level F1 under the marginals (the default of bundles whose cross-validation chose it).
+    #[arg(long, conflicts_with_all = ["viterbi", "threshold"])]
+    expected_f1: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -124,7 +129,7 @@ fn out_path(dir: &Path, input: &Path, format: Format) -> PathBuf {
 /// Runs the subcommand.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let model = model::load(args.model.as_deref())?;
-    let decoding = model::decoding(args.viterbi, args.threshold, &model)?;
+    let decoding = model::decoding(args.viterbi, args.expected_f1, args.threshold, &model)?;
     let decoding_name = model::decoding_name(decoding);
     let pages = inputs::collect(&args.pages, args.files_from.as_deref())?;
     if pages.is_empty() {

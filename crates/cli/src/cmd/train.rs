@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use victor_annotations::format::{Corpus, PageRef};
 use victor_features::{Extractor, Template};
-use victor_label::bundle::{SetInfo, ThresholdInfo};
+use victor_label::bundle::{RecommendedDecoding, SetInfo, ThresholdInfo};
 use victor_train::assess::default_grid;
 use victor_train::bundle::{make_meta, write_bundle};
 use victor_train::cv::{CvEvent, CvOptions, cross_validate};
@@ -195,13 +195,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             all.merge(&r.assessment);
         }
         let viterbi_f1 = all.viterbi_text.macro_avg().map_or(0.0, |p| p.f1);
+        let expected_f1 = all.expected_text.macro_avg().map(|p| p.f1);
         all.best_threshold().map(|(value, f1)| {
-            eprintln!("victor train: recommended other-threshold {value:.2} (text-level F1 {f1:.4} in {}-fold cross-validation; Viterbi {viterbi_f1:.4})", args.threshold_folds);
+            let decoding = match expected_f1 {
+                Some(e) if e > f1 => RecommendedDecoding::ExpectedF1,
+                _ => RecommendedDecoding::Threshold,
+            };
+            eprintln!(
+                "victor train: recommended other-threshold {value:.2} (text-level F1 {f1:.4} in {}-fold cross-validation; Viterbi {viterbi_f1:.4}; expected-F1 decoding {:.4}); default decoding: {}",
+                args.threshold_folds,
+                expected_f1.unwrap_or(0.0),
+                match decoding {
+                    RecommendedDecoding::ExpectedF1 => "expected-f1",
+                    RecommendedDecoding::Threshold => "threshold",
+                }
+            );
             ThresholdInfo {
                 value,
                 method: format!("{}-fold cross-validation on the training pages, best macro text-level F1", args.threshold_folds),
                 f1,
                 viterbi_f1,
+                expected_f1,
+                decoding,
             }
         })
     } else {

@@ -44,18 +44,24 @@ fn builtin() -> anyhow::Result<Model> {
     )
 }
 
-/// The decoding asked for: `--viterbi`, `--threshold T` (within 0 and 1), or else the bundle's
-/// recommended threshold (Viterbi for a bundle without one).
-pub fn decoding(viterbi: bool, threshold: Option<f64>, model: &Model) -> anyhow::Result<Decoding> {
+/// The decoding asked for: `--viterbi`, `--expected-f1`, `--threshold T` (within 0 and 1), or
+/// else the bundle's recommended decoding (Viterbi for a bundle without a threshold).
+pub fn decoding(
+    viterbi: bool,
+    expected_f1: bool,
+    threshold: Option<f64>,
+    model: &Model,
+) -> anyhow::Result<Decoding> {
     if viterbi {
         return Ok(Decoding::Viterbi);
+    }
+    if expected_f1 {
+        return Ok(Decoding::ExpectedF1);
     }
     match threshold {
         Some(t) if (0.0..=1.0).contains(&t) => Ok(Decoding::Threshold(t)),
         Some(t) => anyhow::bail!("--threshold must be within 0 and 1, got {t}"),
-        None => Ok(model
-            .recommended_threshold()
-            .map_or(Decoding::Viterbi, Decoding::Threshold)),
+        None => Ok(model.recommended_decoding()),
     }
 }
 
@@ -63,6 +69,7 @@ pub fn decoding(viterbi: bool, threshold: Option<f64>, model: &Model) -> anyhow:
 pub fn decoding_name(d: Decoding) -> String {
     match d {
         Decoding::Viterbi => "viterbi".to_string(),
+        Decoding::ExpectedF1 => "expected-f1".to_string(),
         // Six decimals at most: bundles trained before the grid was exact hold values such as
         // 0.7000000000000001.
         Decoding::Threshold(t) => format!("threshold {}", (t * 1e6).round() / 1e6),

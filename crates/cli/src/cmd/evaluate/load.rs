@@ -61,6 +61,8 @@ pub struct Worker<'m> {
     tokenizer: Tokenizer,
     text: String,
     bag: TokenBag,
+    /// Buffer of expected-F1 decoding.
+    pub expected: victor_label::expected::Scratch,
 }
 
 impl<'m> Worker<'m> {
@@ -72,6 +74,7 @@ impl<'m> Worker<'m> {
             tokenizer: Tokenizer::new(),
             text: String::new(),
             bag: TokenBag::new(),
+            expected: victor_label::expected::Scratch::default(),
         }
     }
 

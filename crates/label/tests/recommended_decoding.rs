@@ -1,0 +1,65 @@
+//! The decoding a bundle recommends, read from its `victor.json`: expected-F1 decoding where
+//! its cross-validation chose it, else its threshold, else Viterbi. Bundles written before the
+//! `decoding` field existed keep their threshold.
+
+use std::path::Path;
+
+use victor_label::{Decoding, Model};
+
+fn shipped() -> (serde_json::Value, Vec<u8>) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models/news");
+    let meta = std::fs::read_to_string(dir.join("victor.json")).expect("models/news/victor.json");
+    let model = std::fs::read(dir.join("model.crfsuite")).expect("models/news/model.crfsuite");
+    (serde_json::from_str(&meta).expect("json"), model)
+}
+
+fn load(meta: &serde_json::Value, model: &[u8]) -> Model {
+    Model::from_parts(&meta.to_string(), model, Path::new("test")).expect("bundle loads")
+}
+
+#[test]
+fn the_bundle_names_its_default_decoding() {
+    let (mut meta, model) = shipped();
+    let t = &mut meta["threshold"];
+    t["value"] = 0.6.into();
+    t["expected_f1"] = 0.9.into();
+
+    t["decoding"] = "threshold".into();
+    assert_eq!(
+        load(&meta, &model).recommended_decoding(),
+        Decoding::Threshold(0.6)
+    );
+
+    meta["threshold"]["decoding"] = "expected-f1".into();
+    let m = load(&meta, &model);
+    assert_eq!(m.recommended_decoding(), Decoding::ExpectedF1);
+    assert_eq!(
+        m.recommended_threshold(),
+        Some(0.6),
+        "the threshold stays for sweeps"
+    );
+
+    // Written before the field existed: the threshold.
+    let o = meta["threshold"].as_object_mut().expect("object");
+    o.remove("decoding");
+    o.remove("expected_f1");
+    assert_eq!(
+        load(&meta, &model).recommended_decoding(),
+        Decoding::Threshold(0.6)
+    );
+
+    meta["threshold"] = serde_json::Value::Null;
+    assert_eq!(
+        load(&meta, &model).recommended_decoding(),
+        Decoding::Viterbi
+    );
+}
+
+#[test]
+fn an_unknown_decoding_is_an_error() {
+    let (mut meta, model) = shipped();
+    meta["threshold"]["decoding"] = "best-guess".into();
+    let err = Model::from_parts(&meta.to_string(), &model, Path::new("bundle/victor.json"))
+        .expect_err("unknown decoding");
+    assert!(err.to_string().contains("best-guess"), "{err}");
+}
