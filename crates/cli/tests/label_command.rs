@@ -129,11 +129,10 @@ fn every_format_is_written_under_the_input_name_with_its_extension() {
     assert_eq!(v["language"], "eng", "the page language (ISO 639-3)");
     let blocks = v["blocks"].as_array().expect("blocks");
     assert!(!blocks.is_empty());
-    let t: f64 = v["decoding"]
-        .as_str()
-        .and_then(|d| d.strip_prefix("threshold "))
-        .and_then(|x| x.parse().ok())
-        .expect("the default model has a recommended threshold");
+    // The shipped bundles recommend expected-F1 decoding: a threshold of the page's own, so the
+    // blocks kept are those with the lowest P(other), and header/text is the likelier of the two.
+    assert_eq!(v["decoding"], "expected-f1", "the default model's decoding");
+    let (mut most_kept, mut least_dropped) = (0.0f64, 1.0f64);
     for b in blocks {
         let p = &b["probabilities"];
         let (h, x, o) = (
@@ -142,7 +141,48 @@ fn every_format_is_written_under_the_input_name_with_its_extension() {
             p["other"].as_f64().expect("other"),
         );
         assert!((h + x + o - 1.0).abs() < 1e-6, "{b}");
-        let want = if o >= t {
+        if b["label"] == "other" {
+            least_dropped = least_dropped.min(o);
+        } else {
+            most_kept = most_kept.max(o);
+            assert_eq!(b["label"], if h > x { "header" } else { "text" }, "{b}");
+        }
+    }
+    assert!(most_kept > 0.0, "the example page keeps something");
+    assert!(
+        most_kept < least_dropped,
+        "kept blocks are a prefix by P(other)"
+    );
+}
+
+#[test]
+fn an_explicit_threshold_applies_to_every_block() {
+    let pages = example_pages();
+    let out = run(&[
+        "label",
+        "--format",
+        "jsonl",
+        "-q",
+        "--threshold",
+        "0.7",
+        s(&pages[0]),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value =
+        serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim()).expect("one object");
+    assert_eq!(v["decoding"], "threshold 0.7");
+    for b in v["blocks"].as_array().expect("blocks") {
+        let p = &b["probabilities"];
+        let (h, x, o) = (
+            p["header"].as_f64().expect("header"),
+            p["text"].as_f64().expect("text"),
+            p["other"].as_f64().expect("other"),
+        );
+        let want = if o >= 0.7 {
             "other"
         } else if h > x {
             "header"

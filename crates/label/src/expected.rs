@@ -22,9 +22,10 @@
 //! It is no longer monotone in one global threshold, so the precision/recall sweep stays a sweep
 //! over fixed thresholds.
 
+use victor_annotations::Label;
 use victor_features::Page;
 
-use crate::labeler::Probs;
+use crate::labeler::{Probs, decide};
 
 /// The number of words of a block's text for the expected-F1 decoding: runs of letters and
 /// digits, with every Han, kana or Hangul character a word of its own (as Unicode word
@@ -80,6 +81,12 @@ pub fn page_threshold(page: &Page, probs: &[Probs], s: &mut Scratch) -> f64 {
             .filter(|&(_, w)| w > 0),
     );
     best_cut(&mut s.blocks)
+}
+
+/// Appends the labels of a page's blocks under expected-F1 decoding to `out`.
+pub fn decide_page(page: &Page, probs: &[Probs], s: &mut Scratch, out: &mut Vec<Label>) {
+    let t = page_threshold(page, probs, s);
+    out.extend(probs.iter().map(|p| decide(p, t)));
 }
 
 /// The threshold of the best prefix of `blocks` ((P(other), words) pairs) sorted by P(other).

@@ -158,9 +158,8 @@ impl<'m> Labeler<'m> {
             // `marginals` left this table's state scores in `self.scores`.
             Decoding::Viterbi => self.viterbi_scored(labels)?,
             Decoding::ExpectedF1 => {
-                let t = expected::page_threshold(page, probs, &mut self.expected);
                 labels.clear();
-                labels.extend(probs.iter().map(|p| decide(p, t)));
+                expected::decide_page(page, probs, &mut self.expected, labels);
             }
         }
         Ok(())

@@ -107,9 +107,8 @@ impl Assessment {
         self.viterbi_text.push(PageScore::new(&s.got, &s.gold));
         let _ = self.viterbi_blocks.add_page(gold, viterbi);
 
-        let t = expected::page_threshold(page, probs, &mut s.expected);
         s.labels.clear();
-        s.labels.extend(probs.iter().map(|p| decide(p, t)));
+        expected::decide_page(page, probs, &mut s.expected, &mut s.labels);
         s.text.clear();
         render_text(page, &s.labels, false, &mut s.text);
         s.tokenizer.fill_bag(&s.text, &mut s.got);

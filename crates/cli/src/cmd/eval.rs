@@ -149,8 +149,12 @@ fn score_page(
     match decoding {
         Decoding::Threshold(t) => labels.extend(loaded.probs.iter().map(|p| decide(p, t))),
         Decoding::ExpectedF1 => {
-            let t = expected::page_threshold(&loaded.page, &loaded.probs, &mut worker.expected);
-            labels.extend(loaded.probs.iter().map(|p| decide(p, t)));
+            expected::decide_page(
+                &loaded.page,
+                &loaded.probs,
+                &mut worker.expected,
+                &mut labels,
+            );
         }
         Decoding::Viterbi => {
             if let Err(e) = worker.labeler.viterbi(&loaded.table, &mut labels) {
