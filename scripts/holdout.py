@@ -7,8 +7,8 @@ usage: scripts/holdout.py split IMPORTED TRAIN_DIR HOLD_DIR [--every 5]
 `split` links every page of an imported set (`victor import ... --split dev`) into TRAIN_DIR or,
 for every `--every`-th page in the order of its id, HOLD_DIR (both are annotated sets that
 `victor train` reads). `score` labels the held-out pages with MODEL at each threshold (`v` for
-Viterbi; default v 0.5 0.6 0.7 0.75 0.8) and prints the text-level macro F1 against the set's
-gold (the measure of ../shared/checks/score.py) and the number of pages below 0.35. Used to pick
+Viterbi, `e` for expected-F1 decoding; default v e 0.5 0.6 0.7 0.75 0.8) and prints the
+text-level macro F1 against the set's gold (the measure of ../shared/checks/score.py) and the number of pages below 0.35. Used to pick
 recipes on dev pages only, e.g. (models/README.md):
 
   scripts/holdout.py split work/dev-import/dragnet-train work/dn-train work/dn-hold
@@ -54,7 +54,7 @@ def score(model: str, hold: Path, setdir: Path, thresholds: list[str]) -> None:
         lst.write_text("".join(f"{setdir / man[i]['html']}\n" for i in ids))
         for t in thresholds:
             out = Path(tmp) / f"out-{t}"
-            how = ["--viterbi"] if t == "v" else ["--threshold", t]
+            how = {"v": ["--viterbi"], "e": ["--expected-f1"]}.get(t, ["--threshold", t])
             subprocess.run([str(ROOT / "target/release/victor"), "label", "--model", model,
                             "--format", "text", "--out", str(out), "--files-from", str(lst), *how],
                            check=False, capture_output=True)
@@ -74,7 +74,7 @@ def main() -> int:
         every = int(a[a.index("--every") + 1]) if "--every" in a else 5
         split(Path(a[1]), Path(a[2]), Path(a[3]), every)
     elif len(a) >= 4 and a[0] == "score":
-        score(a[1], Path(a[2]), Path(a[3]), a[4:] or ["v", "0.5", "0.6", "0.7", "0.75", "0.8"])
+        score(a[1], Path(a[2]), Path(a[3]), a[4:] or ["v", "e", "0.5", "0.6", "0.7", "0.75", "0.8"])
     else:
         print(__doc__, file=sys.stderr)
         return 2
