@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use victor_eval::BlockCounts;
+use victor_eval::{BlockCounts, TextScores};
 use victor_train::Setup;
 use victor_train::assess::{Assessment, default_grid};
 use victor_train::cv::{CvEvent, CvOptions, cross_validate};
@@ -127,33 +127,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .unwrap_or(0)
     };
     let mut rows = Vec::new();
-    let vit: Vec<BlockCounts> = results
-        .iter()
-        .map(|r| r.assessment.viterbi_blocks)
-        .collect();
-    let vit_f1: Vec<f64> = results
-        .iter()
-        .map(|r| r.assessment.viterbi_text.macro_avg().map_or(0.0, |p| p.f1))
-        .collect();
-    block_rows("Viterbi", &vit, &vit_f1, &mut rows);
+    // One decoding's block counts and text-level macro F1 of every fold, as table rows.
+    let mut add = |name: &str, pick: &dyn Fn(&Assessment) -> (BlockCounts, &TextScores)| {
+        let (c, f): (Vec<BlockCounts>, Vec<f64>) = results
+            .iter()
+            .map(|r| {
+                let (c, t) = pick(&r.assessment);
+                (c, t.macro_avg().map_or(0.0, |p| p.f1))
+            })
+            .unzip();
+        block_rows(name, &c, &f, &mut rows);
+    };
+    add("Viterbi", &|a| (a.viterbi_blocks, &a.viterbi_text));
     for (name, t) in [("T=0.50", 0.5), (&*format!("T={best:.2} (best)"), best)] {
         let k = idx(t);
-        let c: Vec<BlockCounts> = results.iter().map(|r| r.assessment.blocks[k]).collect();
-        let f: Vec<f64> = results
-            .iter()
-            .map(|r| r.assessment.text[k].macro_avg().map_or(0.0, |p| p.f1))
-            .collect();
-        block_rows(name, &c, &f, &mut rows);
+        add(name, &|a| (a.blocks[k], &a.text[k]));
     }
-    let c: Vec<BlockCounts> = results
-        .iter()
-        .map(|r| r.assessment.expected_blocks)
-        .collect();
-    let f: Vec<f64> = results
-        .iter()
-        .map(|r| r.assessment.expected_text.macro_avg().map_or(0.0, |p| p.f1))
-        .collect();
-    block_rows("expected-F1", &c, &f, &mut rows);
+    add("expected-F1", &|a| (a.expected_blocks, &a.expected_text));
     println!(
         "{:<48} {:>8} {:>8}",
         format!("{folds}-fold cross-validation ({} pages)", pages.len()),
