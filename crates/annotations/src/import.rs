@@ -6,7 +6,8 @@
 //! - `l3s-gn1`: gold segments are the labelled runs of the annotated DOM (`l3s` module),
 //!   boilerplate runs included;
 //! - `cleaneval`: gold lines with `<h>`/`<p>`/`<l>` markers (`gold` module);
-//! - `text`: plain gold lines, headers taken from heading markup.
+//! - `text`: plain gold lines, headers taken from heading markup; a line starting with
+//!   `!@#$%^&*()` (Dragnet's separator before the user comments) ends the gold text.
 //!
 //! Each page is imported on its own (`page` module: read, decode, segment, align, label,
 //! anchor) and written at once; pages run in parallel on rayon's current pool (the caller

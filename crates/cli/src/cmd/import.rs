@@ -25,7 +25,8 @@ pub enum From {
     L3sGn1,
     /// CleanEval: gold paragraphs marked `<h>` (header), `<p>` and `<l>` (text).
     Cleaneval,
-    /// Plain-text gold, one paragraph a line (e.g. dragnet-train); headers from `h1`-`h6`.
+    /// Plain-text gold, one paragraph a line (e.g. dragnet-train); headers from `h1`-`h6`. A line
+    /// starting with `!@#$%^&*()` (Dragnet's separator before user comments) ends the gold.
     Text,
 }
 
