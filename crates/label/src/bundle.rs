@@ -16,6 +16,7 @@ use victor_features::{Extractor, FEATURE_VERSION, FeatureConfig, Template};
 
 use crate::compiled::CompiledTemplate;
 use crate::crf::{CrfModel, ModelError};
+use crate::expected::{Calibration, ExpectedOptions};
 use crate::labeler::Decoding;
 
 /// Name of the CRFsuite model file in a bundle.
@@ -117,6 +118,18 @@ pub struct ThresholdInfo {
     /// use the threshold.
     #[serde(default)]
     pub decoding: RecommendedDecoding,
+    /// The recalibration of the marginals that expected-F1 decoding applies, chosen in the same
+    /// cross-validation (absent: the identity).
+    #[serde(default, skip_serializing_if = "Calibration::is_identity")]
+    pub calibration: Calibration,
+    /// Under expected-F1 decoding, a page whose kept blocks hold fewer words keeps nothing
+    /// (chosen in the same cross-validation; absent: 0).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub min_words: u32,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// Which decoding a bundle recommends.
@@ -264,6 +277,18 @@ impl Model {
     /// The recommended other-threshold, if the bundle has one.
     pub fn recommended_threshold(&self) -> Option<f64> {
         self.meta.threshold.as_ref().map(|t| t.value)
+    }
+
+    /// The settings of expected-F1 decoding the bundle records (the identity calibration and
+    /// no minimum when it records none).
+    pub fn expected_options(&self) -> ExpectedOptions {
+        self.meta
+            .threshold
+            .as_ref()
+            .map_or(ExpectedOptions::default(), |t| ExpectedOptions {
+                calibration: t.calibration,
+                min_words: t.min_words,
+            })
     }
 
     /// The decoding the bundle recommends: expected-F1 decoding where its cross-validation chose

@@ -21,7 +21,27 @@
 //! their words would cost more precision than they bring recall. There is no parameter to tune.
 //! It is no longer monotone in one global threshold, so the precision/recall sweep stays a sweep
 //! over fixed thresholds.
+//!
+//! # Calibration
+//!
+//! The formula takes the marginals at their word, and a CRF's marginals are rarely calibrated:
+//! on CleanEval pages they are too sure (too many blocks near 0 and 1), on news articles they
+//! lean the other way. A [`Calibration`] maps P(other) through `logit' = scale * logit + shift`
+//! before the expected F1 is computed. The map is monotone, so it changes where a page's prefix
+//! ends, never the order of the blocks; the threshold returned is still one on the raw
+//! P(other).
+//!
+//! # Pages with next to nothing to keep
+//!
+//! Some pages have no running text at all (error pages, link hubs, splash pages); whatever the
+//! decoding keeps there is noise, and a corpus is better off without it. With
+//! [`ExpectedOptions::min_words`] a page whose kept blocks hold fewer words gives nothing.
+//!
+//! `victor train` chooses both in its threshold cross-validation, among [`calibration_grid`] and
+//! [`MIN_WORDS_GRID`], and records them in the bundle; a bundle without them gets the identity
+//! and no minimum.
 
+use serde::{Deserialize, Serialize};
 use victor_annotations::Label;
 use victor_features::Page;
 
@@ -61,6 +81,72 @@ fn is_ideographic(ch: char) -> bool {
         | 0x20000..=0x3134F) // CJK Extensions B to G
 }
 
+/// A monotone map of P(other) applied before expected-F1 decoding:
+/// `logit(q') = scale * logit(q) + shift`. `scale < 1` softens the marginals, `shift > 0` makes
+/// every block likelier `other`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Calibration {
+    /// Multiplies the log-odds of `other`.
+    pub scale: f64,
+    /// Is added to them.
+    pub shift: f64,
+}
+
+impl Default for Calibration {
+    fn default() -> Self {
+        Calibration::IDENTITY
+    }
+}
+
+impl Calibration {
+    /// Marginals as they are.
+    pub const IDENTITY: Calibration = Calibration {
+        scale: 1.0,
+        shift: 0.0,
+    };
+
+    /// Whether this is the identity (bundles leave it out of `victor.json` then).
+    pub fn is_identity(&self) -> bool {
+        *self == Calibration::IDENTITY
+    }
+
+    /// The recalibrated P(other); 0 and 1 stay where they are.
+    pub fn apply(&self, q: f64) -> f64 {
+        if self.is_identity() || q <= 0.0 || q >= 1.0 || q.is_nan() {
+            return q;
+        }
+        let l = self.scale * (q / (1.0 - q)).ln() + self.shift;
+        1.0 / (1.0 + (-l).exp())
+    }
+}
+
+/// The calibrations `victor train` tries in its threshold cross-validation: scales 0.4 to 1.5
+/// times shifts -1 to 1, the identity among them.
+pub fn calibration_grid() -> Vec<Calibration> {
+    const SCALES: [f64; 7] = [0.4, 0.5, 0.6, 0.8, 1.0, 1.25, 1.5];
+    const SHIFTS: [f64; 5] = [-1.0, -0.5, 0.0, 0.5, 1.0];
+    SCALES
+        .iter()
+        .flat_map(|&scale| {
+            SHIFTS
+                .iter()
+                .map(move |&shift| Calibration { scale, shift })
+        })
+        .collect()
+}
+
+/// The minimum output sizes (words) `victor train` tries in its threshold cross-validation.
+pub const MIN_WORDS_GRID: [u32; 5] = [0, 5, 10, 20, 40];
+
+/// The settings of expected-F1 decoding a bundle records.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ExpectedOptions {
+    /// The recalibration of P(other).
+    pub calibration: Calibration,
+    /// A page whose kept blocks hold fewer words than this keeps nothing.
+    pub min_words: u32,
+}
+
 /// Reusable buffer for [`page_threshold`].
 #[derive(Debug, Default)]
 pub struct Scratch {
@@ -70,8 +156,9 @@ pub struct Scratch {
 
 /// The other-threshold of a page under expected-F1 decoding: a block is `other` where
 /// P(other) >= the returned value (so [`crate::decide`] applies it). 0 keeps nothing: the page
-/// has no block with words and a chance of being content.
-pub fn page_threshold(page: &Page, probs: &[Probs], s: &mut Scratch) -> f64 {
+/// has no block with words and a chance of being content. `cal` recalibrates the marginals
+/// first.
+pub fn page_threshold(page: &Page, probs: &[Probs], cal: Calibration, s: &mut Scratch) -> f64 {
     s.blocks.clear();
     s.blocks.extend(
         page.blocks
@@ -80,28 +167,52 @@ pub fn page_threshold(page: &Page, probs: &[Probs], s: &mut Scratch) -> f64 {
             .map(|(b, p)| (p[2], word_count(page.block_text(b))))
             .filter(|&(_, w)| w > 0),
     );
-    best_cut(&mut s.blocks)
+    best_cut(&mut s.blocks, cal)
 }
 
-/// Appends the labels of a page's blocks under expected-F1 decoding to `out`.
-pub fn decide_page(page: &Page, probs: &[Probs], s: &mut Scratch, out: &mut Vec<Label>) {
-    let t = page_threshold(page, probs, s);
+/// Appends the labels of a page's blocks under expected-F1 decoding with `opts` to `out`, and
+/// returns the number of words of the blocks kept (0 when the page falls under the minimum).
+pub fn decide_page(
+    page: &Page,
+    probs: &[Probs],
+    opts: ExpectedOptions,
+    s: &mut Scratch,
+    out: &mut Vec<Label>,
+) -> u32 {
+    let mut t = page_threshold(page, probs, opts.calibration, s);
+    // `s.blocks` holds the page's blocks with words, sorted by P(other).
+    let mut kept: u32 = s
+        .blocks
+        .iter()
+        .take_while(|b| b.0 < t)
+        .map(|b| b.1)
+        .fold(0u32, u32::saturating_add);
+    if kept < opts.min_words {
+        t = 0.0;
+        kept = 0;
+    }
     out.extend(probs.iter().map(|p| decide(p, t)));
+    kept
 }
 
-/// The threshold of the best prefix of `blocks` ((P(other), words) pairs) sorted by P(other).
-fn best_cut(blocks: &mut [(f64, u32)]) -> f64 {
+/// The threshold of the best prefix of `blocks` ((P(other), words) pairs) sorted by P(other),
+/// with the expected F1 computed on the recalibrated P(other).
+fn best_cut(blocks: &mut [(f64, u32)], cal: Calibration) -> f64 {
     blocks.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
-    let gold: f64 = blocks.iter().map(|&(q, w)| (1.0 - q) * f64::from(w)).sum();
+    let gold: f64 = blocks
+        .iter()
+        .map(|&(q, w)| (1.0 - cal.apply(q)) * f64::from(w))
+        .sum();
     let (mut overlap, mut kept) = (0.0f64, 0.0f64);
     let (mut best, mut cut) = (0.0f64, None);
     let mut i = 0;
     while i < blocks.len() {
         // Blocks with the same P(other) are kept or dropped together.
         let q = blocks[i].0;
+        let c = 1.0 - cal.apply(q);
         while i < blocks.len() && blocks[i].0 == q {
             let w = f64::from(blocks[i].1);
-            overlap += (1.0 - q) * w;
+            overlap += c * w;
             kept += w;
             i += 1;
         }
@@ -133,7 +244,7 @@ mod tests {
         // Two sure content blocks of 100 words; a doubtful one of 100 words at P(other) 0.6:
         // keeping it would add 40 expected words of overlap against 100 words of output.
         let mut b = vec![(0.01, 100), (0.6, 100), (0.02, 100), (0.99, 50)];
-        let t = best_cut(&mut b);
+        let t = best_cut(&mut b, Calibration::IDENTITY);
         assert!(t > 0.02 && t <= 0.6, "threshold {t}");
     }
 
@@ -141,7 +252,7 @@ mod tests {
     fn an_unsure_page_still_keeps_its_likeliest_blocks() {
         // Every block is likelier other than content; a fixed threshold of 0.7 keeps nothing.
         let mut b = vec![(0.8, 200), (0.95, 10), (0.97, 10), (0.99, 30)];
-        let t = best_cut(&mut b);
+        let t = best_cut(&mut b, Calibration::IDENTITY);
         assert!(t > 0.8 && t <= 0.95, "threshold {t}");
     }
 
@@ -156,7 +267,7 @@ mod tests {
             (0.7, 60),
             (0.9, 3),
         ];
-        let t = best_cut(&mut b);
+        let t = best_cut(&mut b, Calibration::IDENTITY);
         let gold: f64 = b.iter().map(|&(q, w)| (1.0 - q) * f64::from(w)).sum();
         let ef1 = |cut: f64| {
             let (o, k) = b
@@ -174,8 +285,76 @@ mod tests {
     }
 
     #[test]
+    fn calibration_is_monotone_and_keeps_the_ends() {
+        let c = Calibration {
+            scale: 0.5,
+            shift: 0.5,
+        };
+        let qs = [0.0, 0.01, 0.2, 0.5, 0.8, 0.99, 1.0];
+        let out: Vec<f64> = qs.iter().map(|&q| c.apply(q)).collect();
+        assert!(out.windows(2).all(|w| w[0] < w[1]), "{out:?}");
+        assert_eq!((out[0], out[6]), (0.0, 1.0));
+        // logit 0 -> 0.5 -> sigmoid(0.5)
+        assert!((out[3] - 1.0 / (1.0 + (-0.5f64).exp())).abs() < 1e-12);
+        // Softening: a sure block gets less sure.
+        assert!(out[1] > 0.01 && out[5] < 0.999);
+        assert_eq!(Calibration::IDENTITY.apply(0.3), 0.3);
+        assert!(calibration_grid().contains(&Calibration::IDENTITY));
+    }
+
+    #[test]
+    fn a_softer_calibration_keeps_more_of_an_uncertain_page() {
+        // A sure 100-word block and a doubtful 100-word one at P(other) 0.7: raw marginals drop
+        // the doubtful block; softened ones count the sure block as less than sure, so the
+        // gold looks larger and keeping the doubtful block pays.
+        let raw = best_cut(&mut [(0.001, 100), (0.7, 100)], Calibration::IDENTITY);
+        let soft = best_cut(
+            &mut [(0.001, 100), (0.7, 100)],
+            Calibration {
+                scale: 0.3,
+                shift: 0.0,
+            },
+        );
+        assert!(raw <= 0.7, "raw {raw}");
+        assert!(soft > 0.7, "soft {soft}");
+    }
+
+    #[test]
+    fn a_page_under_the_minimum_keeps_nothing() {
+        use victor_features::{Block, Page};
+        let text = "one two three four five six";
+        let len = text.len() as u32;
+        let page = Page {
+            text: text.to_string(),
+            blocks: vec![Block {
+                text: 0..len,
+                source: 0..len,
+                parent: 0,
+                splits: 0..0,
+                space_before: false,
+                in_anchor: false,
+                in_pre: false,
+            }],
+            ..Page::default()
+        };
+        let probs = [[0.0, 0.9, 0.1]];
+        let mut s = Scratch::default();
+        let mut out = Vec::new();
+        let mut opts = ExpectedOptions::default();
+        assert_eq!(decide_page(&page, &probs, opts, &mut s, &mut out), 6);
+        assert_eq!(out, [Label::Text]);
+        opts.min_words = 6;
+        out.clear();
+        assert_eq!(decide_page(&page, &probs, opts, &mut s, &mut out), 6);
+        opts.min_words = 7;
+        out.clear();
+        assert_eq!(decide_page(&page, &probs, opts, &mut s, &mut out), 0);
+        assert_eq!(out, [Label::Other]);
+    }
+
+    #[test]
     fn nothing_to_keep() {
-        assert_eq!(best_cut(&mut []), 0.0);
-        assert_eq!(best_cut(&mut [(1.0, 10)]), 0.0);
+        assert_eq!(best_cut(&mut [], Calibration::IDENTITY), 0.0);
+        assert_eq!(best_cut(&mut [(1.0, 10)], Calibration::IDENTITY), 0.0);
     }
 }

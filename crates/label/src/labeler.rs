@@ -159,7 +159,8 @@ impl<'m> Labeler<'m> {
             Decoding::Viterbi => self.viterbi_scored(labels)?,
             Decoding::ExpectedF1 => {
                 labels.clear();
-                expected::decide_page(page, probs, &mut self.expected, labels);
+                let opts = self.model.expected_options();
+                expected::decide_page(page, probs, opts, &mut self.expected, labels);
             }
         }
         Ok(())

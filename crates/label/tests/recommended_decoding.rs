@@ -63,3 +63,50 @@ fn an_unknown_decoding_is_an_error() {
         .expect_err("unknown decoding");
     assert!(err.to_string().contains("best-guess"), "{err}");
 }
+
+#[test]
+fn the_bundle_records_its_expected_f1_settings() {
+    use victor_label::Labeler;
+    use victor_label::expected::{Calibration, ExpectedOptions};
+
+    let (mut meta, model) = shipped();
+    meta["threshold"]["decoding"] = "expected-f1".into();
+    let o = meta["threshold"].as_object_mut().expect("object");
+    o.remove("calibration");
+    o.remove("min_words");
+    // Absent: the raw marginals and no minimum.
+    assert_eq!(
+        load(&meta, &model).expected_options(),
+        ExpectedOptions::default()
+    );
+
+    meta["threshold"]["calibration"] = serde_json::json!({"scale": 0.5, "shift": 0.25});
+    meta["threshold"]["min_words"] = 1_000_000.into();
+    let m = load(&meta, &model);
+    assert_eq!(
+        m.expected_options(),
+        ExpectedOptions {
+            calibration: Calibration {
+                scale: 0.5,
+                shift: 0.25
+            },
+            min_words: 1_000_000,
+        }
+    );
+    // The labeler applies them: no page has a million words, so nothing is kept.
+    let html = b"<html><body><h1>A headline</h1><p>A paragraph of plain running text that \
+                 a reader would keep, with a few more words in it.</p></body></html>";
+    let mut labeler = Labeler::new(&m);
+    let page = labeler
+        .label_bytes(html, Decoding::ExpectedF1)
+        .expect("labels");
+    assert!(page.labels.iter().all(|l| !l.is_content()));
+
+    meta["threshold"]["min_words"] = 0.into();
+    let m = load(&meta, &model);
+    let mut labeler = Labeler::new(&m);
+    let page = labeler
+        .label_bytes(html, Decoding::ExpectedF1)
+        .expect("labels");
+    assert!(page.labels.iter().any(|l| l.is_content()));
+}

@@ -3,16 +3,23 @@
 //! For each page, the marginals are computed once; then, for every threshold of a grid, the
 //! labels are decided, the kept text is rendered and compared with the text of the gold-labelled
 //! blocks (text-level P/R/F1 over word-token multisets), and block-level counts are collected.
-//! Viterbi and expected-F1 decoding (a threshold per page) are scored beside the grid.
+//! Viterbi and expected-F1 decoding (a threshold per page) are scored beside the grid, the
+//! latter once per calibration (a list such as [`expected::calibration_grid`]) and minimum
+//! output size ([`expected::MIN_WORDS_GRID`]).
 //! Cross-validation uses it to report the Victor paper's figures and to choose the recommended
 //! other-threshold and decoding.
 
 use victor_annotations::Label;
 use victor_eval::{BlockCounts, PageScore, TextScores, TokenBag, Tokenizer};
 use victor_features::Page;
-use victor_label::expected;
+use victor_label::expected::{self, Calibration, ExpectedOptions, MIN_WORDS_GRID};
 use victor_label::render::render_text;
 use victor_label::{Probs, decide};
+
+/// How much better (macro text-level F1) other settings of expected-F1 decoding must score than
+/// the raw marginals without a minimum to be chosen: a guard against picking noise out of the
+/// grids.
+pub const CALIBRATION_MARGIN: f64 = 0.001;
 
 /// The default threshold grid: 0.05, 0.10, ..., 0.95.
 pub fn default_grid() -> Vec<f64> {
@@ -34,10 +41,15 @@ pub struct Assessment {
     pub viterbi_text: TextScores,
     /// Block-level counts of Viterbi decoding.
     pub viterbi_blocks: BlockCounts,
-    /// Text-level scores of expected-F1 decoding.
+    /// Text-level scores of expected-F1 decoding (raw marginals).
     pub expected_text: TextScores,
-    /// Block-level counts of expected-F1 decoding.
+    /// Block-level counts of expected-F1 decoding (raw marginals).
     pub expected_blocks: BlockCounts,
+    /// The calibrations expected-F1 decoding is also scored with.
+    pub calibrations: Vec<Calibration>,
+    /// Text-level scores of expected-F1 decoding per calibration and minimum output size
+    /// ([`MIN_WORDS_GRID`]), the minimum varying fastest.
+    pub calibrated_text: Vec<TextScores>,
 }
 
 /// Reusable buffers for [`Assessment::add_page`].
@@ -63,7 +75,17 @@ impl Assessment {
             viterbi_blocks: BlockCounts::new(),
             expected_text: TextScores::new(),
             expected_blocks: BlockCounts::new(),
+            calibrations: Vec::new(),
+            calibrated_text: Vec::new(),
         }
+    }
+
+    /// The same, with expected-F1 decoding also scored under each of `calibrations`.
+    pub fn with_calibrations(thresholds: Vec<f64>, calibrations: Vec<Calibration>) -> Assessment {
+        let mut a = Assessment::new(thresholds);
+        a.calibrated_text = vec![TextScores::new(); calibrations.len() * MIN_WORDS_GRID.len()];
+        a.calibrations = calibrations;
+        a
     }
 
     /// Adds a page: its blocks, gold labels, marginals and Viterbi labels.
@@ -107,13 +129,48 @@ impl Assessment {
         self.viterbi_text.push(PageScore::new(&s.got, &s.gold));
         let _ = self.viterbi_blocks.add_page(gold, viterbi);
 
+        let raw = Self::expected_page(page, probs, Calibration::IDENTITY, s);
+        self.expected_text.push(raw.0);
+        let _ = self.expected_blocks.add_page(gold, &s.labels);
+        let m = MIN_WORDS_GRID.len();
+        for k in 0..self.calibrations.len() {
+            let cal = self.calibrations[k];
+            let (score, kept) = if cal.is_identity() {
+                raw
+            } else {
+                Self::expected_page(page, probs, cal, s)
+            };
+            // Under a minimum, the page keeps nothing: its score is that of an empty output.
+            let empty = PageScore {
+                overlap: 0,
+                extracted: 0,
+                gold: score.gold,
+            };
+            for (j, &min) in MIN_WORDS_GRID.iter().enumerate() {
+                let got = if kept < min { empty } else { score };
+                self.calibrated_text[k * m + j].push(got);
+            }
+        }
+    }
+
+    /// The text-level score of expected-F1 decoding under `cal` without a minimum, and the words
+    /// kept (its labels left in `s.labels`).
+    fn expected_page(
+        page: &Page,
+        probs: &[Probs],
+        cal: Calibration,
+        s: &mut Scratch,
+    ) -> (PageScore, u32) {
         s.labels.clear();
-        expected::decide_page(page, probs, &mut s.expected, &mut s.labels);
+        let opts = ExpectedOptions {
+            calibration: cal,
+            min_words: 0,
+        };
+        let kept = expected::decide_page(page, probs, opts, &mut s.expected, &mut s.labels);
         s.text.clear();
         render_text(page, &s.labels, false, &mut s.text);
         s.tokenizer.fill_bag(&s.text, &mut s.got);
-        self.expected_text.push(PageScore::new(&s.got, &s.gold));
-        let _ = self.expected_blocks.add_page(gold, &s.labels);
+        (PageScore::new(&s.got, &s.gold), kept)
     }
 
     /// Merges another assessment over the same grid.
@@ -128,6 +185,32 @@ impl Assessment {
         self.viterbi_blocks.merge(&other.viterbi_blocks);
         self.expected_text.merge(&other.expected_text);
         self.expected_blocks.merge(&other.expected_blocks);
+        for (a, b) in self.calibrated_text.iter_mut().zip(&other.calibrated_text) {
+            a.merge(b);
+        }
+    }
+
+    /// The settings of expected-F1 decoding (calibration, minimum output size) with the best
+    /// macro text-level F1, with that F1. The raw marginals without a minimum win unless other
+    /// settings beat them by more than [`CALIBRATION_MARGIN`]; among the others, ties go to the
+    /// earlier ones of the grids.
+    pub fn best_expected(&self) -> Option<(ExpectedOptions, f64)> {
+        let raw = self.expected_text.macro_avg()?.f1;
+        let mut best = (ExpectedOptions::default(), raw);
+        let m = MIN_WORDS_GRID.len();
+        for (i, s) in self.calibrated_text.iter().enumerate() {
+            let Some(f) = s.macro_avg().map(|p| p.f1) else {
+                continue;
+            };
+            if f > raw + CALIBRATION_MARGIN && f > best.1 + 1e-12 {
+                let opts = ExpectedOptions {
+                    calibration: self.calibrations[i / m],
+                    min_words: MIN_WORDS_GRID[i % m],
+                };
+                best = (opts, f);
+            }
+        }
+        Some(best)
     }
 
     /// The threshold with the best macro text-level F1 (ties: the one nearest 0.5), with that F1.
@@ -154,4 +237,74 @@ impl Assessment {
 fn same_as_previous(probs: &[Probs], a: f64, b: f64) -> bool {
     let (lo, hi) = if a < b { (a, b) } else { (b, a) };
     !probs.iter().any(|p| p[2] >= lo && p[2] < hi)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use victor_features::Block;
+
+    /// A page of one block per text.
+    fn page(texts: &[&str]) -> Page {
+        let mut p = Page::default();
+        for t in texts {
+            let start = p.text.len() as u32;
+            p.text.push_str(t);
+            let end = p.text.len() as u32;
+            p.text.push('\n');
+            p.blocks.push(Block {
+                text: start..end,
+                source: start..end,
+                parent: 0,
+                splits: 0..0,
+                space_before: true,
+                in_anchor: false,
+                in_pre: false,
+            });
+        }
+        p
+    }
+
+    #[test]
+    fn a_minimum_output_size_is_chosen_when_empty_gold_pages_pay_for_it() {
+        let mut a = Assessment::with_calibrations(vec![0.5], vec![Calibration::IDENTITY]);
+        let mut s = Scratch::default();
+        // An error page: gold keeps nothing, the model keeps its three words.
+        let p = page(&["page not found"]);
+        let probs = [[0.0, 0.8, 0.2]];
+        a.add_page(&p, &[Label::Other], &probs, &[Label::Text], &mut s);
+        // An article of twelve words, kept.
+        let p = page(&["one two three four five six seven eight nine ten eleven twelve"]);
+        a.add_page(&p, &[Label::Text], &probs, &[Label::Text], &mut s);
+
+        assert_eq!(a.expected_text.macro_avg().map(|p| p.f1), Some(0.5));
+        let (opts, f1) = a.best_expected().expect("scored");
+        // 5 and 10 words both empty the error page and keep the article; 5 comes first.
+        assert_eq!(opts.min_words, 5);
+        assert!(opts.calibration.is_identity());
+        assert_eq!(f1, 1.0);
+        // The per-setting scores: no minimum 0.5; 20 words empties the article too.
+        let m = MIN_WORDS_GRID.len();
+        let f = |j: usize| a.calibrated_text[j].macro_avg().map(|p| p.f1);
+        assert_eq!((f(0), f(1), f(3)), (Some(0.5), Some(1.0), Some(0.5)));
+        assert_eq!(a.calibrated_text.len(), m);
+    }
+
+    #[test]
+    fn raw_marginals_stay_unless_a_setting_beats_them_by_the_margin() {
+        let grid = expected::calibration_grid();
+        let mut a = Assessment::with_calibrations(vec![0.5], grid);
+        let mut s = Scratch::default();
+        // Sure content and sure boilerplate: every setting decodes the same.
+        let p = page(&["a long sentence of real text here", "home | news | contact"]);
+        let probs = [[0.0, 0.99, 0.01], [0.0, 0.01, 0.99]];
+        let gold = [Label::Text, Label::Other];
+        a.add_page(&p, &gold, &probs, &gold, &mut s);
+        let mut b = a.clone();
+        b.merge(&a);
+        let (opts, f1) = b.best_expected().expect("scored");
+        assert_eq!(opts, ExpectedOptions::default());
+        assert_eq!(f1, 1.0);
+        assert_eq!(b.calibrated_text[0].len(), 2, "merged pages");
+    }
 }

@@ -26,6 +26,8 @@ pub struct CvOptions {
     pub thresholds: Vec<f64>,
     /// Folds trained at the same time.
     pub parallel: usize,
+    /// Calibrations expected-F1 decoding is also scored with (none: raw marginals only).
+    pub calibrations: Vec<victor_label::expected::Calibration>,
 }
 
 /// The outcome of one fold.
@@ -140,7 +142,10 @@ pub fn cross_validate(
                     )
                 },
                 |(seg, labeler, scratch, probs, vit), r| {
-                    let mut a = Assessment::new(cv.thresholds.clone());
+                    let mut a = Assessment::with_calibrations(
+                        cv.thresholds.clone(),
+                        cv.calibrations.clone(),
+                    );
                     match prepare(r, seg, setup.extractor) {
                         Ok(p) => {
                             if labeler.marginals(&p.table, probs).is_ok()
@@ -158,7 +163,8 @@ pub fn cross_validate(
                 },
             )
             .collect();
-        let mut assessment = Assessment::new(cv.thresholds.clone());
+        let mut assessment =
+            Assessment::with_calibrations(cv.thresholds.clone(), cv.calibrations.clone());
         for p in &parts {
             assessment.merge(p);
         }

@@ -103,6 +103,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         seed: args.seed,
         thresholds: default_grid(),
         parallel: args.parallel_folds,
+        calibrations: Vec::new(),
     };
     let started = std::time::Instant::now();
     let results = cross_validate(pages, setup, &l.opts, &cv, &|e| match e {

@@ -63,7 +63,9 @@ pub struct Args {
     #[arg(long)]
     viterbi: bool,
     /// Expected-F1 decoding: each page gets the threshold that maximises its expected
-    /// text-level F1 under the marginals (the default of bundles whose cross-validation chose it).
+    /// text-level F1 under the marginals, recalibrated as the bundle says, and keeps nothing if
+    /// that is fewer words than the bundle's minimum (the default of bundles whose
+    /// cross-validation chose it).
     #[arg(long, conflicts_with_all = ["viterbi", "threshold"])]
     expected_f1: bool,
     /// Output format.

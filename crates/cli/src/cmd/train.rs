@@ -7,6 +7,7 @@ use anyhow::Context;
 use victor_annotations::format::{Corpus, PageRef};
 use victor_features::{Extractor, Template};
 use victor_label::bundle::{RecommendedDecoding, SetInfo, ThresholdInfo};
+use victor_label::expected::{ExpectedOptions, calibration_grid};
 use victor_train::assess::default_grid;
 use victor_train::bundle::{make_meta, write_bundle};
 use victor_train::cv::{CvEvent, CvOptions, cross_validate};
@@ -184,27 +185,36 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             seed: 1,
             thresholds: default_grid(),
             parallel: args.parallel_folds,
+            calibrations: calibration_grid(),
         };
         let results = cross_validate(pages, setup, &l.opts, &cv, &|e| match e {
             CvEvent::FoldDone { .. } => bar.inc(1),
             CvEvent::Skipped { .. } => {}
         })?;
         bar.finish_and_clear();
-        let mut all = victor_train::assess::Assessment::new(default_grid());
+        let mut all =
+            victor_train::assess::Assessment::with_calibrations(default_grid(), calibration_grid());
         for r in &results {
             all.merge(&r.assessment);
         }
         let viterbi_f1 = all.viterbi_text.macro_avg().map_or(0.0, |p| p.f1);
-        let expected_f1 = all.expected_text.macro_avg().map(|p| p.f1);
+        let raw_expected_f1 = all.expected_text.macro_avg().map(|p| p.f1);
+        let calibrated = all.best_expected();
+        let expected_f1 = calibrated.map(|(_, f)| f);
+        let expected = calibrated.map_or(ExpectedOptions::default(), |(c, _)| c);
         all.best_threshold().map(|(value, f1)| {
             let decoding = match expected_f1 {
                 Some(e) if e > f1 => RecommendedDecoding::ExpectedF1,
                 _ => RecommendedDecoding::Threshold,
             };
             eprintln!(
-                "victor train: recommended other-threshold {value:.2} (text-level F1 {f1:.4} in {}-fold cross-validation; Viterbi {viterbi_f1:.4}; expected-F1 decoding {:.4}); default decoding: {}",
+                "victor train: recommended other-threshold {value:.2} (text-level F1 {f1:.4} in {}-fold cross-validation; Viterbi {viterbi_f1:.4}; expected-F1 decoding {:.4}, {:.4} with the marginals recalibrated by scale {} shift {} and at least {} words a page); default decoding: {}",
                 args.threshold_folds,
+                raw_expected_f1.unwrap_or(0.0),
                 expected_f1.unwrap_or(0.0),
+                expected.calibration.scale,
+                expected.calibration.shift,
+                expected.min_words,
                 match decoding {
                     RecommendedDecoding::ExpectedF1 => "expected-f1",
                     RecommendedDecoding::Threshold => "threshold",
@@ -217,6 +227,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 viterbi_f1,
                 expected_f1,
                 decoding,
+                calibration: expected.calibration,
+                min_words: expected.min_words,
             }
         })
     } else {
