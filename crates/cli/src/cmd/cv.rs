@@ -4,6 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use victor_eval::{BlockCounts, TextScores};
+use victor_label::expected::{MIN_WORDS_GRID, calibration_grid};
 use victor_train::Setup;
 use victor_train::assess::{Assessment, default_grid};
 use victor_train::cv::{CvEvent, CvOptions, cross_validate};
@@ -103,7 +104,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         seed: args.seed,
         thresholds: default_grid(),
         parallel: args.parallel_folds,
-        calibrations: Vec::new(),
+        calibrations: calibration_grid(),
     };
     let started = std::time::Instant::now();
     let results = cross_validate(pages, setup, &l.opts, &cv, &|e| match e {
@@ -116,7 +117,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     })?;
     bar.finish_and_clear();
-    let mut all = Assessment::new(default_grid());
+    let mut all = Assessment::with_calibrations(default_grid(), calibration_grid());
     for r in &results {
         all.merge(&r.assessment);
     }
@@ -145,15 +146,43 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         add(name, &|a| (a.blocks[k], &a.text[k]));
     }
     add("expected-F1", &|a| (a.expected_blocks, &a.expected_text));
+    // The expected-F1 settings `victor train` would record (text level only: their block counts
+    // are not collected).
+    if let Some((opts, _)) = all.best_expected() {
+        let k = all
+            .calibrations
+            .iter()
+            .position(|c| *c == opts.calibration)
+            .zip(MIN_WORDS_GRID.iter().position(|m| *m == opts.min_words))
+            .map(|(c, m)| c * MIN_WORDS_GRID.len() + m);
+        if let Some(k) = k {
+            rows.push(Row {
+                name: format!(
+                    "expected-F1 (scale {} shift {} min {}) text-level F1 (macro)",
+                    opts.calibration.scale, opts.calibration.shift, opts.min_words
+                ),
+                values: results
+                    .iter()
+                    .map(|r| {
+                        r.assessment
+                            .calibrated_text
+                            .get(k)
+                            .and_then(|t| t.macro_avg())
+                            .map_or(0.0, |p| p.f1)
+                    })
+                    .collect(),
+            });
+        }
+    }
     println!(
-        "{:<48} {:>8} {:>8}",
+        "{:<64} {:>8} {:>8}",
         format!("{folds}-fold cross-validation ({} pages)", pages.len()),
         "mean %",
         "sd"
     );
     for r in &rows {
         let (m, sd) = mean_sd(&r.values);
-        println!("{:<48} {:>8.2} {:>8.2}", r.name, 100.0 * m, 100.0 * sd);
+        println!("{:<64} {:>8.2} {:>8.2}", r.name, 100.0 * m, 100.0 * sd);
     }
     let secs: Vec<f64> = results.iter().map(|r| r.seconds).collect();
     println!(
