@@ -362,7 +362,8 @@ fn eval_importer_and_decoding_can_be_chosen() {
     assert_eq!(r["source"], "manifest, --from text");
     assert_eq!(r["decoding"], "threshold 0.5");
 
-    // A model with a recommended threshold is evaluated at it by default.
+    // A model with a recommended decoding is evaluated with it by default: its threshold, or
+    // expected-F1 decoding where its cross-validation chose that.
     let with_t = tmp.path().join("with-threshold");
     victor(&[
         "train",
@@ -384,6 +385,24 @@ fn eval_importer_and_decoding_can_be_chosen() {
         "--model",
         s(&with_t),
         s(&examples()),
+        "--csv",
+        s(&csv_path),
+        "-q",
+    ]);
+    let expected = if meta["threshold"]["decoding"] == "expected-f1" {
+        "expected-f1".to_string()
+    } else {
+        format!("threshold {t}")
+    };
+    assert_eq!(row(&read_csv(&csv_path), "examples")["decoding"], expected);
+    // And at the threshold when asked for it.
+    victor(&[
+        "eval",
+        "--model",
+        s(&with_t),
+        s(&examples()),
+        "--threshold",
+        &t.to_string(),
         "--csv",
         s(&csv_path),
         "-q",
