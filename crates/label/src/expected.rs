@@ -18,7 +18,8 @@
 //! What it buys over one fixed threshold for every page: a page whose article the model is
 //! unsure of (every block at P(other) 0.8, say) still gives its likeliest blocks instead of
 //! nothing, and on a page with a clear article the doubtful blocks around it are dropped when
-//! their words would cost more precision than they bring recall. There is no parameter to tune.
+//! their words would cost more precision than they bring recall. There is no threshold to tune
+//! (its two settings, below, are chosen per bundle).
 //! It is no longer monotone in one global threshold, so the precision/recall sweep stays a sweep
 //! over fixed thresholds.
 //!
