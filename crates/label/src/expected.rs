@@ -151,8 +151,8 @@ pub struct ExpectedOptions {
 /// Reusable buffer for [`page_threshold`].
 #[derive(Debug, Default)]
 pub struct Scratch {
-    /// (P(other), words) of the blocks with words.
-    blocks: Vec<(f64, u32)>,
+    /// (P(other), words, recalibrated P(content)) of the blocks with words.
+    blocks: Vec<(f64, u32, f64)>,
 }
 
 /// The other-threshold of a page under expected-F1 decoding: a block is `other` where
@@ -166,9 +166,10 @@ pub fn page_threshold(page: &Page, probs: &[Probs], cal: Calibration, s: &mut Sc
             .iter()
             .zip(probs)
             .map(|(b, p)| (p[2], word_count(page.block_text(b))))
-            .filter(|&(_, w)| w > 0),
+            .filter(|&(_, w)| w > 0)
+            .map(|(q, w)| (q, w, 1.0 - cal.apply(q))),
     );
-    best_cut(&mut s.blocks, cal)
+    best_cut(&mut s.blocks)
 }
 
 /// Appends the labels of a page's blocks under expected-F1 decoding with `opts` to `out`, and
@@ -196,24 +197,20 @@ pub fn decide_page(
     kept
 }
 
-/// The threshold of the best prefix of `blocks` ((P(other), words) pairs) sorted by P(other),
-/// with the expected F1 computed on the recalibrated P(other).
-fn best_cut(blocks: &mut [(f64, u32)], cal: Calibration) -> f64 {
+/// The threshold of the best prefix of `blocks` ((P(other), words, P(content)) triples, the
+/// last recalibrated) sorted by P(other), with the expected F1 computed on P(content).
+fn best_cut(blocks: &mut [(f64, u32, f64)]) -> f64 {
     blocks.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
-    let gold: f64 = blocks
-        .iter()
-        .map(|&(q, w)| (1.0 - cal.apply(q)) * f64::from(w))
-        .sum();
+    let gold: f64 = blocks.iter().map(|&(_, w, c)| c * f64::from(w)).sum();
     let (mut overlap, mut kept) = (0.0f64, 0.0f64);
     let (mut best, mut cut) = (0.0f64, None);
     let mut i = 0;
     while i < blocks.len() {
         // Blocks with the same P(other) are kept or dropped together.
         let q = blocks[i].0;
-        let c = 1.0 - cal.apply(q);
         while i < blocks.len() && blocks[i].0 == q {
             let w = f64::from(blocks[i].1);
-            overlap += c * w;
+            overlap += blocks[i].2 * w;
             kept += w;
             i += 1;
         }
@@ -231,6 +228,15 @@ fn best_cut(blocks: &mut [(f64, u32)], cal: Calibration) -> f64 {
 mod tests {
     use super::*;
 
+    /// [`best_cut`] over (P(other), words) pairs recalibrated by `cal`.
+    fn cut(blocks: &[(f64, u32)], cal: Calibration) -> f64 {
+        let mut b: Vec<(f64, u32, f64)> = blocks
+            .iter()
+            .map(|&(q, w)| (q, w, 1.0 - cal.apply(q)))
+            .collect();
+        best_cut(&mut b)
+    }
+
     #[test]
     fn words_are_letter_and_digit_runs() {
         assert_eq!(word_count(""), 0);
@@ -244,23 +250,23 @@ mod tests {
     fn a_sure_article_drops_doubtful_blocks() {
         // Two sure content blocks of 100 words; a doubtful one of 100 words at P(other) 0.6:
         // keeping it would add 40 expected words of overlap against 100 words of output.
-        let mut b = vec![(0.01, 100), (0.6, 100), (0.02, 100), (0.99, 50)];
-        let t = best_cut(&mut b, Calibration::IDENTITY);
+        let b = vec![(0.01, 100), (0.6, 100), (0.02, 100), (0.99, 50)];
+        let t = cut(&b, Calibration::IDENTITY);
         assert!(t > 0.02 && t <= 0.6, "threshold {t}");
     }
 
     #[test]
     fn an_unsure_page_still_keeps_its_likeliest_blocks() {
         // Every block is likelier other than content; a fixed threshold of 0.7 keeps nothing.
-        let mut b = vec![(0.8, 200), (0.95, 10), (0.97, 10), (0.99, 30)];
-        let t = best_cut(&mut b, Calibration::IDENTITY);
+        let b = vec![(0.8, 200), (0.95, 10), (0.97, 10), (0.99, 30)];
+        let t = cut(&b, Calibration::IDENTITY);
         assert!(t > 0.8 && t <= 0.95, "threshold {t}");
     }
 
     #[test]
     fn expected_f1_of_the_chosen_prefix_is_the_best() {
         // Brute force over every prefix of a small page.
-        let mut b = vec![
+        let b = vec![
             (0.1, 30),
             (0.3, 5),
             (0.45, 40),
@@ -268,7 +274,7 @@ mod tests {
             (0.7, 60),
             (0.9, 3),
         ];
-        let t = best_cut(&mut b, Calibration::IDENTITY);
+        let t = cut(&b, Calibration::IDENTITY);
         let gold: f64 = b.iter().map(|&(q, w)| (1.0 - q) * f64::from(w)).sum();
         let ef1 = |cut: f64| {
             let (o, k) = b
@@ -308,9 +314,9 @@ mod tests {
         // A sure 100-word block and a doubtful 100-word one at P(other) 0.7: raw marginals drop
         // the doubtful block; softened ones count the sure block as less than sure, so the
         // gold looks larger and keeping the doubtful block pays.
-        let raw = best_cut(&mut [(0.001, 100), (0.7, 100)], Calibration::IDENTITY);
-        let soft = best_cut(
-            &mut [(0.001, 100), (0.7, 100)],
+        let raw = cut(&[(0.001, 100), (0.7, 100)], Calibration::IDENTITY);
+        let soft = cut(
+            &[(0.001, 100), (0.7, 100)],
             Calibration {
                 scale: 0.3,
                 shift: 0.0,
@@ -322,22 +328,8 @@ mod tests {
 
     #[test]
     fn a_page_under_the_minimum_keeps_nothing() {
-        use victor_features::{Block, Page};
-        let text = "one two three four five six";
-        let len = text.len() as u32;
-        let page = Page {
-            text: text.to_string(),
-            blocks: vec![Block {
-                text: 0..len,
-                source: 0..len,
-                parent: 0,
-                splits: 0..0,
-                space_before: false,
-                in_anchor: false,
-                in_pre: false,
-            }],
-            ..Page::default()
-        };
+        let page =
+            victor_features::segment("<p>one two three four five six</p>").expect("segments");
         let probs = [[0.0, 0.9, 0.1]];
         let mut s = Scratch::default();
         let mut out = Vec::new();
@@ -355,7 +347,7 @@ mod tests {
 
     #[test]
     fn nothing_to_keep() {
-        assert_eq!(best_cut(&mut [], Calibration::IDENTITY), 0.0);
-        assert_eq!(best_cut(&mut [(1.0, 10)], Calibration::IDENTITY), 0.0);
+        assert_eq!(cut(&[], Calibration::IDENTITY), 0.0);
+        assert_eq!(cut(&[(1.0, 10)], Calibration::IDENTITY), 0.0);
     }
 }
