@@ -190,6 +190,17 @@ impl Assessment {
         }
     }
 
+    /// The text-level scores of expected-F1 decoding under `opts`, if its calibration and
+    /// minimum are among those scored.
+    pub fn expected_scores(&self, opts: ExpectedOptions) -> Option<&TextScores> {
+        let c = self
+            .calibrations
+            .iter()
+            .position(|c| *c == opts.calibration)?;
+        let m = MIN_WORDS_GRID.iter().position(|m| *m == opts.min_words)?;
+        self.calibrated_text.get(c * MIN_WORDS_GRID.len() + m)
+    }
+
     /// The settings of expected-F1 decoding (calibration, minimum output size) with the best
     /// macro text-level F1, with that F1. The raw marginals without a minimum win unless other
     /// settings beat them by more than [`CALIBRATION_MARGIN`]; among the others, ties go to the
@@ -242,26 +253,12 @@ fn same_as_previous(probs: &[Probs], a: f64, b: f64) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use victor_features::Block;
 
-    /// A page of one block per text.
+    /// A page of one paragraph (one block) per text, segmented as victor segments pages.
     fn page(texts: &[&str]) -> Page {
-        let mut p = Page::default();
-        for t in texts {
-            let start = p.text.len() as u32;
-            p.text.push_str(t);
-            let end = p.text.len() as u32;
-            p.text.push('\n');
-            p.blocks.push(Block {
-                text: start..end,
-                source: start..end,
-                parent: 0,
-                splits: 0..0,
-                space_before: true,
-                in_anchor: false,
-                in_pre: false,
-            });
-        }
+        let html: String = texts.iter().map(|t| format!("<p>{t}</p>")).collect();
+        let p = victor_features::segment(&html).expect("segments");
+        assert_eq!(p.blocks.len(), texts.len());
         p
     }
 
@@ -288,6 +285,16 @@ mod tests {
         let f = |j: usize| a.calibrated_text[j].macro_avg().map(|p| p.f1);
         assert_eq!((f(0), f(1), f(3)), (Some(0.5), Some(1.0), Some(0.5)));
         assert_eq!(a.calibrated_text.len(), m);
+        let at = |min_words| {
+            a.expected_scores(ExpectedOptions {
+                calibration: Calibration::IDENTITY,
+                min_words,
+            })
+            .and_then(|t| t.macro_avg())
+            .map(|p| p.f1)
+        };
+        assert_eq!((at(0), at(5), at(20)), (f(0), f(1), f(3)));
+        assert_eq!(at(7), None, "not on the grid");
     }
 
     #[test]

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use victor_eval::{BlockCounts, TextScores};
-use victor_label::expected::{MIN_WORDS_GRID, calibration_grid};
+use victor_label::expected::calibration_grid;
 use victor_train::Setup;
 use victor_train::assess::{Assessment, default_grid};
 use victor_train::cv::{CvEvent, CvOptions, cross_validate};
@@ -149,30 +149,21 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     // The expected-F1 settings `victor train` would record (text level only: their block counts
     // are not collected).
     if let Some((opts, _)) = all.best_expected() {
-        let k = all
-            .calibrations
-            .iter()
-            .position(|c| *c == opts.calibration)
-            .zip(MIN_WORDS_GRID.iter().position(|m| *m == opts.min_words))
-            .map(|(c, m)| c * MIN_WORDS_GRID.len() + m);
-        if let Some(k) = k {
-            rows.push(Row {
-                name: format!(
-                    "expected-F1 (scale {} shift {} min {}) text-level F1 (macro)",
-                    opts.calibration.scale, opts.calibration.shift, opts.min_words
-                ),
-                values: results
-                    .iter()
-                    .map(|r| {
-                        r.assessment
-                            .calibrated_text
-                            .get(k)
-                            .and_then(|t| t.macro_avg())
-                            .map_or(0.0, |p| p.f1)
-                    })
-                    .collect(),
-            });
-        }
+        rows.push(Row {
+            name: format!(
+                "expected-F1 (scale {} shift {} min {}) text-level F1 (macro)",
+                opts.calibration.scale, opts.calibration.shift, opts.min_words
+            ),
+            values: results
+                .iter()
+                .map(|r| {
+                    r.assessment
+                        .expected_scores(opts)
+                        .and_then(|t| t.macro_avg())
+                        .map_or(0.0, |p| p.f1)
+                })
+                .collect(),
+        });
     }
     println!(
         "{:<64} {:>8} {:>8}",
