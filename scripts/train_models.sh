@@ -12,8 +12,9 @@
 # models/default is a symbolic link to models/article. The corpus model leaves out the
 # readability-style main-content module (templates/features-all-text.json, all-text.tpl): its
 # guideline keeps all running text, not one article (+0.6 F1 on held-out CleanEval dev pages).
-# The news model keeps the configuration it was trained with (templates/features-news.json,
-# news.tpl: whatlang, no class roles, no class.in-comment), older than templates/features.json.
+# The news model is retrained `--like models/news`: with the configuration and template its
+# victor.json records (whatlang, no class roles, no class.in-comment), older than
+# templates/features.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DATA=${DATA:-../shared/data}
@@ -49,7 +50,7 @@ import cleaneval cleaneval
 import dragnet-train text
 
 build news "News articles of 2008 with headline, captions and datelines (L3S-GN1 guideline: the article's text and its supplemental text)." \
-  "$WORK/l3s-gn1" -- --c2 10 --config templates/features-news.json --template templates/news.tpl
+  "$WORK/l3s-gn1" -- --c2 10 --like models/news
 build article "News and blog articles: the main article text with its title (Dragnet guideline), trained on dragnet-train (2012) and l3s-gn1 (2008) dev pages together. The default." \
   "$WORK/dragnet-train" "$WORK/l3s-gn1" -- --c2 10
 build corpus "All running text of a page: paragraphs, lists, forum posts, headings (CleanEval guideline)." \

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use victor_annotations::format::{Corpus, PageRef};
 use victor_features::{Extractor, Template};
-use victor_label::bundle::{RecommendedDecoding, SetInfo, ThresholdInfo};
+use victor_label::bundle::{BundleMeta, META_FILE, RecommendedDecoding, SetInfo, ThresholdInfo};
 use victor_label::expected::{ExpectedOptions, calibration_grid};
 use victor_train::assess::default_grid;
 use victor_train::bundle::{make_meta, write_bundle};
@@ -25,6 +25,11 @@ pub struct TrainArgs {
     /// Feature configuration (default: the built-in templates/features.json).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// Take the feature configuration and the template recorded in this model bundle (a folder
+    /// with victor.json): retrains a bundle's recipe as it was, whatever the files in templates/
+    /// say now.
+    #[arg(long, value_name = "BUNDLE", conflicts_with_all = ["template", "config"])]
+    pub like: Option<PathBuf>,
     /// Training algorithm.
     #[arg(long, default_value = "lbfgs", value_parser = ["lbfgs", "l2sgd", "ap", "pa", "arow"])]
     pub algorithm: String,
@@ -56,13 +61,26 @@ pub struct Loaded {
 impl TrainArgs {
     /// Loads configuration, template and the page list.
     pub fn load(&self, annotations: &[PathBuf]) -> anyhow::Result<Loaded> {
-        let config = super::features::load_config(self.config.as_deref())?;
-        let extractor = Extractor::new(&config).context("invalid feature configuration")?;
-        let text = match &self.template {
-            None => victor_features::DEFAULT_TEMPLATE.to_string(),
-            Some(p) => std::fs::read_to_string(p)
-                .with_context(|| format!("cannot read template {}", p.display()))?,
+        let (config, text) = match &self.like {
+            Some(dir) => {
+                let path = dir.join(META_FILE);
+                let json = std::fs::read_to_string(&path)
+                    .with_context(|| format!("cannot read {}", path.display()))?;
+                let meta: BundleMeta = serde_json::from_str(&json).with_context(|| {
+                    format!("{}: not a victor bundle description", path.display())
+                })?;
+                (meta.features, meta.template)
+            }
+            None => (
+                super::features::load_config(self.config.as_deref())?,
+                match &self.template {
+                    None => victor_features::DEFAULT_TEMPLATE.to_string(),
+                    Some(p) => std::fs::read_to_string(p)
+                        .with_context(|| format!("cannot read template {}", p.display()))?,
+                },
+            ),
         };
+        let extractor = Extractor::new(&config).context("invalid feature configuration")?;
         let template = Template::parse(&text, extractor.schema()).context("invalid template")?;
         let algorithm: Algorithm = self.algorithm.parse().map_err(anyhow::Error::msg)?;
         let opts = TrainOptions {
