@@ -27,6 +27,7 @@ mod anchor;
 mod layout;
 mod load;
 mod record;
+mod site;
 mod store;
 
 pub use anchor::{AnchorError, anchor_labels, resolve_labels};
@@ -35,6 +36,7 @@ pub use record::{
     Annotator, BlockLabel, FORMAT_VERSION, PageInfo, PageRecord, SEGMENTER, SetInfo, Source,
     VICTOR_VERSION, sha256_hex,
 };
+pub use site::{DECLARED_URL_WINDOW, declared_url, site_key, url_host};
 pub use store::{SetWriter, StoreError, check_page_id, write_atomic};
 
 /// Serializes `value` in the layout of label files: the top-level object one field a line,

@@ -224,6 +224,18 @@ impl PageRef {
         Ok(record)
     }
 
+    /// The page's site: the host of its record's URL, else of the URL the page declares for
+    /// itself ([`super::site_key`]); `None` when neither gives one.
+    ///
+    /// # Errors
+    ///
+    /// As [`PageRef::record`] and [`PageRef::bytes`].
+    pub fn site(&self) -> Result<Option<String>, LoadError> {
+        let record = self.record()?;
+        let bytes = self.bytes()?;
+        Ok(super::site_key(record.url.as_deref(), &bytes))
+    }
+
     /// The page's original bytes.
     ///
     /// # Errors
