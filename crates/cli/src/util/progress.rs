@@ -16,3 +16,10 @@ pub fn bar(len: u64, what: &str, quiet: bool) -> ProgressBar {
     }
     pb
 }
+
+/// Prints `line` on standard error above `bar`. Unlike `ProgressBar::println`, which prints
+/// nothing while the bar is hidden, the line also reaches standard error when it is not a
+/// terminal (a log file) or `--quiet` hides the bar.
+pub fn note(bar: &ProgressBar, line: &str) {
+    bar.suspend(|| eprintln!("{line}"));
+}
