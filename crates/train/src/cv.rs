@@ -28,6 +28,10 @@ pub struct CvOptions {
     pub parallel: usize,
     /// Calibrations expected-F1 decoding is also scored with (none: raw marginals only).
     pub calibrations: Vec<victor_label::expected::Calibration>,
+    /// Keep the pages of a site in one fold ([`split_groups`] over
+    /// [`PageRef::site`](victor_annotations::format::PageRef::site)) instead of dealing pages
+    /// out one by one.
+    pub by_site: bool,
 }
 
 /// The outcome of one fold.
@@ -55,6 +59,15 @@ pub enum CvEvent {
         /// Its training time.
         seconds: f64,
     },
+    /// The folds are made (sent once, before training).
+    Folds {
+        /// Pages per fold.
+        sizes: Vec<usize>,
+        /// Distinct sites, with `by_site` (0 otherwise).
+        sites: usize,
+        /// Pages without a known site (each its own group), with `by_site`.
+        without_site: usize,
+    },
     /// A page could not be loaded.
     Skipped {
         /// Page id.
@@ -67,6 +80,50 @@ pub enum CvEvent {
 /// Fold of every page: a seeded shuffle dealt round-robin, so fold sizes differ by at most one.
 pub fn split_folds(n: usize, folds: usize, seed: u64) -> Vec<usize> {
     let folds = folds.max(1);
+    let mut fold = vec![0; n];
+    for (k, &i) in shuffled(n, seed).iter().enumerate() {
+        fold[i] = k % folds;
+    }
+    fold
+}
+
+/// Fold of every page when pages with the same key must share a fold: the groups (a page
+/// without a key is a group of its own) in a seeded shuffle, then largest first, each to the
+/// fold with the fewest pages so far (the first such fold on ties). Fold sizes stay close
+/// unless one group is larger than a fold should be.
+pub fn split_groups(keys: &[Option<String>], folds: usize, seed: u64) -> Vec<usize> {
+    let folds = folds.max(1);
+    let mut index: rustc_hash::FxHashMap<&str, usize> = rustc_hash::FxHashMap::default();
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for (i, key) in keys.iter().enumerate() {
+        match key {
+            Some(k) => {
+                let g = *index.entry(k.as_str()).or_insert_with(|| {
+                    groups.push(Vec::new());
+                    groups.len() - 1
+                });
+                groups[g].push(i);
+            }
+            None => groups.push(vec![i]),
+        }
+    }
+    let order = shuffled(groups.len(), seed);
+    let mut order: Vec<&Vec<usize>> = order.iter().map(|&g| &groups[g]).collect();
+    order.sort_by_key(|g| std::cmp::Reverse(g.len()));
+    let mut size = vec![0usize; folds];
+    let mut fold = vec![0; keys.len()];
+    for g in order {
+        let f = (0..folds).min_by_key(|&f| size[f]).unwrap_or(0);
+        size[f] += g.len();
+        for &i in g {
+            fold[i] = f;
+        }
+    }
+    fold
+}
+
+/// `0..n` in a seeded Fisher-Yates shuffle.
+fn shuffled(n: usize, seed: u64) -> Vec<usize> {
     let mut order: Vec<usize> = (0..n).collect();
     let mut state = seed ^ 0x9e37_79b9_7f4a_7c15;
     for i in (1..n).rev() {
@@ -79,11 +136,7 @@ pub fn split_folds(n: usize, folds: usize, seed: u64) -> Vec<usize> {
         let j = (z % (i as u64 + 1)) as usize;
         order.swap(i, j);
     }
-    let mut fold = vec![0; n];
-    for (k, &i) in order.iter().enumerate() {
-        fold[i] = k % folds;
-    }
-    fold
+    order
 }
 
 /// Runs a k-fold cross-validation over `pages`.
@@ -95,7 +148,25 @@ pub fn cross_validate(
     on: &(dyn Fn(CvEvent) + Sync),
 ) -> Result<Vec<FoldResult>, TrainError> {
     let folds = cv.folds.max(2).min(pages.len().max(2));
-    let assign = split_folds(pages.len(), folds, cv.seed);
+    let (assign, sites, without_site) = if cv.by_site {
+        let keys: Vec<Option<String>> = pages.par_iter().map(|p| p.site().ok().flatten()).collect();
+        let mut distinct: Vec<&str> = keys.iter().flatten().map(String::as_str).collect();
+        distinct.sort_unstable();
+        distinct.dedup();
+        let without = keys.iter().filter(|k| k.is_none()).count();
+        (split_groups(&keys, folds, cv.seed), distinct.len(), without)
+    } else {
+        (split_folds(pages.len(), folds, cv.seed), 0, 0)
+    };
+    let mut sizes = vec![0; folds];
+    for &f in &assign {
+        sizes[f] += 1;
+    }
+    on(CvEvent::Folds {
+        sizes,
+        sites,
+        without_site,
+    });
     let mut opts = opts.clone();
     opts.verbose = false;
     let run_fold = |fold: usize| -> Result<FoldResult, TrainError> {
@@ -206,5 +277,52 @@ mod tests {
         assert!(counts.iter().all(|&c| c == 4 || c == 5));
         assert_eq!(a, split_folds(23, 5, 7));
         assert_ne!(a, split_folds(23, 5, 8));
+    }
+
+    #[test]
+    fn groups_share_a_fold_and_folds_stay_balanced() {
+        // 3 pages of a.com, 2 of b.com, 5 without a site, 2 of c.com: 12 pages, 3 folds.
+        let keys: Vec<Option<String>> = [
+            "a.com", "b.com", "", "a.com", "", "c.com", "", "b.com", "", "a.com", "c.com", "",
+        ]
+        .iter()
+        .map(|k| (!k.is_empty()).then(|| k.to_string()))
+        .collect();
+        let f = split_groups(&keys, 3, 1);
+        for site in ["a.com", "b.com", "c.com"] {
+            let folds: Vec<usize> = (0..keys.len())
+                .filter(|&i| keys[i].as_deref() == Some(site))
+                .map(|i| f[i])
+                .collect();
+            assert!(folds.windows(2).all(|w| w[0] == w[1]), "{site}: {folds:?}");
+        }
+        let mut counts = [0; 3];
+        for &k in &f {
+            counts[k] += 1;
+        }
+        assert_eq!(counts, [4, 4, 4]);
+        assert_eq!(f, split_groups(&keys, 3, 1));
+        // The largest group goes first, to fold 0.
+        assert_eq!(f[0], 0);
+    }
+
+    #[test]
+    fn without_keys_groups_are_single_pages() {
+        let keys = vec![None; 10];
+        let f = split_groups(&keys, 5, 3);
+        let mut counts = [0; 5];
+        for &k in &f {
+            counts[k] += 1;
+        }
+        assert_eq!(counts, [2; 5]);
+    }
+
+    #[test]
+    fn a_site_larger_than_a_fold_stays_whole() {
+        let mut keys = vec![Some("big.com".to_string()); 6];
+        keys.extend([None, None]);
+        let f = split_groups(&keys, 4, 9);
+        assert!(f[..6].iter().all(|&k| k == f[0]));
+        assert!(f[6..].iter().all(|&k| k != f[0]));
     }
 }

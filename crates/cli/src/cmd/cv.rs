@@ -1,4 +1,4 @@
-//! `victor cv`: k-fold cross-validation by page, with the Victor paper's Table 2 figures.
+//! `victor cv`: k-fold cross-validation by page or by site, with the Victor paper's Table 2 figures.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -31,6 +31,13 @@ pub struct Args {
     /// Seed of the page shuffle.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// What a fold is made of: single pages dealt out at random, or whole sites (the host of a
+    /// page's recorded URL, else of the URL it declares in <link rel=canonical> or og:url;
+    /// pages with neither count as sites of their own). Sites share boilerplate, so page folds
+    /// overestimate accuracy on sites the model has never seen when a set holds several pages
+    /// per site.
+    #[arg(long, value_enum, default_value_t = FoldsBy::Page)]
+    folds_by: FoldsBy,
     /// Folds trained at the same time (each holds most of the training data in memory).
     #[arg(long, default_value_t = 2)]
     parallel_folds: usize,
@@ -42,6 +49,15 @@ pub struct Args {
     /// No progress display.
     #[arg(long, short)]
     quiet: bool,
+}
+
+/// What a fold is made of (`--folds-by`).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum FoldsBy {
+    /// Pages, dealt out one by one after a seeded shuffle.
+    Page,
+    /// Sites: all pages of a site in one fold.
+    Site,
 }
 
 struct Row {
@@ -105,15 +121,34 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         thresholds: default_grid(),
         parallel: args.parallel_folds,
         calibrations: calibration_grid(),
+        by_site: args.folds_by == FoldsBy::Site,
     };
     let started = std::time::Instant::now();
     let results = cross_validate(pages, setup, &l.opts, &cv, &|e| match e {
         CvEvent::FoldDone { fold, seconds } => {
             bar.inc(1);
-            bar.println(format!("fold {fold}: trained in {seconds:.1} s"));
+            progress::note(&bar, &format!("fold {fold}: trained in {seconds:.1} s"));
         }
         CvEvent::Skipped { id, reason } => {
-            bar.println(format!("victor: skipped page {id}: {reason}"))
+            progress::note(&bar, &format!("victor: skipped page {id}: {reason}"))
+        }
+        CvEvent::Folds {
+            sizes,
+            sites,
+            without_site,
+        } => {
+            let sizes: Vec<String> = sizes.iter().map(usize::to_string).collect();
+            let by = if args.folds_by == FoldsBy::Site {
+                format!(
+                    "folds by site ({sites} sites, {without_site} pages without a known site, one group each); "
+                )
+            } else {
+                String::new()
+            };
+            progress::note(
+                &bar,
+                &format!("victor cv: {by}pages per fold: {}", sizes.join(" ")),
+            );
         }
     })?;
     bar.finish_and_clear();
@@ -167,7 +202,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     println!(
         "{:<64} {:>8} {:>8}",
-        format!("{folds}-fold cross-validation ({} pages)", pages.len()),
+        format!(
+            "{folds}-fold cross-validation{} ({} pages)",
+            if cv.by_site { " by site" } else { "" },
+            pages.len()
+        ),
         "mean %",
         "sd"
     );

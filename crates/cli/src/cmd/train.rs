@@ -204,10 +204,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             thresholds: default_grid(),
             parallel: args.parallel_folds,
             calibrations: calibration_grid(),
+            by_site: false,
         };
         let results = cross_validate(pages, setup, &l.opts, &cv, &|e| match e {
             CvEvent::FoldDone { .. } => bar.inc(1),
-            CvEvent::Skipped { .. } => {}
+            CvEvent::Skipped { .. } | CvEvent::Folds { .. } => {}
         })?;
         bar.finish_and_clear();
         let mut all =
@@ -266,7 +267,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let data = train_crf(pages, setup, &opts, &model_path, &|e| match e {
         Event::Extracted { done, .. } => bar.set_position(done as u64),
         Event::Skipped { id, reason } => {
-            bar.println(format!("victor: skipped page {id}: {reason}"));
+            progress::note(&bar, &format!("victor: skipped page {id}: {reason}"));
             if let Ok(mut s) = skipped.lock() {
                 s.push(id);
             }
@@ -321,7 +322,7 @@ fn export(
     let data = export_crfsuite(pages, setup, file, &|e| match e {
         Event::Extracted { done, .. } => bar.set_position(done as u64),
         Event::Skipped { id, reason } => {
-            bar.println(format!("victor: skipped page {id}: {reason}"));
+            progress::note(&bar, &format!("victor: skipped page {id}: {reason}"));
         }
         Event::Optimising { .. } => {}
     });
