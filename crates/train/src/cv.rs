@@ -1,4 +1,5 @@
-//! Cross-validation by page: split, train each fold on the others, label its pages, score.
+//! Cross-validation by page or by site: split, train each fold on the others, label its pages,
+//! score.
 //!
 //! Folds are trained in parallel up to a limit (each fold's trainer holds (k-1)/k of the data,
 //! so the limit bounds memory). Every held-out page is scored at every threshold of a grid and
