@@ -1,14 +1,11 @@
 //! `victor cv --folds-by site`: the pages of a site stay in one fold, and the fold plan is
 //! reported on standard error even when it is not a terminal.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+mod common;
 
-const VICTOR: &str = env!("CARGO_BIN_EXE_victor");
+use std::path::Path;
 
-fn examples() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../annotations/examples")
-}
+use common::{examples, run_ok, s};
 
 /// A copy of the example set with the given URLs written into the page records.
 fn with_urls(dir: &Path, urls: &[(&str, &str)]) {
@@ -43,14 +40,18 @@ fn folds_by_site_keep_a_sites_pages_together() {
         ],
     );
     let csv = tmp.path().join("cv.csv");
-    let out = Command::new(VICTOR)
-        .args(["cv", set.to_str().expect("utf-8")])
-        .args(["--folds", "2", "--folds-by", "site", "-q", "--csv"])
-        .arg(&csv)
-        .output()
-        .expect("victor runs");
+    let out = run_ok(&[
+        "cv",
+        s(&set),
+        "--folds",
+        "2",
+        "--folds-by",
+        "site",
+        "-q",
+        "--csv",
+        s(&csv),
+    ]);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
     // city.example (2 pages) goes first, to fold 0; the three single pages (two sites and the
     // forum page, which has no URL and no declared one) fill fold 1, then fold 0.
     assert!(
@@ -72,12 +73,8 @@ fn folds_by_page_are_the_default() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let set = tmp.path().join("set");
     with_urls(&set, &[]);
-    let out = Command::new(VICTOR)
-        .args(["cv", set.to_str().expect("utf-8"), "--folds", "2", "-q"])
-        .output()
-        .expect("victor runs");
+    let out = run_ok(&["cv", s(&set), "--folds", "2", "-q"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
     assert!(
         stderr.contains("victor cv: pages per fold: 3 2"),
         "{stderr}"

@@ -6,9 +6,11 @@
 //! `victor label --format text` writes, scored page by page as `checks/score.py` scores them.
 //! One test also runs on the real l3s-gn1 test split when `../shared/data` is there.
 
+mod common;
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Command;
 use std::sync::OnceLock;
 
 use victor_annotations::Label;
@@ -18,29 +20,7 @@ use victor_eval::{BlockCounts, PageScore, TextScores, TokenBag, Tokenizer};
 use victor_label::render::render_text;
 use victor_label::{Labeler, Model};
 
-const VICTOR: &str = env!("CARGO_BIN_EXE_victor");
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn examples() -> PathBuf {
-    root().join("annotations/examples")
-}
-
-fn victor(args: &[&str]) -> Output {
-    let out = Command::new(VICTOR)
-        .args(args)
-        .output()
-        .expect("victor runs");
-    assert!(
-        out.status.success(),
-        "victor {args:?} failed:\n{}\n{}",
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
+use common::{examples, root, run, run_ok as victor, s};
 
 /// A model trained once on the examples, Viterbi decoding (no recommended threshold).
 fn tiny_model() -> &'static Path {
@@ -60,10 +40,6 @@ fn tiny_model() -> &'static Path {
         (dir, out)
     });
     path
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().unwrap()
 }
 
 /// CSV rows as maps from column name to cell.
@@ -412,23 +388,17 @@ fn eval_importer_and_decoding_can_be_chosen() {
         format!("threshold {t}")
     );
 
-    let bad = Command::new(VICTOR)
-        .args([
-            "eval",
-            "--model",
-            s(model_dir),
-            s(&set),
-            "--threshold",
-            "1.5",
-        ])
-        .output()
-        .unwrap();
+    let bad = run(&[
+        "eval",
+        "--model",
+        s(model_dir),
+        s(&set),
+        "--threshold",
+        "1.5",
+    ]);
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--threshold must be within 0 and 1"));
-    let none = Command::new(VICTOR)
-        .args(["eval", "--model", s(model_dir), s(tmp.path())])
-        .output()
-        .unwrap();
+    let none = run(&["eval", "--model", s(model_dir), s(tmp.path())]);
     assert!(!none.status.success());
     assert!(String::from_utf8_lossy(&none.stderr).contains("neither an annotated set"));
 }

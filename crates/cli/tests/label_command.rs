@@ -2,24 +2,14 @@
 //! pages and report them, output files named after their inputs and written whole, and the
 //! order of pages on standard output.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-const VICTOR: &str = env!("CARGO_BIN_EXE_victor");
+use std::path::{Path, PathBuf};
+
+use common::{examples, run, s};
 
 fn pages_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../annotations/examples/pages")
-}
-
-fn run(args: &[&str]) -> Output {
-    Command::new(VICTOR)
-        .args(args)
-        .output()
-        .expect("victor runs")
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().expect("utf-8 path")
+    examples().join("pages")
 }
 
 /// The example pages, sorted by name.

@@ -1,25 +1,11 @@
 //! `victor train --like BUNDLE`: a bundle's recorded recipe (feature configuration and
 //! template) retrained as it was, whatever templates/ holds now.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-const VICTOR: &str = env!("CARGO_BIN_EXE_victor");
+use std::path::Path;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn run(args: &[&str]) -> Output {
-    Command::new(VICTOR)
-        .args(args)
-        .output()
-        .expect("victor runs")
-}
-
-fn s(p: &Path) -> &str {
-    p.to_str().expect("utf-8 path")
-}
+use common::{examples, root, run, run_ok, s};
 
 fn meta(dir: &Path) -> serde_json::Value {
     let text = std::fs::read_to_string(dir.join("victor.json")).expect("victor.json");
@@ -29,11 +15,11 @@ fn meta(dir: &Path) -> serde_json::Value {
 #[test]
 fn like_retrains_a_bundles_recipe() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let examples = root().join("annotations/examples");
+    let examples = examples();
     let config = root().join("templates/features-all-text.json");
     let template = root().join("templates/all-text.tpl");
     let first = tmp.path().join("first");
-    let out = run(&[
+    run_ok(&[
         "train",
         s(&examples),
         "--config",
@@ -46,14 +32,9 @@ fn like_retrains_a_bundles_recipe() {
         s(&first),
         "-q",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
 
     let again = tmp.path().join("again");
-    let out = run(&[
+    run_ok(&[
         "train",
         s(&examples),
         "--like",
@@ -64,11 +45,6 @@ fn like_retrains_a_bundles_recipe() {
         s(&again),
         "-q",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let (a, b) = (meta(&first), meta(&again));
     assert_eq!(a["features"], b["features"]);
     assert_eq!(a["template"], b["template"]);
