@@ -23,7 +23,8 @@ pub const DECLARED_URL_WINDOW: usize = 64 * 1024;
 
 static LINK_OR_META: LazyLock<Regex> = LazyLock::new(|| {
     // A <link> or <meta> start tag (no '>' inside); which one declares the URL is checked below.
-    Regex::new(r"(?i)<(?:link|meta)\b[^>]*>").unwrap_or_else(|e| unreachable!("{e}"))
+    // Byte-wise (`-u`): legacy-encoded bytes in another attribute must not hide the tag.
+    Regex::new(r"(?i-u)<(?:link|meta)\b[^>]*>").unwrap_or_else(|e| unreachable!("{e}"))
 });
 static ATTRIBUTE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
@@ -132,6 +133,8 @@ mod tests {
         assert_eq!(declared_url(b).as_deref(), Some("https://b.org/x"));
         let c = br#"<link rel="stylesheet" href="http://cdn.d.com/s.css"><meta name="og:url" content="http://e.com/">"#;
         assert_eq!(declared_url(c).as_deref(), Some("http://e.com/"));
+        let latin1 = b"<link title=\"caf\xe9\" rel=\"canonical\" href=\"http://f.com/\">";
+        assert_eq!(declared_url(latin1).as_deref(), Some("http://f.com/"));
         assert_eq!(declared_url(b"<p>no head</p>"), None);
         assert_eq!(declared_url(b"\xff\xfe<link rel=canonical>"), None);
         let mut late = vec![b' '; DECLARED_URL_WINDOW];
