@@ -87,3 +87,111 @@ fn like_retrains_a_bundles_recipe() {
     assert!(err.contains("victor.json"), "{err}");
     assert!(!tmp.path().join("y").exists(), "no bundle left behind");
 }
+
+#[test]
+fn boost_fits_trees_that_like_passes_on_and_a_broken_forest_is_refused() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let examples = examples();
+    let boosted = tmp.path().join("boosted");
+    run_ok(&[
+        "train",
+        s(&examples),
+        "--boost",
+        "--boost-trees",
+        "7",
+        "--boost-weight",
+        "0.4",
+        "--threshold-folds",
+        "0",
+        "--out",
+        s(&boosted),
+        "-q",
+    ]);
+    let m = meta(&boosted);
+    assert_eq!(m["boost"]["weight"], 0.4);
+    assert_eq!(m["boost"]["trees"], 7);
+    assert_eq!(
+        m["boost"]["forest"]["trees"].as_array().map(Vec::len),
+        Some(7)
+    );
+    assert_eq!(
+        m["boost"]["forest"]["columns"].as_array().map(Vec::len),
+        Some(
+            victor_features::Extractor::new(&Default::default())
+                .expect("config")
+                .schema()
+                .len()
+        )
+    );
+
+    // --like carries the trees' settings over; without --boost, no trees.
+    let again = tmp.path().join("again");
+    run_ok(&[
+        "train",
+        s(&examples),
+        "--like",
+        s(&boosted),
+        "--threshold-folds",
+        "0",
+        "--out",
+        s(&again),
+        "-q",
+    ]);
+    let b = meta(&again);
+    assert_eq!(b["boost"]["forest"], m["boost"]["forest"], "the same forest");
+    assert_eq!(b["boost"]["weight"], 0.4);
+    let plain = tmp.path().join("plain");
+    run_ok(&[
+        "train",
+        s(&examples),
+        "--threshold-folds",
+        "0",
+        "--out",
+        s(&plain),
+        "-q",
+    ]);
+    assert!(meta(&plain).get("boost").is_none());
+
+    // The blend moves the marginals: P(other) of the two bundles differ somewhere.
+    let page = std::fs::read_dir(examples.join("pages"))
+        .expect("pages")
+        .flatten()
+        .map(|e| e.path())
+        .next()
+        .expect("a page");
+    let probs = |bundle: &Path| {
+        let out = run_ok(&["label", "--model", s(bundle), "--format", "jsonl", s(&page)]);
+        let out = String::from_utf8_lossy(&out.stdout).to_string();
+        let v: serde_json::Value =
+            serde_json::from_str(out.lines().next().expect("a line")).expect("json");
+        v["blocks"]
+            .as_array()
+            .expect("blocks")
+            .iter()
+            .map(|b| b["probabilities"]["other"].as_f64().expect("p"))
+            .collect::<Vec<f64>>()
+    };
+    let (pb, pp) = (probs(&boosted), probs(&plain));
+    assert_eq!(pb.len(), pp.len());
+    assert!(pb.iter().zip(&pp).any(|(a, b)| (a - b).abs() > 1e-6));
+
+    // Bad settings and a broken forest: clear errors.
+    let out = run(&[
+        "train",
+        s(&examples),
+        "--boost",
+        "--boost-weight",
+        "1.5",
+        "--out",
+        s(&tmp.path().join("z")),
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("between 0 and 1"));
+    let mut broken = m.clone();
+    broken["boost"]["forest"]["trees"][0]["feature"][0] = serde_json::json!(100000);
+    std::fs::write(boosted.join("victor.json"), broken.to_string()).expect("write");
+    let out = run(&["label", "--model", s(&boosted), s(&page)]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("boosted trees"), "{err}");
+}

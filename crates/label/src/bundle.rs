@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use victor_annotations::Label;
 use victor_features::{Extractor, FEATURE_VERSION, FeatureConfig, Template};
 
+use crate::boost::{BoostInfo, CompiledForest};
 use crate::compiled::CompiledTemplate;
 use crate::crf::{CrfModel, ModelError};
 use crate::expected::{Calibration, ExpectedOptions};
@@ -47,6 +48,9 @@ pub struct BundleMeta {
     pub data: DataInfo,
     /// The recommended other-threshold (None: decode with Viterbi).
     pub threshold: Option<ThresholdInfo>,
+    /// Boosted trees blended into the CRF's marginals ([`crate::boost`]; absent: the CRF alone).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub boost: Option<BoostInfo>,
     /// Free-form notes (recipe, intended use).
     #[serde(default)]
     pub notes: String,
@@ -199,6 +203,8 @@ pub struct Model {
     pub(crate) compiled: CompiledTemplate,
     /// Model label id of header, text, other (in [`Label::ALL`] order), if the model has it.
     pub(crate) label_ids: [Option<usize>; 3],
+    /// The boosted trees laid out for labeling, with their blend weight.
+    pub(crate) forest: Option<(CompiledForest, f64)>,
 }
 
 impl Model {
@@ -264,6 +270,21 @@ impl Model {
         }
         let compiled = CompiledTemplate::new(&template, &extractor, &crf)
             .map_err(BundleError::Inconsistent)?;
+        let forest = match &meta.boost {
+            None => None,
+            Some(b) => {
+                b.forest
+                    .check(extractor.schema())
+                    .map_err(|e| BundleError::Inconsistent(format!("boosted trees: {e}")))?;
+                if !(0.0..=1.0).contains(&b.weight) {
+                    return Err(BundleError::Inconsistent(format!(
+                        "boosted trees: blend weight {} is not between 0 and 1",
+                        b.weight
+                    )));
+                }
+                Some((CompiledForest::new(&b.forest), b.weight))
+            }
+        };
         Ok(Model {
             meta,
             crf,
@@ -271,6 +292,7 @@ impl Model {
             template,
             compiled,
             label_ids,
+            forest,
         })
     }
 

@@ -10,6 +10,7 @@ use ndarray::Array2;
 use victor_annotations::Label;
 use victor_features::{FeatureTable, Page, PageError, Processed, Segmenter};
 
+use crate::boost;
 use crate::bundle::Model;
 use crate::crf::{InferenceError, Workspace};
 use crate::expected;
@@ -73,6 +74,9 @@ pub struct Labeler<'m> {
     marginals: Array2<f64>,
     path: Vec<usize>,
     expected: expected::Scratch,
+    /// Raw feature rows and log-odds of the boosted trees.
+    rows: Vec<f32>,
+    logits: Vec<f64>,
 }
 
 impl<'m> Labeler<'m> {
@@ -86,6 +90,8 @@ impl<'m> Labeler<'m> {
             marginals: Array2::zeros((0, 0)),
             path: Vec::new(),
             expected: expected::Scratch::default(),
+            rows: Vec::new(),
+            logits: Vec::new(),
         }
     }
 
@@ -94,7 +100,8 @@ impl<'m> Labeler<'m> {
         self.model
     }
 
-    /// Marginals of every block of a page's feature table.
+    /// Marginals of every block of a page's feature table (blended with the bundle's boosted
+    /// trees, if it has them).
     pub fn marginals(
         &mut self,
         table: &FeatureTable,
@@ -108,6 +115,12 @@ impl<'m> Labeler<'m> {
         let ids = m.label_ids;
         for row in self.marginals.rows() {
             out.push(ids.map(|id| id.and_then(|i| row.get(i).copied()).unwrap_or(0.0)));
+        }
+        if let Some((forest, weight)) = &m.forest {
+            forest.logits(table, &mut self.rows, &mut self.logits);
+            for (p, &f) in out.iter_mut().zip(&self.logits) {
+                boost::blend(p, f, *weight);
+            }
         }
         Ok(())
     }

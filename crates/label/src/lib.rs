@@ -4,6 +4,7 @@
 //!
 //! - [`crf`]: the CRF core, reading a CRFsuite model file and computing exact per-block
 //!   marginals (scaled forward-backward) and Viterbi paths; crfs's tagger offers Viterbi only;
+//! - [`boost`]: boosted trees over the raw features, blended into the CRF's marginals;
 //! - [`bundle`]: model bundles (`model.crfsuite` + `victor.json`), checked on load against the
 //!   features this victor computes;
 //! - [`compiled`]: the template compiled against the model, so that attributes are looked up by
@@ -13,6 +14,7 @@
 //! - [`expected`]: that expected-F1 decoding;
 //! - [`render`]: labelled blocks back to text, and the output formats.
 
+pub mod boost;
 pub mod bundle;
 pub mod compiled;
 pub mod crf;

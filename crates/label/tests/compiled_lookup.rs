@@ -81,6 +81,7 @@ fn compiled_scores_equal_string_lookup() {
         training: TrainingInfo::default(),
         data: DataInfo::default(),
         threshold: None,
+        boost: None,
         notes: String::new(),
     };
     let model = victor_label::Model::from_parts(

@@ -76,6 +76,10 @@ pub struct TrainOptions {
     pub min_freq: f64,
     /// Let crfs print its progress lines on standard output.
     pub verbose: bool,
+    /// Also fit boosted trees on the same blocks and blend them into the marginals
+    /// ([`crate::boost`]).
+    #[serde(default)]
+    pub boost: Option<crate::boost::BoostOptions>,
 }
 
 impl Default for TrainOptions {
@@ -87,6 +91,7 @@ impl Default for TrainOptions {
             max_iterations: 200,
             min_freq: 0.0,
             verbose: false,
+            boost: None,
         }
     }
 }

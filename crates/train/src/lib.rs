@@ -4,6 +4,8 @@
 //!
 //! - [`crf`]: one wrapper over crfs's trainers (L-BFGS, L2-SGD, averaged perceptron, passive
 //!   aggressive, AROW);
+//! - [`boost`]: boosted trees over the raw features, fitted beside the CRF and blended into its
+//!   marginals;
 //! - [`pipeline`]: annotated pages to attributes, in parallel, streamed into the trainer;
 //! - [`assess`]: labelled pages scored against gold at many thresholds at once;
 //! - [`cv`]: cross-validation by page, folds in parallel;
@@ -13,6 +15,7 @@
 //! pages alone (the threshold with the best text-level F1), never on test pages.
 
 pub mod assess;
+pub mod boost;
 pub mod bundle;
 pub mod crf;
 pub mod cv;

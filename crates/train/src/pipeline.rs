@@ -17,6 +17,7 @@ use victor_annotations::Label;
 use victor_annotations::format::{LoadError, PageRef};
 use victor_features::{Extractor, FeatureTable, Segmenter, Template};
 
+use crate::boost::BoostData;
 use crate::crf::{CrfError, CrfTrainer, TrainOptions};
 
 /// Pages loaded and converted in parallel per chunk.
@@ -51,6 +52,11 @@ pub enum Event {
         /// Why.
         reason: String,
     },
+    /// The CRF is trained; the boosted trees are being fitted.
+    Boosting {
+        /// Blocks they are fitted on.
+        blocks: usize,
+    },
     /// All pages are in; the optimisation starts.
     Optimising {
         /// Pages appended.
@@ -75,6 +81,8 @@ pub struct DataSummary {
     pub skipped: Vec<(String, String)>,
     /// Optimisation wall time, seconds.
     pub seconds: f64,
+    /// The boosted trees, when the options asked for them.
+    pub boost: Option<victor_label::boost::BoostInfo>,
 }
 
 /// Why training failed.
@@ -94,6 +102,9 @@ pub enum TrainError {
         /// The error.
         source: std::io::Error,
     },
+    /// The boosted trees could not be fitted.
+    #[error(transparent)]
+    Boost(#[from] crate::boost::BoostError),
     /// A trained fold model could not be loaded back.
     #[error("fold model: {0}")]
     Bundle(#[from] victor_label::BundleError),
@@ -206,7 +217,8 @@ fn stream_pages(
     Ok(sum)
 }
 
-/// Trains a CRF on `pages` and writes the CRFsuite model to `model_path`.
+/// Trains a CRF on `pages` and writes the CRFsuite model to `model_path`; with
+/// [`TrainOptions::boost`], also fits the boosted trees (returned in the summary).
 pub fn train_crf(
     pages: &[PageRef],
     setup: Setup<'_>,
@@ -215,8 +227,15 @@ pub fn train_crf(
     on: &(dyn Fn(Event) + Sync),
 ) -> Result<DataSummary, TrainError> {
     let mut trainer = CrfTrainer::new(opts)?;
+    let mut boost = opts
+        .boost
+        .as_ref()
+        .map(|_| BoostData::new(setup.extractor.schema().len()));
     let mut sum = stream_pages(pages, setup, on, |p, x| {
         let y: Vec<&str> = p.labels.iter().map(|l| l.as_str()).collect();
+        if let Some(b) = boost.as_mut() {
+            b.add(&p.table, &p.labels);
+        }
         Ok(trainer.append(x, &y)?)
     })?;
     on(Event::Optimising {
@@ -226,6 +245,10 @@ pub fn train_crf(
     let t = std::time::Instant::now();
     trainer.train(model_path)?;
     sum.seconds = t.elapsed().as_secs_f64();
+    if let (Some(data), Some(o)) = (boost, &opts.boost) {
+        on(Event::Boosting { blocks: data.len() });
+        sum.boost = Some(crate::boost::fit(data, setup.extractor.schema(), o)?);
+    }
     Ok(sum)
 }
 

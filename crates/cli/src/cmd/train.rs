@@ -9,6 +9,7 @@ use victor_features::{Extractor, Template};
 use victor_label::bundle::{BundleMeta, META_FILE, RecommendedDecoding, SetInfo, ThresholdInfo};
 use victor_label::expected::{ExpectedOptions, calibration_grid};
 use victor_train::assess::default_grid;
+use victor_train::boost::BoostOptions;
 use victor_train::bundle::{make_meta, write_bundle};
 use victor_train::cv::{CvEvent, CvOptions, cross_validate};
 use victor_train::pipeline::export_crfsuite;
@@ -48,6 +49,31 @@ pub struct TrainArgs {
     /// Only pages of this split (`dev`, `test`) where the annotations record one.
     #[arg(long)]
     pub split: Option<String>,
+    /// Also fit boosted trees over the blocks' raw feature values and blend their P(other) into
+    /// the CRF's marginals (thresholds and expected-F1 decoding use the blend; Viterbi stays the
+    /// CRF's). With --like, a bundle that has them passes its settings on.
+    #[arg(long)]
+    pub boost: bool,
+    /// Trees of the boosted forest.
+    #[arg(long, default_value_t = 100, value_name = "N")]
+    pub boost_trees: usize,
+    /// Depth limit of each tree.
+    #[arg(long, default_value_t = 4, value_name = "N")]
+    pub boost_depth: usize,
+    /// Shrinkage of each tree.
+    #[arg(long, default_value_t = 0.1, value_name = "RATE")]
+    pub boost_learning_rate: f64,
+    /// Weight of the trees' log-odds in the blend with the CRF's (0 to 1).
+    #[arg(long, default_value_t = 0.5, value_name = "W", value_parser = unit_interval)]
+    pub boost_weight: f64,
+}
+
+/// Parses a number between 0 and 1.
+fn unit_interval(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
+        _ => Err(format!("{s:?} is not a number between 0 and 1")),
+    }
 }
 
 /// Everything a training needs, loaded and checked.
@@ -61,6 +87,7 @@ pub struct Loaded {
 impl TrainArgs {
     /// Loads configuration, template and the page list.
     pub fn load(&self, annotations: &[PathBuf]) -> anyhow::Result<Loaded> {
+        let mut like_boost = None;
         let (config, text) = match &self.like {
             Some(dir) => {
                 let path = dir.join(META_FILE);
@@ -69,6 +96,12 @@ impl TrainArgs {
                 let meta: BundleMeta = serde_json::from_str(&json).with_context(|| {
                     format!("{}: not a victor bundle description", path.display())
                 })?;
+                like_boost = meta.boost.map(|b| BoostOptions {
+                    trees: b.trees,
+                    max_depth: b.max_depth,
+                    learning_rate: b.learning_rate,
+                    weight: b.weight,
+                });
                 (meta.features, meta.template)
             }
             None => (
@@ -90,6 +123,16 @@ impl TrainArgs {
             max_iterations: self.max_iterations,
             min_freq: self.min_freq,
             verbose: false,
+            boost: if self.boost {
+                Some(BoostOptions {
+                    trees: self.boost_trees,
+                    max_depth: self.boost_depth,
+                    learning_rate: self.boost_learning_rate,
+                    weight: self.boost_weight,
+                })
+            } else {
+                like_boost
+            },
         };
         let corpus = Corpus::open(annotations, self.split.as_deref())
             .context("cannot open annotated pages")?;
@@ -282,6 +325,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 }
             }
         }
+        Event::Boosting { blocks } => {
+            iter_bar.finish_and_clear();
+            eprintln!("victor train: fitting boosted trees on {blocks} blocks");
+        }
     });
     if let Ok(mut slot) = capture.lock() {
         drop(slot.take());
@@ -324,7 +371,7 @@ fn export(
         Event::Skipped { id, reason } => {
             progress::note(&bar, &format!("victor: skipped page {id}: {reason}"));
         }
-        Event::Optimising { .. } => {}
+        Event::Optimising { .. } | Event::Boosting { .. } => {}
     });
     bar.finish_and_clear();
     let data = data?;

@@ -250,6 +250,14 @@ impl FeatureTable {
             .unwrap_or(0.0)
     }
 
+    /// The raw values of one column, one per block.
+    #[inline]
+    pub fn raw_column(&self, col: usize) -> &[f32] {
+        self.raw
+            .get(col * self.blocks..(col + 1) * self.blocks)
+            .unwrap_or_default()
+    }
+
     /// The discretized value of a cell.
     #[inline]
     pub fn value(&self, block: usize, col: usize) -> u16 {
