@@ -50,10 +50,10 @@ import cleaneval cleaneval
 import dragnet-train text
 
 build news "News articles of 2008 with headline, captions and datelines (L3S-GN1 guideline: the article's text and its supplemental text)." \
-  "$WORK/l3s-gn1" -- --c2 10 --like models/news
+  "$WORK/l3s-gn1" -- --c2 10 --like models/news --boost
 build article "News and blog articles: the main article text with its title (Dragnet guideline), trained on dragnet-train (2012) and l3s-gn1 (2008) dev pages together. The default." \
-  "$WORK/dragnet-train" "$WORK/l3s-gn1" -- --c2 10
+  "$WORK/dragnet-train" "$WORK/l3s-gn1" -- --c2 10 --boost
 build corpus "All running text of a page: paragraphs, lists, forum posts, headings (CleanEval guideline)." \
-  "$WORK/cleaneval" -- --c2 10 --config templates/features-all-text.json --template templates/all-text.tpl
+  "$WORK/cleaneval" -- --c2 10 --config templates/features-all-text.json --template templates/all-text.tpl --boost
 ln -sfn article models/default
 echo "done; models/default -> models/article"
