@@ -80,4 +80,20 @@ fn folds_by_page_are_the_default() {
         "{stderr}"
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("2-fold cross-validation (5 pages)"));
+
+    // With --boost every fold fits trees too, and the title says so.
+    let out = run_ok(&[
+        "cv",
+        s(&set),
+        "--folds",
+        "2",
+        "--boost",
+        "--boost-trees",
+        "5",
+        "-q",
+    ]);
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .contains("2-fold cross-validation, CRF + boosted trees (5 pages)")
+    );
 }

@@ -138,7 +138,10 @@ fn boost_fits_trees_that_like_passes_on_and_a_broken_forest_is_refused() {
         "-q",
     ]);
     let b = meta(&again);
-    assert_eq!(b["boost"]["forest"], m["boost"]["forest"], "the same forest");
+    assert_eq!(
+        b["boost"]["forest"], m["boost"]["forest"],
+        "the same forest"
+    );
     assert_eq!(b["boost"]["weight"], 0.4);
     let plain = tmp.path().join("plain");
     run_ok(&[

@@ -203,8 +203,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     println!(
         "{:<64} {:>8} {:>8}",
         format!(
-            "{folds}-fold cross-validation{} ({} pages)",
+            "{folds}-fold cross-validation{}{} ({} pages)",
             if cv.by_site { " by site" } else { "" },
+            if l.opts.boost.is_some() {
+                ", CRF + boosted trees"
+            } else {
+                ""
+            },
             pages.len()
         ),
         "mean %",
