@@ -45,7 +45,7 @@ pub struct Forest {
 
 /// One tree, as parallel arrays over its nodes (node 0 is the root). A node whose `feature` is
 /// negative is a leaf worth `value`; any other goes to `left` when the block's raw value of
-/// `feature` is below `threshold` (or not a number), else to `right`.
+/// `feature` ([`not_nan`]) is below `threshold`, else to `right`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Tree {
     /// Column split on, -1 at leaves.
@@ -116,8 +116,7 @@ impl Tree {
             if f < 0 {
                 return self.value[i];
             }
-            let v = f64::from(table.raw(block, f as usize));
-            // NaN compares false: it goes left, like a low value.
+            let v = f64::from(not_nan(table.raw(block, f as usize)));
             i = if v >= self.threshold[i] {
                 self.right[i]
             } else {
@@ -219,7 +218,7 @@ impl CompiledForest {
         rows.resize(n * c, 0.0);
         for col in 0..c.min(table.columns) {
             for (b, &v) in table.raw_column(col).iter().enumerate() {
-                rows[b * c + col] = v;
+                rows[b * c + col] = not_nan(v);
             }
         }
         out.clear();
@@ -238,7 +237,6 @@ impl CompiledForest {
             let mut node = self.nodes[root as usize];
             while node.feature != LEAF {
                 let v = row.get(node.feature as usize).copied().unwrap_or(0.0);
-                // NaN compares false: it goes left, like a low value.
                 let next = if f64::from(v) >= node.value {
                     node.right
                 } else {
@@ -250,6 +248,14 @@ impl CompiledForest {
         }
         sum
     }
+}
+
+/// A raw value as the trees see it, in fitting and in labeling alike: one that is not a number
+/// counts as 0 (victor's features give none today; this keeps a future one from taking a
+/// branch at labeling that it did not take in fitting).
+#[inline]
+pub fn not_nan(v: f32) -> f32 {
+    if v.is_nan() { 0.0 } else { v }
 }
 
 /// Blends the forest's log-odds `f` into a block's CRF marginals with weight `w` (see the module
@@ -309,6 +315,13 @@ mod tests {
         let mut p = [0.0, 0.0, 1.0];
         blend(&mut p, -10.0, 1.0);
         assert!(p[1] > 0.99 && p[0] == 0.0, "{p:?}");
+    }
+
+    #[test]
+    fn a_raw_value_that_is_not_a_number_counts_as_zero() {
+        assert_eq!(not_nan(f32::NAN), 0.0);
+        assert_eq!(not_nan(-2.5), -2.5);
+        assert_eq!(not_nan(f32::INFINITY), f32::INFINITY);
     }
 
     #[test]

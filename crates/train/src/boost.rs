@@ -13,7 +13,7 @@ use forust_ml::data::Matrix;
 use serde::{Deserialize, Serialize};
 use victor_annotations::Label;
 use victor_features::{FeatureTable, Schema};
-use victor_label::boost::{BoostInfo, Forest, Tree};
+use victor_label::boost::{BoostInfo, Forest, Tree, not_nan};
 
 /// How the forest is fitted and blended.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -61,7 +61,7 @@ impl BoostData {
     pub fn add(&mut self, table: &FeatureTable, labels: &[Label]) {
         let n = table.blocks.min(labels.len());
         for (c, col) in self.columns.iter_mut().enumerate() {
-            col.extend((0..n).map(|b| f64::from(table.raw(b, c))));
+            col.extend((0..n).map(|b| f64::from(not_nan(table.raw(b, c)))));
         }
         self.other.extend(
             labels[..n]
@@ -121,8 +121,8 @@ pub fn fit(data: BoostData, schema: &Schema, opts: &BoostOptions) -> Result<Boos
 }
 
 /// forust's trees in victor's plain form, nodes renumbered breadth-first (children after their
-/// parent). A value forust would send down a separate missing branch cannot occur: victor's raw
-/// features are always numbers.
+/// parent). forust's separate branch for missing values is never taken: [`BoostData::add`] gives
+/// it no NaN.
 fn convert(b: &GradientBooster, schema: &Schema) -> Result<Forest, BoostError> {
     let mut trees = Vec::with_capacity(b.trees.len());
     for t in &b.trees {
