@@ -51,20 +51,21 @@ pub struct TrainArgs {
     pub split: Option<String>,
     /// Also fit boosted trees over the blocks' raw feature values and blend their P(other) into
     /// the CRF's marginals (thresholds and expected-F1 decoding use the blend; Viterbi stays the
-    /// CRF's). With --like, a bundle that has them passes its settings on.
+    /// CRF's). With --like, a bundle that has them passes its settings on, unless --boost is
+    /// given: then the --boost-* options below apply.
     #[arg(long)]
     pub boost: bool,
     /// Trees of the boosted forest.
-    #[arg(long, default_value_t = 100, value_name = "N")]
+    #[arg(long, default_value_t = 100, value_name = "N", requires = "boost")]
     pub boost_trees: usize,
     /// Depth limit of each tree.
-    #[arg(long, default_value_t = 4, value_name = "N")]
+    #[arg(long, default_value_t = 4, value_name = "N", requires = "boost")]
     pub boost_depth: usize,
     /// Shrinkage of each tree.
-    #[arg(long, default_value_t = 0.1, value_name = "RATE")]
+    #[arg(long, default_value_t = 0.1, value_name = "RATE", requires = "boost")]
     pub boost_learning_rate: f64,
     /// Weight of the trees' log-odds in the blend with the CRF's (0 to 1).
-    #[arg(long, default_value_t = 0.5, value_name = "W", value_parser = unit_interval)]
+    #[arg(long, default_value_t = 0.5, value_name = "W", value_parser = unit_interval, requires = "boost")]
     pub boost_weight: f64,
 }
 
