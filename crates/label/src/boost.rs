@@ -106,24 +106,6 @@ impl Tree {
         }
         Ok(())
     }
-
-    /// The leaf value a block reaches.
-    #[inline]
-    fn eval(&self, table: &FeatureTable, block: usize) -> f64 {
-        let mut i = 0usize;
-        loop {
-            let f = self.feature[i];
-            if f < 0 {
-                return self.value[i];
-            }
-            let v = f64::from(not_nan(table.raw(block, f as usize)));
-            i = if v >= self.threshold[i] {
-                self.right[i]
-            } else {
-                self.left[i]
-            } as usize;
-        }
-    }
 }
 
 impl Forest {
@@ -148,11 +130,6 @@ impl Forest {
             }
         }
         Ok(())
-    }
-
-    /// The forest's log-odds of `other` for one block of a table.
-    pub fn logit(&self, table: &FeatureTable, block: usize) -> f64 {
-        self.base + self.trees.iter().map(|t| t.eval(table, block)).sum::<f64>()
     }
 }
 

@@ -236,10 +236,14 @@ mod tests {
             .fit(&Matrix::new(&flat, rows, cols), &y, &vec![1.0; rows], None)
             .expect("fits");
         let theirs = booster.predict(&Matrix::new(&flat, rows, cols), false);
+        let compiled = victor_label::boost::CompiledForest::new(&info.forest);
+        let (mut scratch, mut logits) = (Vec::new(), Vec::new());
         let mut r = 0;
         for (table, labels) in &tables {
+            compiled.logits(table, &mut scratch, &mut logits);
+            assert_eq!(logits.len(), labels.len());
             for (b, l) in labels.iter().enumerate() {
-                let ours = info.forest.logit(table, b);
+                let ours = logits[b];
                 assert!(
                     (ours - theirs[r]).abs() < 1e-6,
                     "block {r}: {ours} vs {}",
