@@ -205,3 +205,47 @@ fn standard_output_follows_the_input_order_on_several_threads() {
     let want: Vec<String> = pages.iter().map(|p| s(p).to_string()).collect();
     assert_eq!(sources, want);
 }
+
+#[test]
+fn a_page_past_the_block_limit_fails_alone_and_names_the_option() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let long = tmp.path().join("long.html");
+    std::fs::write(&long, "<p>a line of text<br>".repeat(40)).expect("write long page");
+    let short = tmp.path().join("short.html");
+    std::fs::write(
+        &short,
+        "<h1>Title</h1><p>One paragraph of running text.</p>",
+    )
+    .expect("write short page");
+    let out_dir = tmp.path().join("out");
+    let args = |max: &'static str| {
+        run(&[
+            "label",
+            s(&long),
+            s(&short),
+            "--out",
+            s(&out_dir),
+            "--max-blocks",
+            max,
+            "-q",
+        ])
+    };
+    let out = args("10");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "the refused page is a failure");
+    assert!(stderr.contains("1 of 2 pages failed"), "{stderr}");
+    assert!(
+        stderr.contains("long.html: page has more than 10 text blocks")
+            && stderr.contains("--max-blocks"),
+        "{stderr}"
+    );
+    assert_eq!(names_in(&out_dir), ["short.txt"]);
+    // Raised, the limit lets it through.
+    let out = args("100");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(names_in(&out_dir), ["long.txt", "short.txt"]);
+}

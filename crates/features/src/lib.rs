@@ -25,7 +25,7 @@ pub use decode::{DecodeError, Decoded, decode};
 pub use features::{Column, Extractor, FeatureTable, Kind, Schema};
 pub use page::{Block, Element, ElementId, Page, Split};
 pub use segment::tags::Tag;
-pub use segment::{SegmentError, Segmenter, segment};
+pub use segment::{DEFAULT_MAX_BLOCKS, SegmentError, Segmenter, segment};
 pub use template::{DEFAULT_TEMPLATE, Template, TemplateError};
 
 /// Why a page could not be read.

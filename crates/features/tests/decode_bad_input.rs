@@ -13,7 +13,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use victor_features::{
-    DecodeError, Extractor, FeatureConfig, Page, PageError, Segmenter, process, segment,
+    DEFAULT_MAX_BLOCKS, DecodeError, Extractor, FeatureConfig, Page, PageError, SegmentError,
+    Segmenter, process, segment,
 };
 
 fn extractor() -> Extractor {
@@ -414,11 +415,47 @@ fn realistic(n: usize) -> String {
 }
 
 #[test]
+fn a_page_past_the_block_limit_is_refused_and_the_segmenter_goes_on() {
+    let mut seg = Segmenter::new();
+    assert_eq!(seg.max_blocks(), DEFAULT_MAX_BLOCKS);
+    let ex = extractor();
+    // 13 blocks an article: 26 blocks.
+    let two = realistic(2);
+    seg.set_max_blocks(26);
+    let p = process(two.as_bytes(), &mut seg, &ex).expect("at the limit");
+    assert_eq!(p.page.blocks.len(), 26);
+    seg.set_max_blocks(25);
+    let err = process(two.as_bytes(), &mut seg, &ex).expect_err("past the limit");
+    assert!(
+        matches!(err, PageError::Segment(SegmentError::TooManyBlocks(25))),
+        "{err:?}"
+    );
+    assert_eq!(
+        err.to_string(),
+        "page has more than 25 text blocks (the block limit)"
+    );
+    let huge = "<br>x".repeat(1_000_000);
+    seg.set_max_blocks(DEFAULT_MAX_BLOCKS);
+    let err = process(huge.as_bytes(), &mut seg, &ex).expect_err("a million blocks");
+    assert!(
+        err.to_string().contains("more than 500000 text blocks"),
+        "{err}"
+    );
+    // The segmenter keeps working after a refusal.
+    let one = realistic(1);
+    let p = process(one.as_bytes(), &mut seg, &ex).expect("small page");
+    assert_eq!(p.page.blocks.len(), 13);
+    check_invariants(&p.decoded.text, &p.page, "after a refusal");
+}
+
+#[test]
 fn a_20_mb_page_is_read_in_linear_time() {
     // 13 blocks an article.
     let big = realistic(50_000);
     assert!(big.len() > 20_000_000, "{} bytes", big.len());
     let mut seg = Segmenter::new();
+    // 650,000 blocks: past the default block limit, which the next test pins.
+    seg.set_max_blocks(1_000_000);
     let ex = extractor();
     let p = process(big.as_bytes(), &mut seg, &ex).expect("processes");
     assert_eq!(p.page.blocks.len(), 13 * 50_000);

@@ -100,6 +100,13 @@ impl<'m> Labeler<'m> {
         self.model
     }
 
+    /// Sets the block limit of the labeler's segmenter (default
+    /// [`victor_features::segment::DEFAULT_MAX_BLOCKS`]): a page with more blocks is refused
+    /// with an error instead of taking memory in proportion to its size.
+    pub fn set_max_blocks(&mut self, max_blocks: usize) {
+        self.segmenter.set_max_blocks(max_blocks);
+    }
+
     /// Marginals of every block of a page's feature table (blended with the bundle's boosted
     /// trees, if it has them).
     pub fn marginals(

@@ -8,8 +8,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use anyhow::Context;
 use clap::ValueEnum;
 use rayon::prelude::*;
+use victor_features::DEFAULT_MAX_BLOCKS;
 use victor_label::render::{CSV_HEADER, render_html, render_text, write_csv, write_jsonl};
-use victor_label::{LabeledPage, Labeler};
+use victor_label::{LabeledPage, Labeler, Model};
 
 use crate::util::{inputs, model, output, progress};
 
@@ -75,6 +76,10 @@ pub struct Args {
     /// default: everything to standard output.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
+    /// Refuse a page that splits into more text blocks than this (labeling needs about 1 KB
+    /// a block; the pages of the shared gold standards have at most a few thousand).
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_BLOCKS)]
+    max_blocks: usize,
     /// Threads (default: all cores).
     #[arg(long, short)]
     jobs: Option<usize>,
@@ -129,6 +134,24 @@ fn out_path(dir: &Path, input: &Path, format: Format) -> PathBuf {
 }
 
 /// Runs the subcommand.
+/// A labeling error as the failure report shows it, with the option that lifts a limit.
+fn describe(e: &victor_label::LabelError) -> String {
+    use victor_features::{PageError, SegmentError};
+    match e {
+        victor_label::LabelError::Page(PageError::Segment(SegmentError::TooManyBlocks(_))) => {
+            format!("{e}; --max-blocks raises it")
+        }
+        _ => e.to_string(),
+    }
+}
+
+/// A labeler for one thread, with the block limit of `--max-blocks`.
+fn labeler_for(model: &Model, max_blocks: usize) -> Labeler<'_> {
+    let mut labeler = Labeler::new(model);
+    labeler.set_max_blocks(max_blocks);
+    labeler
+}
+
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let model = model::load(args.model.as_deref())?;
     let decoding = model::decoding(args.viterbi, args.expected_f1, args.threshold, &model)?;
@@ -165,7 +188,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let bytes = std::fs::read(path).map_err(|e| format!("cannot read: {e}"))?;
             let lp = labeler
                 .label_bytes(&bytes, decoding)
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| describe(&e))?;
             buf.clear();
             let source = path.display().to_string();
             render(args.format, &source, &lp, &decoding_name, buf).map_err(|e| e.to_string())?;
@@ -209,7 +232,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     if jobs == 1 || args.out.is_none() {
         // Sequential: one thread, or output order must follow input order on stdout.
-        let mut labeler = Labeler::new(&model);
+        let mut labeler = labeler_for(&model, args.max_blocks);
         let mut buf = Vec::new();
         if jobs == 1 || pages.len() < 2 {
             for p in &pages {
@@ -228,14 +251,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                         .par_iter()
                         .enumerate()
                         .map_init(
-                            || Labeler::new(&model),
+                            || labeler_for(&model, args.max_blocks),
                             |lab, (i, p)| {
                                 let r = (|| {
                                     let bytes = std::fs::read(p)
                                         .map_err(|e| format!("cannot read: {e}"))?;
                                     let lp = lab
                                         .label_bytes(&bytes, decoding)
-                                        .map_err(|e| e.to_string())?;
+                                        .map_err(|e| describe(&e))?;
                                     let mut b = Vec::new();
                                     render(
                                         args.format,
@@ -281,7 +304,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             .context("thread pool")?;
         pool.install(|| {
             pages.par_iter().for_each_init(
-                || (Labeler::new(&model), Vec::new()),
+                || (labeler_for(&model, args.max_blocks), Vec::new()),
                 |(lab, buf), p| {
                     let r = one(lab, buf, p);
                     report(p, r);

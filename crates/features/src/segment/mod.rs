@@ -65,6 +65,10 @@ pub enum SegmentError {
     /// lol_html gave up (for instance on a tag larger than its memory limit).
     #[error("HTML parser error: {0}")]
     Parser(String),
+    /// The page splits into more blocks than the segmenter's limit
+    /// ([`Segmenter::set_max_blocks`]); labeling costs memory in proportion to the blocks.
+    #[error("page has more than {0} text blocks (the block limit)")]
+    TooManyBlocks(usize),
 }
 
 /// Largest document the segmenter accepts (block offsets are `u32`).
@@ -73,11 +77,29 @@ pub const MAX_DOCUMENT: usize = 1 << 30;
 /// How often the segmenter may end an unclosed raw-text element and parse again.
 const MAX_RECOVERIES: usize = 8;
 
+/// The default block limit of a [`Segmenter`]: 500,000 blocks, some 15 MB of dense article
+/// markup and about 500 MB of features and marginals in labeling (about 1 KB a block). The
+/// pages of the shared gold standards have at most a few thousand blocks; a page past the limit
+/// (a log, a table dump, a generated list of millions of lines) is refused with an error rather
+/// than allowed to take the memory of a whole worker.
+pub const DEFAULT_MAX_BLOCKS: usize = 500_000;
+
 /// Segments pages. Reuse one per thread: it keeps its buffers between pages.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct Segmenter {
     tree: Tree,
     raw: String,
+    max_blocks: usize,
+}
+
+impl Default for Segmenter {
+    fn default() -> Self {
+        Segmenter {
+            tree: Tree::default(),
+            raw: String::new(),
+            max_blocks: DEFAULT_MAX_BLOCKS,
+        }
+    }
 }
 
 /// Segments one decoded document with a fresh [`Segmenter`].
@@ -89,9 +111,20 @@ pub fn segment(html: &str) -> Result<Page, SegmentError> {
 type Insertion = (usize, usize);
 
 impl Segmenter {
-    /// Creates a segmenter.
+    /// Creates a segmenter with the default block limit ([`DEFAULT_MAX_BLOCKS`]).
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Sets the block limit: a page that splits into more blocks is refused with
+    /// [`SegmentError::TooManyBlocks`] (its parse stops as soon as it passes the limit).
+    pub fn set_max_blocks(&mut self, max_blocks: usize) {
+        self.max_blocks = max_blocks;
+    }
+
+    /// The block limit.
+    pub fn max_blocks(&self) -> usize {
+        self.max_blocks
     }
 
     /// Segments one decoded document.
@@ -151,6 +184,7 @@ impl Segmenter {
             stray_lt: None,
         };
         state.page.text.reserve(doc.len() / 3);
+        let max_blocks = self.max_blocks;
         let result = {
             let cell = RefCell::new(&mut state);
             let input = doc.as_bytes().get(base..).unwrap_or_default();
@@ -159,8 +193,11 @@ impl Segmenter {
                     .with_strict(false)
                     .append_document_content_handler(doc_text!(|t| {
                         let loc = t.source_location().bytes();
-                        cell.borrow_mut()
-                            .on_text(loc.start + base..loc.end + base, t.text_type());
+                        let mut state = cell.borrow_mut();
+                        state.on_text(loc.start + base..loc.end + base, t.text_type());
+                        if state.page.blocks.len() > max_blocks {
+                            return Err(Box::new(SegmentError::TooManyBlocks(max_blocks)));
+                        }
                         Ok(())
                     }))
                     .append_document_content_handler(doc_comments!(|c| {
@@ -192,7 +229,9 @@ impl Segmenter {
                 .map_err(|e| SegmentError::Parser(e.to_string()))
         };
         let len = doc.len();
-        state.gap(len);
+        if state.page.blocks.len() <= max_blocks {
+            state.gap(len);
+        }
         let trouble = match (state.stray_lt, state.unclosed_raw_text(len)) {
             (Some(at), _) => Trouble::StrayLt(at),
             (None, Some((tag, content_start))) => Trouble::Unclosed(tag, content_start),
@@ -207,6 +246,9 @@ impl Segmenter {
         } = state;
         self.tree = tree;
         self.raw = raw;
+        if page.blocks.len() > max_blocks {
+            return Err(SegmentError::TooManyBlocks(max_blocks));
+        }
         result?;
         // Hand the tree's arenas to the page; blocks take their (possibly moved) parents.
         for (b, &p) in page.blocks.iter_mut().zip(&self.tree.block_parents) {
