@@ -45,12 +45,14 @@
 use serde::{Deserialize, Serialize};
 use victor_annotations::Label;
 use victor_features::Page;
+use victor_features::features::lexicon::is_cjk;
 
 use crate::labeler::{Probs, decide};
 
 /// The number of words of a block's text for the expected-F1 decoding: runs of letters and
-/// digits, with every Han, kana or Hangul character a word of its own (as Unicode word
-/// segmentation treats them).
+/// digits, with every Han or kana character a word of its own
+/// ([`victor_features::features::lexicon::is_cjk`]), close to Unicode word segmentation, which
+/// the text-level measure counts with.
 pub fn word_count(text: &str) -> u32 {
     let mut n = 0u32;
     let mut in_word = false;
@@ -59,7 +61,7 @@ pub fn word_count(text: &str) -> u32 {
             let w = ch.is_ascii_alphanumeric();
             n += u32::from(w && !in_word);
             in_word = w;
-        } else if is_ideographic(ch) {
+        } else if is_cjk(ch) {
             n += 1;
             in_word = false;
         } else {
@@ -69,17 +71,6 @@ pub fn word_count(text: &str) -> u32 {
         }
     }
     n
-}
-
-/// Han, Hiragana, Katakana and Hangul syllables: one word per character.
-fn is_ideographic(ch: char) -> bool {
-    matches!(ch as u32,
-        0x3040..=0x30FF      // Hiragana, Katakana
-        | 0x3400..=0x4DBF    // CJK Extension A
-        | 0x4E00..=0x9FFF    // CJK Unified Ideographs
-        | 0xAC00..=0xD7AF    // Hangul syllables
-        | 0xF900..=0xFAFF    // CJK Compatibility Ideographs
-        | 0x20000..=0x3134F) // CJK Extensions B to G
 }
 
 /// A monotone map of P(other) applied before expected-F1 decoding:
@@ -244,6 +235,8 @@ mod tests {
         assert_eq!(word_count("Hello, world! 42 times"), 4);
         assert_eq!(word_count("naïve café-crème"), 3);
         assert_eq!(word_count("東京タワー is tall"), 7);
+        // Hangul is written with spaces: a run is a word, as in Unicode word segmentation.
+        assert_eq!(word_count("한국어 단어"), 2);
     }
 
     #[test]

@@ -1,11 +1,91 @@
-//! Word-level helpers shared by the feature modules: hashing words case-insensitively without
-//! allocating, stop-word sets per language (from the `stop-words` crate: NLTK's lists where they
-//! exist, else the stopwords-iso lists), ISO 639-3 to 639-1 codes, and `class`/`id` tokenization.
+//! Word-level helpers shared by the feature modules: splitting a block's text into tokens
+//! ([`tokens`]), hashing words case-insensitively without allocating, stop-word sets per language
+//! (from the `stop-words` crate: NLTK's lists where they exist, else the stopwords-iso lists),
+//! ISO 639-3 to 639-1 codes, and `class`/`id` tokenization.
+//!
+//! # Tokens
+//!
+//! A token is a run of characters between spaces, except in scripts written without spaces
+//! between words: every Han ideograph, Hiragana or Katakana character is a token of its own, as
+//! Unicode word segmentation (UAX #29) treats Han and Hiragana. Without this a Chinese
+//! paragraph of a hundred characters is one or two "words", the word count of a navigation
+//! link, and the sentence, stop-word and title features see nothing. Punctuation stays with the
+//! token it follows (`动。` ends a sentence as `end.` does), and a run of punctuation before a
+//! character stays with it (`（新`).
 
 use std::hash::{BuildHasher, Hasher};
 use std::sync::OnceLock;
 
 use rustc_hash::{FxBuildHasher, FxHashSet};
+
+/// Han ideographs (with extensions and compatibility ideographs), Hiragana and Katakana (with
+/// the half-width forms): scripts where every character is a token ([`tokens`]). Hangul is not
+/// among them: Korean separates its words with spaces.
+#[inline]
+pub fn is_cjk(ch: char) -> bool {
+    matches!(ch as u32,
+        0x3040..=0x30FF        // Hiragana, Katakana
+        | 0x31F0..=0x31FF      // Katakana phonetic extensions
+        | 0x3400..=0x4DBF      // CJK Extension A
+        | 0x4E00..=0x9FFF      // CJK Unified Ideographs
+        | 0xF900..=0xFAFF      // CJK Compatibility Ideographs
+        | 0xFF66..=0xFF9F      // half-width Katakana
+        | 0x20000..=0x3134F) // CJK Extensions B to G
+}
+
+/// The tokens of a block's text (white space collapsed to single spaces, as blocks hold it):
+/// see [the module docs](self#tokens). No allocation; text without CJK characters is split at
+/// spaces only.
+pub fn tokens(text: &str) -> Tokens<'_> {
+    Tokens { rest: text }
+}
+
+/// Iterator of [`tokens`].
+#[derive(Clone, Debug)]
+pub struct Tokens<'a> {
+    rest: &'a str,
+}
+
+impl<'a> Iterator for Tokens<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        let rest = self.rest.trim_start_matches(' ');
+        if rest.is_empty() {
+            self.rest = rest;
+            return None;
+        }
+        let chunk_end = rest.find(' ').unwrap_or(rest.len());
+        let chunk = rest.get(..chunk_end).unwrap_or(rest);
+        // CJK characters are U+3040 and above: their UTF-8 lead byte is 0xE3 or more.
+        let end = if chunk.bytes().any(|b| b >= 0xE3) {
+            cjk_split(chunk)
+        } else {
+            chunk.len()
+        };
+        let (tok, after) = rest.split_at(end);
+        self.rest = after;
+        Some(tok)
+    }
+}
+
+/// Where the first token of a space-free `chunk` ends: before a CJK character, or before a
+/// letter or digit that follows one, once the token holds a letter or digit.
+fn cjk_split(chunk: &str) -> usize {
+    let mut has_alnum = false;
+    let mut cjk = false;
+    for (i, c) in chunk.char_indices() {
+        let k = is_cjk(c);
+        if k || c.is_alphanumeric() {
+            if has_alnum && (k || cjk) {
+                return i;
+            }
+            has_alnum = true;
+            cjk = k;
+        }
+    }
+    chunk.len()
+}
 
 /// Hash of a word's lowercase form, computed without allocating. Non-alphanumeric characters at
 /// either end are ignored ("(The" and "the," hash like "the").
@@ -177,7 +257,7 @@ impl StopIndex {
         self.langs.get(i).copied()
     }
 
-    /// Counts the stop words of every language among the space-separated words of `text`.
+    /// Counts the stop words of every language among the words ([`tokens`]) of `text`.
     pub fn votes(&self, text: &str) -> StopVotes {
         let mut v = StopVotes {
             hits: [0; 128],
@@ -190,7 +270,7 @@ impl StopIndex {
                 w.chars().any(char::is_alphanumeric)
             }
         };
-        for w in text.split(' ').filter(|w| has_alnum(w)) {
+        for w in tokens(text).filter(|w| has_alnum(w)) {
             v.words = v.words.saturating_add(1);
             if let Some(&found) = self.words.get(&word_hash(w)) {
                 let mut bits = found;
@@ -317,6 +397,51 @@ mod tests {
         // Nothing to vote on: no hits at all.
         assert_eq!(vote(&ix, "12345 -- | »").1, 0);
         assert!(ix.index_of(whatlang::Lang::Eng).is_some());
+    }
+
+    #[test]
+    fn chinese_and_japanese_vote_for_their_languages() {
+        let ix = StopIndex::new();
+        let zh = "本报讯 昨天下午，来自二十多个国家的艺术家在北京参加了国际文化交流活动。\
+                  组织者表示，这次活动旨在促进不同文化之间的相互理解。";
+        let (lang, best, second) = vote(&ix, zh);
+        assert_eq!(lang, Some(whatlang::Lang::Cmn), "{best} vs {second}");
+        let ja = "昨日の午後、二十か国以上から来た芸術家たちが東京で国際文化交流のイベントに\
+                  参加しました。主催者は、このイベントは文化の相互理解を深めるためのものだと述べた。";
+        let (lang, best, second) = vote(&ix, ja);
+        assert_eq!(lang, Some(whatlang::Lang::Jpn), "{best} vs {second}");
+    }
+
+    fn toks(t: &str) -> Vec<&str> {
+        tokens(t).collect()
+    }
+
+    #[test]
+    fn tokens_split_at_spaces_and_around_cjk_characters() {
+        assert_eq!(toks(""), Vec::<&str>::new());
+        assert_eq!(toks("  "), Vec::<&str>::new());
+        assert_eq!(toks(" Hello,  world! "), ["Hello,", "world!"]);
+        assert_eq!(toks("naïve café-crème"), ["naïve", "café-crème"]);
+        // Every Han or kana character is a token; punctuation stays with the one before it.
+        assert_eq!(
+            toks("交流活动。活动"),
+            ["交", "流", "活", "动。", "活", "动"]
+        );
+        assert_eq!(toks("東京タワー"), ["東", "京", "タ", "ワ", "ー"]);
+        // Leading punctuation stays with the character after it.
+        assert_eq!(toks("（新华社）"), ["（新", "华", "社）"]);
+        // Latin letters and digits next to CJK characters are tokens of their own.
+        assert_eq!(
+            toks("用iPhone拍了3张照片"),
+            ["用", "iPhone", "拍", "了", "3", "张", "照", "片"]
+        );
+        assert_eq!(toks("动。Apple 2008年"), ["动。", "Apple", "2008", "年"]);
+        // Hangul keeps its space-separated words; symbols above U+3000 that are not CJK
+        // characters do not split.
+        assert_eq!(toks("한국어 단어"), ["한국어", "단어"]);
+        assert_eq!(toks("a\u{3000}b ★★"), ["a\u{3000}b", "★★"]);
+        assert!(is_cjk('中') && is_cjk('の') && is_cjk('カ') && is_cjk('\u{20000}'));
+        assert!(!is_cjk('한') && !is_cjk('。') && !is_cjk('a'));
     }
 
     #[test]

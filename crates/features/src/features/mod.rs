@@ -36,7 +36,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use crate::config::{ConfigError, FeatureConfig, LangIdMethod};
 use crate::page::Page;
 use crate::segment::tags::Tag;
-use lexicon::{StopIndex, StopWords, attr_tokens, iso639_1, singular, word_hash};
+use lexicon::{StopIndex, StopWords, attr_tokens, iso639_1, singular, tokens, word_hash};
 use structure::{Structure, TagSet};
 use text::{CHAR_CLASSES, END_CLASSES, TOKEN_CLASSES, TextStats};
 
@@ -840,7 +840,7 @@ impl Extractor {
                     break;
                 }
                 let t = page.block_text(b);
-                if t.len() >= min_len && (min_len == 1 || t.contains(' ')) {
+                if t.len() >= min_len && (min_len == 1 || tokens(t).nth(1).is_some()) {
                     sample.push_str(t);
                     sample.push(' ');
                 }
@@ -998,10 +998,7 @@ impl Extractor {
         if self.on("title")
             && let Some(t) = &page.title
         {
-            for w in t
-                .split(' ')
-                .filter(|w| w.chars().any(char::is_alphanumeric))
-            {
+            for w in tokens(t).filter(|w| w.chars().any(char::is_alphanumeric)) {
                 if title_words.insert(word_hash(w)) {
                     title_len += 1;
                 }

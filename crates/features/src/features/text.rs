@@ -6,7 +6,7 @@ use std::hash::{BuildHasher, Hasher};
 
 use rustc_hash::{FxBuildHasher, FxHashSet, FxHasher};
 
-use super::lexicon::word_hash;
+use super::lexicon::{tokens, word_hash};
 
 /// Character classes: letters, digits, punctuation, white space, other.
 pub const CHAR_CLASSES: [&str; 5] = ["alpha", "num", "punct", "white", "other"];
@@ -30,7 +30,8 @@ pub const END_CLASSES: [&str; 9] = [
 pub struct TextStats {
     /// Characters per class ([`CHAR_CLASSES`]).
     pub chars: [u32; 5],
-    /// Tokens (white-space separated) per class ([`TOKEN_CLASSES`]).
+    /// Tokens ([`super::lexicon::tokens`]: white-space separated, every CJK character one) per
+    /// class ([`TOKEN_CLASSES`]).
     pub tokens: [u32; 4],
     /// Tokens with letters whose first letter is upper case.
     pub upper_tokens: u32,
@@ -416,7 +417,7 @@ fn general_pass(
 
     let mut tally = TokenTally::default();
     let mut prefix = FxBuildHasher.build_hasher();
-    for tok in text.split(' ').filter(|t| !t.is_empty()) {
+    for tok in tokens(text) {
         let want_prefix = tally.prefix_words < 2;
         let t = if tok.is_ascii() {
             ascii_token(tok, want_prefix)
@@ -539,6 +540,30 @@ mod tests {
         assert_eq!(stats("3.14 is pi").sentences, 1);
         assert_eq!(stats("...").sentences, 0);
         assert_eq!(END_CLASSES[stats("Read more:").end as usize], "colon");
+    }
+
+    #[test]
+    fn chinese_text_has_a_token_per_character_and_its_sentences() {
+        let s = stats(
+            "本报讯 昨天下午，艺术家在北京参加了活动。活动期间，观众进行了交流！组织者表示满意",
+        );
+        // 36 Han characters, 4 punctuation marks, 1 space.
+        assert_eq!(s.chars, [36, 0, 4, 1, 0]);
+        assert_eq!(s.tokens, [36, 0, 0, 0]);
+        assert_eq!(s.words, 36);
+        assert_eq!(s.upper_tokens, 0);
+        // Two sentences end in 。 and ！, the last one is unterminated.
+        assert_eq!(s.sentences, 3);
+        assert!(s.sentence_begin && !s.sentence_end);
+        let s = stats("北京举行国际文化交流活动。");
+        assert_eq!((s.words, s.sentences), (12, 1));
+        assert!(s.sentence_end);
+        assert_eq!(END_CLASSES[s.end as usize], "period");
+        // Stop and title words are matched character by character.
+        let stop: FxHashSet<u64> = ["的", "了"].iter().map(|w| word_hash(w)).collect();
+        let title: FxHashSet<u64> = ["北", "京"].iter().map(|w| word_hash(w)).collect();
+        let s = TextStats::of("我们在北京的家里吃了饭。", Some(&stop), &title);
+        assert_eq!((s.words, s.stop_words, s.title_words), (11, 2, 2));
     }
 
     #[test]
