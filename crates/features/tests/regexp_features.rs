@@ -52,3 +52,44 @@ fn a_bad_expression_names_its_key_and_index() {
     }
     assert!(err.to_string().contains("regexp.b[1]"), "{err}");
 }
+
+/// The `regexp` module of a shipped configuration, alone.
+fn shipped(path: &str) -> Extractor {
+    let text = std::fs::read_to_string(path).expect("template readable");
+    let full = FeatureConfig::from_json(&text).expect("template parses");
+    let c = FeatureConfig {
+        modules: vec!["regexp".to_string()],
+        ..full
+    };
+    Extractor::new(&c).expect("compiles")
+}
+
+#[test]
+fn shipped_dates_and_times_cover_english_and_cjk_forms() {
+    let html = "<p>Posted on March 5, 2008 at 3:04 PM</p>\
+                <p>发布时间：2008年3月5日 上午10:30</p>\
+                <p>3月5日 星期三</p>\
+                <p>二〇〇八 2008年度报告</p>\
+                <p>10时30分开始</p>\
+                <p>2008년 3월 5일</p>\
+                <p>更新于2008-03-05</p>\
+                <p>model x2008 and x10:30</p>";
+    for path in [
+        "../../templates/features.json",
+        "../../templates/features-all-text.json",
+    ] {
+        let ex = shipped(path);
+        // date: 1 ISO or CJK full date, 3 "March 5, 2008", 5 "March 5" or "3月5日", 8 a year.
+        assert_eq!(
+            values(&ex, html, "date"),
+            [3.0, 1.0, 5.0, 8.0, 0.0, 1.0, 1.0, 0.0],
+            "{path}"
+        );
+        // time: 1 "10:30" (also right after a CJK character), 2 "3 pm" or "10时30分".
+        assert_eq!(
+            values(&ex, html, "time"),
+            [1.0, 1.0, 0.0, 0.0, 2.0, 0.0, 0.0, 0.0],
+            "{path}"
+        );
+    }
+}
