@@ -55,36 +55,47 @@ impl<'a> Iterator for Tokens<'a> {
             self.rest = rest;
             return None;
         }
-        let chunk_end = rest.find(' ').unwrap_or(rest.len());
-        let chunk = rest.get(..chunk_end).unwrap_or(rest);
-        // CJK characters are U+3040 and above: their UTF-8 lead byte is 0xE3 or more.
-        let end = if chunk.bytes().any(|b| b >= 0xE3) {
-            cjk_split(chunk)
-        } else {
-            chunk.len()
-        };
-        let (tok, after) = rest.split_at(end);
+        let (tok, after) = rest.split_at(token_end(rest));
         self.rest = after;
         Some(tok)
     }
 }
 
-/// Where the first token of a space-free `chunk` ends: before a CJK character, or before a
-/// letter or digit that follows one, once the token holds a letter or digit.
-fn cjk_split(chunk: &str) -> usize {
+/// Where the token at the start of `s` (no leading space) ends: at a space, or before a CJK
+/// character, or before a letter or digit that follows one, once the token holds a letter or
+/// digit. Reads only the token's own characters, so tokenizing is linear in the text even
+/// without spaces.
+fn token_end(s: &str) -> usize {
+    let bytes = s.as_bytes();
     let mut has_alnum = false;
+    // ASCII first: no CJK character there.
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        if b == b' ' {
+            return i;
+        }
+        if b >= 0x80 {
+            break;
+        }
+        has_alnum |= b.is_ascii_alphanumeric();
+        i += 1;
+    }
     let mut cjk = false;
-    for (i, c) in chunk.char_indices() {
+    let tail = s.get(i..).unwrap_or_default();
+    for (j, c) in tail.char_indices() {
+        if c == ' ' {
+            return i + j;
+        }
         let k = is_cjk(c);
         if k || c.is_alphanumeric() {
             if has_alnum && (k || cjk) {
-                return i;
+                return i + j;
             }
             has_alnum = true;
             cjk = k;
         }
     }
-    chunk.len()
+    s.len()
 }
 
 /// Hash of a word's lowercase form, computed without allocating. Non-alphanumeric characters at
@@ -442,6 +453,16 @@ mod tests {
         assert_eq!(toks("a\u{3000}b ★★"), ["a\u{3000}b", "★★"]);
         assert!(is_cjk('中') && is_cjk('の') && is_cjk('カ') && is_cjk('\u{20000}'));
         assert!(!is_cjk('한') && !is_cjk('。') && !is_cjk('a'));
+    }
+
+    #[test]
+    fn tokens_of_text_without_spaces_take_linear_time() {
+        // 300,000 Han characters and no space: a token per character. Looking for the next
+        // space from every token would read 45 billion characters.
+        let text = "中文".repeat(150_000);
+        assert_eq!(tokens(&text).count(), 300_000);
+        let text = format!("{} end", "日本語のテキスト。".repeat(20_000));
+        assert_eq!(tokens(&text).count(), 160_001);
     }
 
     #[test]
