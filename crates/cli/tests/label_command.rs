@@ -1,6 +1,6 @@
 //! `victor label` end to end with the built-in default model: batches that go on past bad
-//! pages and report them, output files named after their inputs and written whole, and the
-//! order of pages on standard output.
+//! pages and report them, output files named after their inputs and written whole, the order
+//! of pages on standard output, and a page in Chinese.
 
 mod common;
 
@@ -248,4 +248,98 @@ fn a_page_past_the_block_limit_fails_alone_and_names_the_option() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert_eq!(names_in(&out_dir), ["long.txt", "short.txt"]);
+}
+
+/// A Chinese news page: a menu, a dated article of four paragraphs, share buttons, a sidebar of
+/// links and a footer. Written without spaces, so words are characters.
+fn chinese_page() -> String {
+    let paragraphs = [
+        "据新华社报道，国家统计局今天发布数据显示，今年前三季度国内生产总值同比增长百分之五点二，经济运行总体平稳，主要指标稳中有进。",
+        "分析人士指出，消费对经济增长的贡献率继续提高，服务业保持较快增长，高技术制造业投资增速明显高于全部投资。",
+        "国家统计局新闻发言人表示，下一阶段将继续加大宏观政策调控力度，着力扩大国内需求，推动经济持续回升向好。",
+        "专家认为，尽管外部环境依然复杂严峻，但我国经济长期向好的基本面没有改变，全年目标有望顺利实现。",
+    ];
+    let menu: String = [
+        "首页", "新闻", "财经", "体育", "娱乐", "科技", "汽车", "房产", "教育", "旅游",
+    ]
+    .iter()
+    .enumerate()
+    .map(|(i, w)| format!("<li><a href=\"/c{i}\">{w}</a></li>"))
+    .collect();
+    let side: String = [
+        "今日热点新闻排行",
+        "央行发布最新货币政策报告",
+        "多地出台楼市新政",
+        "新能源汽车销量创新高",
+        "秋季旅游市场火爆",
+    ]
+    .iter()
+    .enumerate()
+    .map(|(i, t)| format!("<li><a href=\"/s{i}\">{t}</a></li>"))
+    .collect();
+    let body: String = paragraphs.iter().map(|p| format!("<p>{p}</p>")).collect();
+    format!(
+        "<html><head><meta charset=\"utf-8\"><title>前三季度经济数据发布_财经频道</title></head>\
+         <body><div id=\"header\"><ul class=\"nav\">{menu}</ul></div>\
+         <div class=\"main\"><h1>前三季度经济数据发布</h1>\
+         <div class=\"info\">2023年10月18日 10:30 来源：新华网</div>\
+         <div class=\"article\">{body}</div>\
+         <div class=\"share\">分享到：微博 微信 QQ空间</div></div>\
+         <div class=\"sidebar\"><h3>热门文章</h3><ul>{side}</ul></div>\
+         <div class=\"footer\"><p>关于我们 | 联系方式 | 广告服务 | 网站地图</p>\
+         <p>版权所有 © 2023 某某网 京ICP备12345678号</p></div></body></html>"
+    )
+}
+
+#[test]
+fn a_chinese_page_keeps_its_article_and_drops_the_links_around_it() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let page = tmp.path().join("zh.html");
+    std::fs::write(&page, chinese_page()).expect("write page");
+    let corpus = common::root().join("models/corpus");
+    // The built-in default (`article`), and the corpus bundle.
+    for model in [None, Some(s(&corpus))] {
+        let mut args = vec!["label", "--format", "jsonl", "-q", s(&page)];
+        if let Some(m) = model {
+            args.extend(["--model", m]);
+        }
+        let out = run(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value =
+            serde_json::from_str(String::from_utf8_lossy(&out.stdout).trim()).expect("object");
+        assert_eq!(v["language"], "cmn", "{model:?}");
+        let kept: Vec<&str> = v["blocks"]
+            .as_array()
+            .expect("blocks")
+            .iter()
+            .filter(|b| b["label"] != "other")
+            .filter_map(|b| b["text"].as_str())
+            .collect();
+        for want in [
+            "据新华社报道",
+            "分析人士指出",
+            "国家统计局新闻发言人",
+            "专家认为",
+        ] {
+            assert!(
+                kept.iter().any(|t| t.starts_with(want)),
+                "{model:?}: {want} dropped: {kept:?}"
+            );
+        }
+        for drop in [
+            "财经",
+            "新能源汽车销量创新高",
+            "热门文章",
+            "京ICP备12345678号",
+        ] {
+            assert!(
+                !kept.iter().any(|t| t.contains(drop)),
+                "{model:?}: {drop} kept: {kept:?}"
+            );
+        }
+    }
 }
