@@ -91,7 +91,7 @@ pub fn candidates(
         for (b, s) in page.blocks.iter().zip(stats).take(z.min(nb)).skip(a) {
             if !b.in_anchor {
                 text += s.total_chars();
-                commas += page.block_text(b).bytes().filter(|&c| c == b',').count() as u32;
+                commas += count_commas(page.block_text(b));
             }
         }
         // Invisible text scores nothing (a page may carry hidden copies of its article), nor
@@ -169,5 +169,45 @@ fn tag_weight(tag: Tag) -> f32 {
         }
         Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6 | Tag::TH => -5.0,
         _ => 0.0,
+    }
+}
+
+/// Commas of a text, as readability counts them: the ASCII comma and the Arabic, full-width,
+/// small and vertical forms, and the ideographic comma `、` that Chinese and Japanese
+/// enumerations use.
+fn count_commas(text: &str) -> u32 {
+    if text.is_ascii() {
+        return text.bytes().filter(|&c| c == b',').count() as u32;
+    }
+    text.chars()
+        .filter(|c| {
+            matches!(
+                c,
+                ',' | '\u{060C}'
+                    | '\u{3001}'
+                    | '\u{FF0C}'
+                    | '\u{FE50}'
+                    | '\u{FE10}'
+                    | '\u{FE11}'
+                    | '\u{2E41}'
+                    | '\u{2E34}'
+                    | '\u{2E32}'
+            )
+        })
+        .count() as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::count_commas;
+
+    #[test]
+    fn commas_of_every_script_count() {
+        assert_eq!(count_commas("a, b, c"), 2);
+        assert_eq!(count_commas("no commas here"), 0);
+        assert_eq!(count_commas("café, crème"), 1);
+        // Full-width and ideographic commas (Chinese, Japanese), the Arabic comma.
+        assert_eq!(count_commas("据报道，今年经济增长，消费、投资和出口"), 3);
+        assert_eq!(count_commas("قال، إن"), 1);
     }
 }
