@@ -103,7 +103,8 @@ pub struct KeywordGroup {
 pub struct LangIdConfig {
     /// ISO 639-3 codes the detector may answer (empty: all languages whatlang knows).
     pub allow: Vec<String>,
-    /// Blocks shorter than this (in characters) get no per-block detection (value "short").
+    /// Blocks shorter than this (in characters, a CJK character counting three:
+    /// `TextStats::text_length`) get no per-block detection (value "short").
     pub min_block_chars: usize,
     /// At most this many blocks per page are run through the detector (the longest first).
     pub max_blocks: usize,

@@ -1093,12 +1093,12 @@ impl Extractor {
         if self.on("langid") {
             let min = self.config.langid.min_block_chars;
             let mut long: Vec<usize> = (0..n)
-                .filter(|&i| stats[i].total_chars() as usize >= min)
+                .filter(|&i| stats[i].text_length() as usize >= min)
                 .collect();
             for &i in &long {
                 lang_block[i] = -0.5;
             }
-            long.sort_unstable_by_key(|&i| std::cmp::Reverse(stats[i].total_chars()));
+            long.sort_unstable_by_key(|&i| std::cmp::Reverse(stats[i].text_length()));
             let by_votes = lang.and_then(|l| {
                 let ix = self.stop_index.as_ref()?;
                 Some((ix, ix.index_of(l)?))

@@ -6,7 +6,7 @@ use std::hash::{BuildHasher, Hasher};
 
 use rustc_hash::{FxBuildHasher, FxHashSet, FxHasher};
 
-use super::lexicon::{tokens, word_hash};
+use super::lexicon::{is_cjk, tokens, word_hash};
 
 /// Character classes: letters, digits, punctuation, white space, other.
 pub const CHAR_CLASSES: [&str; 5] = ["alpha", "num", "punct", "white", "other"];
@@ -30,6 +30,8 @@ pub const END_CLASSES: [&str; 9] = [
 pub struct TextStats {
     /// Characters per class ([`CHAR_CLASSES`]).
     pub chars: [u32; 5],
+    /// Han, Hiragana and Katakana characters ([`super::lexicon::is_cjk`]), among the letters.
+    pub cjk_chars: u32,
     /// Tokens ([`super::lexicon::tokens`]: white-space separated, every CJK character one) per
     /// class ([`TOKEN_CLASSES`]).
     pub tokens: [u32; 4],
@@ -397,6 +399,9 @@ fn general_pass(
                 }
             }
             dup_letters = true;
+            if is_cjk(c) {
+                s.cjk_chars += 1;
+            }
             0
         } else if c.is_numeric() {
             1
@@ -501,6 +506,14 @@ impl TextStats {
         self.chars.iter().sum()
     }
 
+    /// The length of the text for thresholds meant as "enough text": its characters, where a
+    /// CJK character counts three. One carries about as much as three Latin letters (a word of
+    /// Chinese is 1.5 characters, of English 5 letters and a space), and this is also its
+    /// length in UTF-8.
+    pub fn text_length(&self) -> u32 {
+        self.total_chars() + 2 * self.cjk_chars
+    }
+
     /// All tokens.
     pub fn total_tokens(&self) -> u32 {
         self.tokens.iter().sum()
@@ -564,6 +577,13 @@ mod tests {
         let title: FxHashSet<u64> = ["北", "京"].iter().map(|w| word_hash(w)).collect();
         let s = TextStats::of("我们在北京的家里吃了饭。", Some(&stop), &title);
         assert_eq!((s.words, s.stop_words, s.title_words), (11, 2, 2));
+        // Twelve characters, eleven of them Han: as long as 34 Latin letters.
+        assert_eq!(
+            (s.total_chars(), s.cjk_chars, s.text_length()),
+            (12, 11, 34)
+        );
+        let s = stats("Hello, naïve world");
+        assert_eq!((s.cjk_chars, s.text_length()), (0, s.total_chars()));
     }
 
     #[test]
