@@ -456,6 +456,37 @@ mod tests {
     }
 
     #[test]
+    fn tokens_cover_the_text_but_its_spaces() {
+        // Texts drawn from a mix of scripts by a fixed linear congruential generator: the
+        // tokens, joined, are the text without its spaces; none is empty or holds a space; a
+        // token holds at most one CJK character, and then no letter or digit of another script.
+        let alphabet: Vec<char> = "aZ9 ,.。，、（）東京タワーの한국é—★\u{3000}\u{20000}"
+            .chars()
+            .collect();
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..2000 {
+            let mut text = String::new();
+            for _ in 0..(state % 24) {
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1_442_695_040_888_963_407);
+                text.push(alphabet[(state >> 33) as usize % alphabet.len()]);
+            }
+            let toks = toks(&text);
+            assert_eq!(toks.concat(), text.replace(' ', ""), "{text:?}");
+            for t in &toks {
+                assert!(!t.is_empty() && !t.contains(' '), "{text:?}: {t:?}");
+                let cjk = t.chars().filter(|&c| is_cjk(c)).count();
+                let other = t
+                    .chars()
+                    .filter(|&c| !is_cjk(c) && c.is_alphanumeric())
+                    .count();
+                assert!(cjk <= 1 && (cjk == 0 || other == 0), "{text:?}: {t:?}");
+            }
+        }
+    }
+
+    #[test]
     fn tokens_of_text_without_spaces_take_linear_time() {
         // 300,000 Han characters and no space: a token per character. Looking for the next
         // space from every token would read 45 billion characters.
