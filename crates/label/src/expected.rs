@@ -49,10 +49,10 @@ use victor_features::features::lexicon::is_cjk;
 
 use crate::labeler::{Probs, decide};
 
-/// The number of words of a block's text for the expected-F1 decoding: runs of letters and
-/// digits, with every Han or kana character a word of its own
-/// ([`victor_features::features::lexicon::is_cjk`]), close to Unicode word segmentation, which
-/// the text-level measure counts with.
+/// The number of words of a block's text for the expected-F1 decoding, counted as the
+/// text-level measure counts them (`victor eval`, the shared scorer): runs of letters and
+/// digits, with every Han or kana character ([`victor_features::features::lexicon::is_cjk`])
+/// and every Thai character a word of its own.
 pub fn word_count(text: &str) -> u32 {
     let mut n = 0u32;
     let mut in_word = false;
@@ -61,7 +61,7 @@ pub fn word_count(text: &str) -> u32 {
             let w = ch.is_ascii_alphanumeric();
             n += u32::from(w && !in_word);
             in_word = w;
-        } else if is_cjk(ch) {
+        } else if is_cjk(ch) || ('\u{0e00}'..='\u{0e7f}').contains(&ch) {
             n += 1;
             in_word = false;
         } else {
@@ -235,8 +235,10 @@ mod tests {
         assert_eq!(word_count("Hello, world! 42 times"), 4);
         assert_eq!(word_count("naïve café-crème"), 3);
         assert_eq!(word_count("東京タワー is tall"), 7);
-        // Hangul is written with spaces: a run is a word, as in Unicode word segmentation.
+        // Hangul is written with spaces: a run is a word. Thai, without spaces, is counted
+        // by characters, as the measure does.
         assert_eq!(word_count("한국어 단어"), 2);
+        assert_eq!(word_count("ภาษาไทย ok"), 8);
     }
 
     #[test]
