@@ -93,7 +93,7 @@ impl Tree {
         }
         if n > MAX_TREE_NODES {
             return Err(format!(
-                "a tree has {n} nodes, more than {MAX_TREE_NODES} (depth 15)"
+                "a tree has {n} nodes, more than {MAX_TREE_NODES} (depth {MAX_DEPTH})"
             ));
         }
         let mut has_parent = vec![false; n];
@@ -152,9 +152,12 @@ impl Forest {
     }
 }
 
-/// Most nodes a tree may have: the compiled layout indexes a tree's nodes with 16 bits (a full
-/// tree of depth 15).
+/// Most nodes a tree may have: the compiled layout indexes a tree's nodes with 16 bits.
 const MAX_TREE_NODES: usize = 1 << 16;
+
+/// Deepest trees a forest may have: a full tree of depth 15 has 65,535 nodes, within
+/// the compiled layout's limit.
+pub const MAX_DEPTH: usize = 15;
 
 /// A [`Forest`] laid out for labeling: every tree's nodes breadth first in one array, a split's
 /// two children side by side, each node 8 bytes (a forest of 100 trees of depth 4 takes 25 KB,

@@ -13,7 +13,7 @@ use forust_ml::data::Matrix;
 use serde::{Deserialize, Serialize};
 use victor_annotations::Label;
 use victor_features::{FeatureTable, Schema};
-use victor_label::boost::{BoostInfo, Forest, Tree, not_nan};
+use victor_label::boost::{BoostInfo, Forest, MAX_DEPTH, Tree, not_nan};
 
 /// How the forest is fitted and blended.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -89,6 +89,12 @@ pub struct BoostError(String);
 /// Fits the forest on the gathered blocks of a schema's columns.
 pub fn fit(data: BoostData, schema: &Schema, opts: &BoostOptions) -> Result<BoostInfo, BoostError> {
     let t = std::time::Instant::now();
+    if opts.max_depth == 0 || opts.max_depth > MAX_DEPTH {
+        return Err(BoostError(format!(
+            "tree depth {} is not between 1 and {MAX_DEPTH}",
+            opts.max_depth
+        )));
+    }
     let rows = data.len();
     if rows == 0 {
         return Err(BoostError("no training blocks".into()));
@@ -261,5 +267,19 @@ mod tests {
         let ex = Extractor::new(&FeatureConfig::default()).expect("config");
         let data = BoostData::new(ex.schema().len());
         assert!(fit(data, ex.schema(), &BoostOptions::default()).is_err());
+    }
+
+    #[test]
+    fn a_depth_the_labeler_cannot_hold_is_refused_before_fitting() {
+        let ex = Extractor::new(&FeatureConfig::default()).expect("config");
+        for depth in [0, MAX_DEPTH + 1] {
+            let opts = BoostOptions {
+                max_depth: depth,
+                ..BoostOptions::default()
+            };
+            let err = fit(BoostData::new(ex.schema().len()), ex.schema(), &opts)
+                .expect_err("depth out of range");
+            assert!(err.to_string().contains("tree depth"), "{err}");
+        }
     }
 }

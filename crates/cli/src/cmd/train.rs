@@ -58,9 +58,10 @@ pub struct TrainArgs {
     /// Trees of the boosted forest.
     #[arg(long, default_value_t = 100, value_name = "N", requires = "boost")]
     pub boost_trees: usize,
-    /// Depth limit of each tree.
-    #[arg(long, default_value_t = 4, value_name = "N", requires = "boost")]
-    pub boost_depth: usize,
+    /// Depth limit of each tree (1 to 15).
+    #[arg(long, default_value_t = 4, value_name = "N", requires = "boost",
+          value_parser = clap::value_parser!(u8).range(1..=15))]
+    pub boost_depth: u8,
     /// Shrinkage of each tree.
     #[arg(long, default_value_t = 0.1, value_name = "RATE", requires = "boost")]
     pub boost_learning_rate: f64,
@@ -127,7 +128,7 @@ impl TrainArgs {
             boost: if self.boost {
                 Some(BoostOptions {
                     trees: self.boost_trees,
-                    max_depth: self.boost_depth,
+                    max_depth: usize::from(self.boost_depth),
                     learning_rate: self.boost_learning_rate,
                     weight: self.boost_weight,
                 })
