@@ -397,3 +397,43 @@ fn threshold_and_fidelity() {
     );
     assert!(a.fidelity(&[T]).is_err());
 }
+
+#[test]
+fn chinese_text_aligns_by_characters_and_a_menu_of_its_characters_stays_out() {
+    // Every Han character is a token; the menu's entries are made of characters the article
+    // uses ("经济", "新闻", "国家"), which must not count as found.
+    const Z1: &str = "据新华社报道，国家统计局今天发布数据显示，前三季度经济运行总体平稳。";
+    const Z2: &str = "分析人士指出，消费对经济增长的贡献率继续提高，服务业保持较快增长。";
+    let a = run(
+        &[
+            "首页",
+            "新闻",
+            "经济",
+            "国家",
+            "前三季度经济数据发布",
+            Z1,
+            Z2,
+            "分享到：微博",
+        ],
+        &[
+            ("前三季度经济数据发布", Header),
+            (Z1, Paragraph),
+            (Z2, Paragraph),
+        ],
+    );
+    assert_eq!(
+        counts(&a),
+        [
+            (2, 0),
+            (2, 0),
+            (2, 0),
+            (2, 0),
+            (10, 10),
+            (31, 31),
+            (30, 30),
+            (5, 0)
+        ]
+    );
+    assert_eq!(found(&a), [10, 31, 30]);
+    assert_eq!(a.labels(0.5), [O, O, O, O, H, T, T, O]);
+}
