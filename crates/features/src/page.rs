@@ -27,6 +27,10 @@ pub struct Element {
     /// Marked invisible by its own attributes: `hidden`, `aria-hidden="true"`, or a `style`
     /// with `display:none` or `visibility:hidden`.
     pub hidden: bool,
+    /// An `<a>` without `href` (or `onclick`): a placeholder such as a named anchor
+    /// (`<a name="top">`), not a hyperlink. Its text is not link text, and it counts in no
+    /// container class. An unclosed `<a name>` near the top of a page holds the whole page.
+    pub placeholder: bool,
 }
 
 /// Tags opened and closed between a block and the block before it (or the page start).
@@ -160,6 +164,7 @@ static ROOT: Element = Element {
     class: 0..0,
     id: 0..0,
     hidden: false,
+    placeholder: false,
 };
 
 /// Iterator over an element and its ancestors, nearest first, excluding the root.

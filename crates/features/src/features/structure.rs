@@ -78,8 +78,9 @@ impl Structure {
                 ElemInfo::default()
             };
             let mut me = pinfo;
+            // A placeholder `<a>` (no href) is in no container class: it is not a link.
             for (k, set) in containers.iter().enumerate().take(32) {
-                if set.contains(el.tag) {
+                if set.contains(el.tag) && !el.placeholder {
                     me.containers |= 1 << k;
                 }
             }

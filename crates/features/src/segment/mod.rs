@@ -54,7 +54,22 @@ use lol_html::{DocumentContentHandlers, HtmlRewriter, Settings, doc_comments, do
 use crate::page::{Block, ElementId, Page};
 use scan::RawTag;
 use tags::Tag;
-use tree::{TextTarget, Tree};
+use tree::{TextTarget, TokenAttrs, Tree};
+
+/// What the segmenter reads from a start tag's attributes.
+#[derive(Debug, Default)]
+struct StartAttrs {
+    /// The `class` value in the attribute arena.
+    class: Range<u32>,
+    /// The `id` value in the attribute arena.
+    id: Range<u32>,
+    /// Hash of all attributes (formatting elements only; 0 otherwise).
+    hash: u64,
+    /// The element's own attributes make it invisible.
+    hidden: bool,
+    /// It has `href` or `onclick`: an `<a>` with neither is a placeholder, not a link.
+    acts: bool,
+}
 
 /// Why a page could not be segmented.
 #[derive(Debug, thiserror::Error)]
@@ -342,7 +357,12 @@ impl State<'_> {
                     }
                     // Only formatting elements need the attribute hash (Noah's Ark clause).
                     let formatting = t.is(tags::Props::FORMATTING);
-                    let (class, id, hash, hidden) = self.read_attrs(attrs, formatting);
+                    let a = self.read_attrs(attrs, formatting);
+                    let (class, id, hidden) = (a.class, a.id, a.hidden);
+                    let token = TokenAttrs {
+                        hash: a.hash,
+                        placeholder: t == Tag::A && !a.acts,
+                    };
                     // HTML5: a `<font>` with color, face or size breaks out of svg and math.
                     let breakout = t == Tag::FONT
                         && self.tree.in_foreign()
@@ -354,7 +374,7 @@ impl State<'_> {
                     self.lend_run_parent();
                     let mark = self.tree.pending.len();
                     let before = self.tree.elements.len();
-                    let changed = self.tree.start(t, class, id, self_closing, breakout, hash);
+                    let changed = self.tree.start(t, class, id, self_closing, breakout, token);
                     self.take_run_parent();
                     // The element made for this tag is the last one created (implied and
                     // reconstructed elements come first).
@@ -430,17 +450,14 @@ impl State<'_> {
 
     /// Copies the `class` and `id` values into the attribute arena, lowercased, with `-` between
     /// camelCase words, and hashes all attributes when `want_hash` (see [`attr_hash`]; 0 otherwise).
-    fn read_attrs(
-        &mut self,
-        region: &[u8],
-        want_hash: bool,
-    ) -> (Range<u32>, Range<u32>, u64, bool) {
+    fn read_attrs(&mut self, region: &[u8], want_hash: bool) -> StartAttrs {
         let mut class = 0..0;
         let mut id = 0..0;
         let mut hash = 0u64;
         let mut hidden = false;
+        let mut acts = false;
         if region.is_empty() {
-            return (class, id, hash, hidden);
+            return StartAttrs::default();
         }
         for (name, value) in scan::attrs(region) {
             if want_hash {
@@ -449,6 +466,7 @@ impl State<'_> {
             if !hidden {
                 hidden = hides(name, value);
             }
+            acts |= name.eq_ignore_ascii_case(b"href") || name.eq_ignore_ascii_case(b"onclick");
             let is_class = name.eq_ignore_ascii_case(b"class");
             let is_id = !is_class && name.eq_ignore_ascii_case(b"id");
             if !(is_class || is_id) || value.is_empty() {
@@ -474,7 +492,13 @@ impl State<'_> {
                 id = r;
             }
         }
-        (class, id, hash, hidden)
+        StartAttrs {
+            class,
+            id,
+            hash,
+            hidden,
+            acts,
+        }
     }
 
     fn on_doctype(

@@ -23,6 +23,17 @@ use std::ops::Range;
 use crate::page::{Element, ElementId, Split};
 use crate::segment::tags::{Props, Tag};
 
+/// What the tree needs to know of a start tag's attributes besides `class` and `id`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TokenAttrs {
+    /// A hash of all its attributes that does not depend on their order (0 for none), for the
+    /// Noah's Ark clause; only formatting elements need it.
+    pub hash: u64,
+    /// An `<a>` with neither `href` nor `onclick`: a placeholder, not a link
+    /// ([`Element::placeholder`]).
+    pub placeholder: bool,
+}
+
 /// Where a piece of text goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TextTarget {
@@ -132,6 +143,8 @@ pub struct Tree {
     attr_hash: Vec<u64>,
     /// The attribute hash of the start tag being handled.
     token_hash: u64,
+    /// Whether the start tag being handled is a placeholder `<a>` (no `href`, no `onclick`).
+    token_placeholder: bool,
     /// HTML5's form element pointer: the last `<form>` opened and not yet ended.
     form: Option<ElementId>,
     reparent_budget: usize,
@@ -153,6 +166,7 @@ impl Tree {
             class: 0..0,
             id: 0..0,
             hidden: false,
+            placeholder: false,
         });
         self.block_parents.clear();
         self.pending.clear();
@@ -233,6 +247,7 @@ impl Tree {
             class,
             id,
             hidden: false,
+            placeholder: tag == Tag::A && self.token_placeholder,
         });
         self.on_stack.push(false);
         self.first_block.push(self.block_parents.len() as u32);
@@ -241,13 +256,20 @@ impl Tree {
     }
 
     fn clone_element(&mut self, of: ElementId, parent: ElementId) -> ElementId {
-        let (tag, class, id, hidden) = match self.elements.get(of as usize) {
-            Some(e) => (e.tag, e.class.clone(), e.id.clone(), e.hidden),
-            None => (Tag::SPAN, 0..0, 0..0, false),
+        let (tag, class, id, hidden, placeholder) = match self.elements.get(of as usize) {
+            Some(e) => (
+                e.tag,
+                e.class.clone(),
+                e.id.clone(),
+                e.hidden,
+                e.placeholder,
+            ),
+            None => (Tag::SPAN, 0..0, 0..0, false, false),
         };
         let new = self.new_element(tag, parent, class, id);
         if let Some(e) = self.elements.get_mut(new as usize) {
             e.hidden = hidden;
+            e.placeholder = placeholder;
         }
         let hash = self.attr_hash.get(of as usize).copied().unwrap_or(0);
         if let Some(h) = self.attr_hash.get_mut(new as usize) {
@@ -256,7 +278,14 @@ impl Tree {
         new
     }
 
-    fn index_push(&mut self, pos: u32, tag: Tag) {
+    /// Whether an element is a link: an `<a>` that is not a placeholder.
+    fn is_link(&self, elem: ElementId) -> bool {
+        self.elements
+            .get(elem as usize)
+            .is_some_and(|e| e.tag == Tag::A && !e.placeholder)
+    }
+
+    fn index_push(&mut self, pos: u32, tag: Tag, elem: ElementId) {
         let p = tag.props();
         let ti = tag.0 as usize;
         if self.tag_pos.len() <= ti {
@@ -290,7 +319,7 @@ impl Tree {
         if p.has(Props::EXCLUDED) {
             self.excluded_depth += 1;
         }
-        if tag == Tag::A {
+        if tag == Tag::A && self.is_link(elem) {
             self.anchor_depth += 1;
         }
         if matches!(tag, Tag::PRE | Tag::LISTING | Tag::TEXTAREA | Tag::XMP) {
@@ -298,7 +327,7 @@ impl Tree {
         }
     }
 
-    fn index_pop(&mut self, pos: u32, tag: Tag) {
+    fn index_pop(&mut self, pos: u32, tag: Tag, elem: ElementId) {
         fn pop_if(v: &mut Vec<u32>, pos: u32) {
             if v.last() == Some(&pos) {
                 v.pop();
@@ -319,7 +348,7 @@ impl Tree {
         if p.has(Props::EXCLUDED) {
             self.excluded_depth = self.excluded_depth.saturating_sub(1);
         }
-        if tag == Tag::A {
+        if tag == Tag::A && self.is_link(elem) {
             self.anchor_depth = self.anchor_depth.saturating_sub(1);
         }
         if matches!(tag, Tag::PRE | Tag::LISTING | Tag::TEXTAREA | Tag::XMP) {
@@ -344,8 +373,8 @@ impl Tree {
         self.anchor_depth = 0;
         self.pre_depth = 0;
         for i in 0..self.stack.len() {
-            let t = self.stack[i].tag;
-            self.index_push(i as u32, t);
+            let Open { tag, elem } = self.stack[i];
+            self.index_push(i as u32, tag, elem);
         }
     }
 
@@ -356,14 +385,14 @@ impl Tree {
         if let Some(f) = self.on_stack.get_mut(elem as usize) {
             *f = true;
         }
-        self.index_push(pos, tag);
+        self.index_push(pos, tag, elem);
     }
 
     fn pop(&mut self) -> Option<Open> {
         let o = self.stack.pop()?;
         self.changes += 1;
         let pos = self.stack.len() as u32;
-        self.index_pop(pos, o.tag);
+        self.index_pop(pos, o.tag, o.elem);
         if let Some(f) = self.on_stack.get_mut(o.elem as usize) {
             *f = false;
         }
@@ -788,10 +817,10 @@ impl Tree {
         self.quirks = force_quirks || is_quirky(name, public_id, system_id);
     }
 
-    /// Handles a start tag. `class` and `id` are ranges of [`Tree::attrs`]; `attr_hash` is a
-    /// hash of all its attributes that does not depend on their order (0 for none); `breakout`
-    /// says that the tag leaves foreign content whatever its name (a `<font>` with `color`,
-    /// `face` or `size`). Returns whether it changed the tree (an ignored start tag does not).
+    /// Handles a start tag. `class` and `id` are ranges of [`Tree::attrs`]; `token` says what
+    /// else its attributes tell; `breakout` says that the tag leaves foreign content whatever its
+    /// name (a `<font>` with `color`, `face` or `size`). Returns whether it changed the tree (an
+    /// ignored start tag does not).
     pub fn start(
         &mut self,
         tag: Tag,
@@ -799,12 +828,14 @@ impl Tree {
         id: Range<u32>,
         self_closing: bool,
         breakout: bool,
-        attr_hash: u64,
+        token: TokenAttrs,
     ) -> bool {
         let before = self.changes;
-        self.token_hash = attr_hash;
+        self.token_hash = token.hash;
+        self.token_placeholder = token.placeholder;
         self.start_inner(tag, class, id, self_closing, breakout);
         self.token_hash = 0;
+        self.token_placeholder = false;
         self.changes != before
     }
 
