@@ -5,10 +5,18 @@
 //! 2. bytes that are valid UTF-8 and contain multi-byte sequences are UTF-8, whatever a `<meta>`
 //!    says (real windows-1252 text is almost never valid UTF-8; pages whose meta tag lies, as 257
 //!    pages of L3S-GN1 do, come out right);
-//! 3. a `<meta charset>` or `http-equiv="Content-Type"` declaration in the first 4 KiB (UTF-16
+//! 3. bytes that are *mostly* UTF-8 (multi-byte sequences, whole or cut short, at least twice
+//!    the lone bytes no sequence explains) are UTF-8 too, whatever a `<meta>` says: a UTF-8 page
+//!    with a stray legacy byte (a pasted `\x92`) or mangled sequences keeps its text instead of
+//!    turning every `’` into mojibake;
+//! 4. a `<meta charset>` or `http-equiv="Content-Type"` declaration in the first 4 KiB (UTF-16
 //!    declared in an ASCII-compatible document means UTF-8, as in HTML5);
-//! 4. a statistical guess for undeclared legacy encodings (`chardetng`);
-//! 5. UTF-8 as the last resort (pure ASCII).
+//! 5. a statistical guess for undeclared legacy encodings (`chardetng`), except that a page
+//!    whose text is ASCII with a few symbol bytes (under 1 in 200 letters: `©`, `£`, `§`, curly
+//!    quotes) is windows-1252, the web's usual encoding for them, when the guess is another
+//!    single-byte encoding: a handful of bytes is too little evidence for a language, and
+//!    chardetng reads `£3,000` as Polish `Ł3,000` or `§§§` as Thai letters;
+//! 6. UTF-8 as the last resort (pure ASCII).
 //!
 //! Binary data (NUL bytes or many control characters at the start) is refused with an error
 //! rather than turned into pages of replacement characters.
@@ -29,8 +37,12 @@ pub enum EncodingSource {
     ValidUtf8,
     /// A `<meta>` declaration.
     Meta,
+    /// Mostly valid UTF-8: invalid bytes read as windows-1252.
+    MostlyUtf8,
     /// chardetng's guess.
     Guess,
+    /// ASCII text with a few symbol bytes: windows-1252 rather than chardetng's guess.
+    SparseSymbols,
     /// Nothing to go on: ASCII, decoded as UTF-8.
     Default,
 }
@@ -89,15 +101,26 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded<'_>, DecodeError> {
             had_errors: false,
         });
     }
+    if let Some(text) = mostly_utf8(bytes) {
+        return Ok(Decoded {
+            text: Cow::Owned(text),
+            encoding: UTF_8,
+            source: EncodingSource::MostlyUtf8,
+            had_errors: true,
+        });
+    }
     let (enc, source) = match prescan_meta(bytes) {
         Some(enc) => (enc, EncodingSource::Meta),
         None => {
             let mut det = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
             det.feed(bytes, true);
-            (
-                det.guess(None, chardetng::Utf8Detection::Allow),
-                EncodingSource::Guess,
-            )
+            let guess = det.guess(None, chardetng::Utf8Detection::Allow);
+            if guess != encoding_rs::WINDOWS_1252 && guess.is_single_byte() && sparse_symbols(bytes)
+            {
+                (encoding_rs::WINDOWS_1252, EncodingSource::SparseSymbols)
+            } else {
+                (guess, EncodingSource::Guess)
+            }
         }
     };
     let (text, had_errors) = enc.decode_without_bom_handling(bytes);
@@ -107,6 +130,89 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded<'_>, DecodeError> {
         source,
         had_errors,
     })
+}
+
+/// The page as UTF-8, when it is mostly UTF-8: its multi-byte sequences, whole or cut short
+/// (a lead byte and continuation bytes, then the sequence breaks off), are at least two and at
+/// least twice the lone bytes that no UTF-8 sequence explains. A cut sequence becomes U+FFFD, a
+/// lone byte its windows-1252 character. `None` otherwise.
+///
+/// Windows-1252 text almost never holds a lead byte followed by a continuation byte (`â€` for
+/// `E2 80`), so whole and cut sequences are UTF-8's evidence, lone bytes legacy text's.
+fn mostly_utf8(bytes: &[u8]) -> Option<String> {
+    let mut utf8 = 0usize;
+    let mut lone = 0usize;
+    let mut rest = bytes;
+    loop {
+        match std::str::from_utf8(rest) {
+            Ok(s) => {
+                utf8 += count_multibyte(s.as_bytes());
+                break;
+            }
+            Err(e) => {
+                let (good, bad) = rest.split_at(e.valid_up_to());
+                utf8 += count_multibyte(good);
+                let skip = e.error_len().unwrap_or(bad.len()).max(1);
+                if skip >= 2 {
+                    utf8 += 1;
+                } else {
+                    lone += 1;
+                }
+                rest = bad.get(skip..).unwrap_or_default();
+            }
+        }
+    }
+    if utf8 < 2 || utf8 < 2 * lone {
+        return None;
+    }
+    let mut out = String::with_capacity(bytes.len() + lone * 2);
+    let mut rest = bytes;
+    loop {
+        match std::str::from_utf8(rest) {
+            Ok(s) => {
+                out.push_str(s);
+                return Some(out);
+            }
+            Err(e) => {
+                let (good, bad) = rest.split_at(e.valid_up_to());
+                // `good` is valid UTF-8 up to the error, as the error says.
+                out.push_str(std::str::from_utf8(good).unwrap_or_default());
+                let skip = e.error_len().unwrap_or(bad.len()).max(1);
+                let (raw, after) = bad.split_at(skip.min(bad.len()));
+                if raw.len() >= 2 {
+                    out.push('\u{fffd}');
+                } else {
+                    let (text, _) = encoding_rs::WINDOWS_1252.decode_without_bom_handling(raw);
+                    out.push_str(&text);
+                }
+                rest = after;
+            }
+        }
+    }
+}
+
+/// Lead bytes of multi-byte UTF-8 sequences in valid UTF-8.
+fn count_multibyte(valid: &[u8]) -> usize {
+    valid.iter().filter(|&&b| b >= 0xc0).count()
+}
+
+/// Whether the page's text outside tags has fewer than one byte above ASCII for every 200 ASCII
+/// letters (and at least one such byte).
+fn sparse_symbols(bytes: &[u8]) -> bool {
+    let mut high = 0usize;
+    let mut letters = 0usize;
+    let mut in_tag = false;
+    for &b in bytes {
+        match b {
+            b'<' => in_tag = true,
+            b'>' => in_tag = false,
+            _ if in_tag => {}
+            0x80.. => high += 1,
+            _ if b.is_ascii_alphabetic() => letters += 1,
+            _ => {}
+        }
+    }
+    high > 0 && high * 200 < letters
 }
 
 fn check_not_binary(bytes: &[u8]) -> Result<(), DecodeError> {

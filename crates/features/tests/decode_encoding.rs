@@ -176,7 +176,104 @@ fn lying_meta_on_a_real_l3s_page() {
     }
 }
 
+// ----- mostly UTF-8 ------------------------------------------------------------------------
+
+#[test]
+fn utf8_page_with_a_stray_legacy_byte_stays_utf8() {
+    // A UTF-8 page (curly quotes, an e acute) with one windows-1252 apostrophe pasted in, and a
+    // meta that claims ISO-8859-1: not valid UTF-8, but plainly UTF-8.
+    let mut page =
+        b"<meta charset=iso-8859-1><p>\xe2\x80\x9cCaf\xc3\xa9\xe2\x80\x9d, they said. It".to_vec();
+    page.extend_from_slice(b"\x92s open.</p>");
+    let d = decode(&page).expect("decodes");
+    assert_eq!(
+        (d.encoding.name(), d.source, d.had_errors),
+        ("UTF-8", EncodingSource::MostlyUtf8, true)
+    );
+    let (_, _, blocks) = read(&page);
+    assert_eq!(
+        blocks,
+        ["\u{201c}Caf\u{e9}\u{201d}, they said. It\u{2019}s open."]
+    );
+}
+
+#[test]
+fn cut_utf8_sequences_become_replacement_characters() {
+    // Em dashes whose last byte a broken converter replaced with a quote, and apostrophes that
+    // survived: without this rule chardetng read the page as IBM866 (`you\u{442}\u{410}\u{429}ll`).
+    let mut page = b"<p>".to_vec();
+    for _ in 0..5 {
+        page.extend_from_slice(b"our Sun signs\xe2\x80\"Libra and you\xe2\x80\x99ll see. ");
+    }
+    page.extend_from_slice(b"</p>");
+    let (enc, source, blocks) = read(&page);
+    assert_eq!((enc, source), ("UTF-8", EncodingSource::MostlyUtf8));
+    assert_eq!(
+        blocks,
+        ["our Sun signs\u{fffd}\"Libra and you\u{2019}ll see. "
+            .repeat(5)
+            .trim_end()]
+    );
+}
+
+#[test]
+fn legacy_text_with_a_chance_utf8_pair_is_not_utf8() {
+    // Windows-1252 French with many lone accented bytes and one pair that happens to be valid
+    // UTF-8 ("\u{c3}\u{a9}" = C3 A9): the lone bytes outvote it.
+    let mut page = b"<meta charset=windows-1252><p>".to_vec();
+    page.extend_from_slice(&encode(
+        encoding_rs::WINDOWS_1252,
+        "L\u{e9}t\u{e9} fut tr\u{e8}s long, d\u{e9}j\u{e0} \u{c3}\u{a9}trange.",
+    ));
+    page.extend_from_slice(b"</p>");
+    let (enc, source, blocks) = read(&page);
+    assert_eq!((enc, source), ("windows-1252", EncodingSource::Meta));
+    assert_eq!(
+        blocks,
+        ["L\u{e9}t\u{e9} fut tr\u{e8}s long, d\u{e9}j\u{e0} \u{c3}\u{a9}trange."]
+    );
+}
+
 // ----- guesses ------------------------------------------------------------------------------
+
+#[test]
+fn english_with_a_few_symbol_bytes_is_windows_1252() {
+    // Undeclared English with pound signs and a section sign: chardetng alone reads 0xA3 as a
+    // Polish capital L with stroke (`\u{141}3,000`).
+    let text = "Graduates joining the scheme in Bristol will be earning \u{a3}3,000 more than \
+                last year, and those in the region of \u{a3}6,000 to \u{a3}8,000 a year can \
+                expect a rise as well. See the terms in \u{a7}4 of the agreement, which every \
+                employer in the region signed in the spring after long talks with the unions.";
+    let more = "The unions said that the talks had been hard but fair, and that their members \
+                would vote on the offer before the end of the month. Employers in the city said \
+                they hoped the agreement would help them to keep their staff, since many young \
+                people leave the region for jobs in the capital after their first few years. \
+                The scheme will be reviewed again next year by both sides of the agreement.";
+    let mut page = b"<html><body><p>".to_vec();
+    page.extend_from_slice(&encode(encoding_rs::WINDOWS_1252, text));
+    page.extend_from_slice(format!("</p><p>{more}</p><p>{more}</p></body></html>").as_bytes());
+    let (enc, source, blocks) = read(&page);
+    assert_eq!(
+        (enc, source),
+        ("windows-1252", EncodingSource::SparseSymbols)
+    );
+    assert_eq!(blocks, [text, more, more]);
+}
+
+#[test]
+fn undeclared_central_european_text_keeps_its_guess() {
+    // Czech: one letter in ten carries a diacritic, far more than a few symbols.
+    let text = "P\u{159}\u{ed}li\u{161} \u{17e}lu\u{165}ou\u{10d}k\u{fd} k\u{16f}\u{148} \
+                \u{fa}p\u{11b}l \u{10f}\u{e1}belsk\u{e9} \u{f3}dy. V\u{161}echny d\u{11b}ti \
+                \u{161}ly do \u{161}koly a u\u{10d}itel\u{e9} jim \u{159}ekli, \u{17e}e \
+                zem\u{11b}d\u{11b}lstv\u{ed} je d\u{16f}le\u{17e}it\u{e9}.";
+    let mut page = b"<html><body><p>".to_vec();
+    page.extend_from_slice(&encode(encoding_rs::WINDOWS_1250, text));
+    page.extend_from_slice(b"</p></body></html>");
+    let (enc, source, blocks) = read(&page);
+    assert_eq!((enc, source), ("windows-1250", EncodingSource::Guess));
+    assert_eq!(blocks, [text]);
+}
 
 #[test]
 fn undeclared_windows_1252_is_guessed() {
