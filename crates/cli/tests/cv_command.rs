@@ -97,3 +97,41 @@ fn folds_by_page_are_the_default() {
             .contains("2-fold cross-validation, CRF + boosted trees (5 pages)")
     );
 }
+
+#[test]
+fn kept_fold_models_label_their_held_out_pages() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let keep = tmp.path().join("folds");
+    run_ok(&[
+        "cv",
+        s(&examples()),
+        "--folds",
+        "2",
+        "-q",
+        "--keep-models",
+        s(&keep),
+    ]);
+    let mut held_out = Vec::new();
+    for k in 1..=2 {
+        let fold = keep.join(format!("fold-{k}"));
+        let ids = std::fs::read_to_string(fold.join("held-out.txt")).expect("held-out.txt");
+        let ids: Vec<String> = ids.lines().map(str::to_string).collect();
+        assert!(!ids.is_empty(), "fold {k} holds out no page");
+        // The fold's bundle labels its held-out pages.
+        let page = examples().join("pages").join(format!("{}.html", ids[0]));
+        let out = run_ok(&["label", "--model", s(&fold), "--format", "jsonl", s(&page)]);
+        assert!(String::from_utf8_lossy(&out.stdout).contains("\"blocks\""));
+        held_out.extend(ids);
+    }
+    // Every page is held out exactly once.
+    held_out.sort();
+    let mut pages: Vec<String> = std::fs::read_dir(examples().join("pages"))
+        .expect("pages")
+        .map(|e| {
+            let p = e.expect("entry").path();
+            p.file_stem().expect("stem").to_string_lossy().into_owned()
+        })
+        .collect();
+    pages.sort();
+    assert_eq!(held_out, pages);
+}

@@ -33,6 +33,10 @@ pub struct CvOptions {
     /// [`PageRef::site`](victor_annotations::format::PageRef::site)) instead of dealing pages
     /// out one by one.
     pub by_site: bool,
+    /// Keep each fold's model bundle in `DIR/fold-K` (K from 1), with the ids of the pages it
+    /// did not train on in `DIR/fold-K/held-out.txt`, one a line: to label those pages again,
+    /// with other decodings or other tools.
+    pub keep_models: Option<std::path::PathBuf>,
 }
 
 /// The outcome of one fold.
@@ -201,6 +205,13 @@ pub fn cross_validate(
             source,
         })?;
         let model = Model::from_parts(&meta_json, &bytes, dir.path())?;
+        if let Some(keep) = &cv.keep_models {
+            let out = keep.join(format!("fold-{}", fold + 1));
+            crate::bundle::write_bundle(&out, &meta, &model_path)?;
+            let ids: String = test.iter().map(|p| format!("{}\n", p.id)).collect();
+            let list = out.join("held-out.txt");
+            std::fs::write(&list, ids).map_err(|source| TrainError::Io { path: list, source })?;
+        }
         let parts: Vec<Assessment> = test
             .par_iter()
             .map_init(

@@ -46,6 +46,11 @@ pub struct Args {
     /// Also write the table as CSV.
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
+    /// Keep each fold's model bundle in DIR/fold-K, with the ids of the pages it was not
+    /// trained on in DIR/fold-K/held-out.txt: label them again with `victor label --model
+    /// DIR/fold-K` to inspect the out-of-fold output or score it with another measure.
+    #[arg(long, value_name = "DIR")]
+    keep_models: Option<PathBuf>,
     /// No progress display.
     #[arg(long, short)]
     quiet: bool,
@@ -122,6 +127,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         parallel: args.parallel_folds,
         calibrations: calibration_grid(),
         by_site: args.folds_by == FoldsBy::Site,
+        keep_models: args.keep_models.clone(),
     };
     let started = std::time::Instant::now();
     let results = cross_validate(pages, setup, &l.opts, &cv, &|e| match e {

@@ -250,6 +250,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             parallel: args.parallel_folds,
             calibrations: calibration_grid(),
             by_site: false,
+            keep_models: None,
         };
         let results = cross_validate(pages, setup, &l.opts, &cv, &|e| match e {
             CvEvent::FoldDone { .. } => bar.inc(1),
