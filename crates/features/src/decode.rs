@@ -10,7 +10,8 @@
 //!    with a stray legacy byte (a pasted `\x92`) or mangled sequences keeps its text instead of
 //!    turning every `’` into mojibake;
 //! 4. a `<meta charset>` or `http-equiv="Content-Type"` declaration in the first 4 KiB (UTF-16
-//!    declared in an ASCII-compatible document means UTF-8, as in HTML5);
+//!    declared in an ASCII-compatible document means UTF-8, as in HTML5); invalid bytes in a page
+//!    declared UTF-8 are read as in 3 (`coverage\x92s` is `coverage’s`, not `coverage�s`);
 //! 5. a statistical guess for undeclared legacy encodings (`chardetng`), except that a page
 //!    whose text is ASCII with a few symbol bytes (under 1 in 200 letters: `©`, `£`, `§`, curly
 //!    quotes) is windows-1252, the web's usual encoding for them, when the guess is another
@@ -123,7 +124,12 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded<'_>, DecodeError> {
             }
         }
     };
-    let (text, had_errors) = enc.decode_without_bom_handling(bytes);
+    let (text, had_errors) = if enc == UTF_8 {
+        // Declared UTF-8, but not valid: a legacy byte or two in a UTF-8 page.
+        (Cow::Owned(utf8_with_fallback(bytes)), true)
+    } else {
+        enc.decode_without_bom_handling(bytes)
+    };
     Ok(Decoded {
         text,
         encoding: enc,
@@ -165,13 +171,19 @@ fn mostly_utf8(bytes: &[u8]) -> Option<String> {
     if utf8 < 2 || utf8 < 2 * lone {
         return None;
     }
-    let mut out = String::with_capacity(bytes.len() + lone * 2);
+    Some(utf8_with_fallback(bytes))
+}
+
+/// Invalid UTF-8 read as well as it goes: a cut multi-byte sequence becomes U+FFFD, a lone byte
+/// its windows-1252 character (the usual stray byte in a UTF-8 page: `\x92` for `’`).
+fn utf8_with_fallback(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len() + 16);
     let mut rest = bytes;
     loop {
         match std::str::from_utf8(rest) {
             Ok(s) => {
                 out.push_str(s);
-                return Some(out);
+                return out;
             }
             Err(e) => {
                 let (good, bad) = rest.split_at(e.valid_up_to());

@@ -110,6 +110,20 @@ fn declared_utf16_in_an_ascii_document_means_utf8() {
 }
 
 #[test]
+fn a_stray_legacy_byte_in_a_declared_utf8_page_is_windows_1252() {
+    // Declared UTF-8, ASCII but for one windows-1252 apostrophe and one e acute: too little
+    // UTF-8 to call it mostly UTF-8, but the declaration says UTF-8; the stray bytes are read
+    // as windows-1252 rather than as U+FFFD.
+    let page = b"<meta charset=utf-8><p>Insurance coverage\x92s and VisualCaf\xe9 tools</p>";
+    let (enc, source, blocks) = read(page);
+    assert_eq!((enc, source), ("UTF-8", EncodingSource::Meta));
+    assert_eq!(
+        blocks,
+        ["Insurance coverage\u{2019}s and VisualCaf\u{e9} tools"]
+    );
+}
+
+#[test]
 fn ascii_page_with_a_declaration_reports_it() {
     let (enc, source, blocks) = read(b"<meta charset=iso-8859-2><p>plain ascii</p>");
     assert_eq!((enc, source), ("UTF-8", EncodingSource::Meta));
