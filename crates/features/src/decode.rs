@@ -57,7 +57,8 @@ pub struct Decoded<'a> {
     pub encoding: &'static Encoding,
     /// How it was chosen.
     pub source: EncodingSource,
-    /// Whether malformed sequences were replaced by U+FFFD.
+    /// Whether malformed sequences were met: replaced by U+FFFD, or, in a page read as UTF-8,
+    /// a lone byte read as windows-1252.
     pub had_errors: bool,
 }
 
