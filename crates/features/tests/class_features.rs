@@ -3,7 +3,10 @@
 //! taxonomy slugs say; without it (bundles made before the setting), the first group in the
 //! configuration's order wins, as it always did.
 
-use victor_features::{Extractor, FeatureConfig, Segmenter};
+mod common;
+
+use common::column;
+use victor_features::{Extractor, FeatureConfig};
 
 /// The shipped configuration with only the `class` module.
 fn config(roles: bool) -> FeatureConfig {
@@ -13,20 +16,6 @@ fn config(roles: bool) -> FeatureConfig {
         class_roles: roles,
         ..FeatureConfig::default()
     }
-}
-
-/// The raw values of column `name` for every block of `html`.
-fn column(cfg: &FeatureConfig, html: &str, name: &str) -> Vec<f32> {
-    let ex = Extractor::new(cfg).expect("compiles");
-    let col = ex
-        .schema()
-        .columns
-        .iter()
-        .position(|c| c.name == name)
-        .expect("column exists");
-    let page = Segmenter::new().segment(html).expect("segments");
-    let table = ex.extract(&page);
-    (0..table.blocks).map(|b| table.raw(b, col)).collect()
 }
 
 /// The group name `class.1` gives every block of `html`.

@@ -3,20 +3,13 @@
 //! top of a page holds everything after it; before this rule, every block of such a page had
 //! `container.a` = 1 and link density 1, the shape of a navigation menu.
 
-use victor_features::{Extractor, FeatureConfig, Segmenter};
+mod common;
+
+use victor_features::FeatureConfig;
 
 /// The raw values of column `name` for every block of `html`, with the shipped configuration.
 fn column(html: &str, name: &str) -> Vec<f32> {
-    let ex = Extractor::new(&FeatureConfig::default()).expect("compiles");
-    let col = ex
-        .schema()
-        .columns
-        .iter()
-        .position(|c| c.name == name)
-        .expect("column exists");
-    let page = Segmenter::new().segment(html).expect("segments");
-    let table = ex.extract(&page);
-    (0..table.blocks).map(|b| table.raw(b, col)).collect()
+    common::column(&FeatureConfig::default(), html, name)
 }
 
 const PAGE: &str = r#"<body><a name="top"><table><tr><td>
