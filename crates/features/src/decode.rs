@@ -141,62 +141,70 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded<'_>, DecodeError> {
 
 /// The page as UTF-8, when it is mostly UTF-8: its multi-byte sequences, whole or cut short
 /// (a lead byte and continuation bytes, then the sequence breaks off), are at least two and at
-/// least twice the lone bytes that no UTF-8 sequence explains. A cut sequence becomes U+FFFD, a
-/// lone byte its windows-1252 character. `None` otherwise.
+/// least twice the lone bytes that no UTF-8 sequence explains. `None` otherwise.
 ///
 /// Windows-1252 text almost never holds a lead byte followed by a continuation byte (`â€` for
 /// `E2 80`), so whole and cut sequences are UTF-8's evidence, lone bytes legacy text's.
 fn mostly_utf8(bytes: &[u8]) -> Option<String> {
-    let mut utf8 = 0usize;
-    let mut lone = 0usize;
-    let mut rest = bytes;
-    loop {
-        match std::str::from_utf8(rest) {
-            Ok(s) => {
-                utf8 += count_multibyte(s.as_bytes());
-                break;
-            }
-            Err(e) => {
-                let (good, bad) = rest.split_at(e.valid_up_to());
-                utf8 += count_multibyte(good);
-                let skip = e.error_len().unwrap_or(bad.len()).max(1);
-                if skip >= 2 {
-                    utf8 += 1;
-                } else {
-                    lone += 1;
-                }
-                rest = bad.get(skip..).unwrap_or_default();
-            }
-        }
-    }
-    if utf8 < 2 || utf8 < 2 * lone {
-        return None;
-    }
-    Some(utf8_with_fallback(bytes))
+    let (mut utf8, mut lone) = (0usize, 0usize);
+    utf8_runs(bytes, |run| match run {
+        Utf8Run::Valid(s) => utf8 += count_multibyte(s.as_bytes()),
+        Utf8Run::Cut => utf8 += 1,
+        Utf8Run::Lone(_) => lone += 1,
+    });
+    (utf8 >= 2 && utf8 >= 2 * lone).then(|| utf8_with_fallback(bytes))
 }
 
 /// Invalid UTF-8 read as well as it goes: a cut multi-byte sequence becomes U+FFFD, a lone byte
 /// its windows-1252 character (the usual stray byte in a UTF-8 page: `\x92` for `’`).
 fn utf8_with_fallback(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(bytes.len() + 16);
+    utf8_runs(bytes, |run| match run {
+        Utf8Run::Valid(s) => out.push_str(s),
+        Utf8Run::Cut => out.push('\u{fffd}'),
+        Utf8Run::Lone(b) => {
+            let byte = [b];
+            let (text, _) = encoding_rs::WINDOWS_1252.decode_without_bom_handling(&byte);
+            out.push_str(&text);
+        }
+    });
+    out
+}
+
+/// A piece of possibly invalid UTF-8.
+enum Utf8Run<'a> {
+    /// Valid UTF-8.
+    Valid(&'a str),
+    /// A multi-byte sequence cut short (two or more bytes, or the input's end).
+    Cut,
+    /// A byte no UTF-8 sequence explains.
+    Lone(u8),
+}
+
+/// Splits `bytes` into valid runs, cut sequences and lone bytes, in order.
+fn utf8_runs<'a>(bytes: &'a [u8], mut f: impl FnMut(Utf8Run<'a>)) {
     let mut rest = bytes;
     loop {
         match std::str::from_utf8(rest) {
             Ok(s) => {
-                out.push_str(s);
-                return out;
+                if !s.is_empty() {
+                    f(Utf8Run::Valid(s));
+                }
+                return;
             }
             Err(e) => {
                 let (good, bad) = rest.split_at(e.valid_up_to());
                 // `good` is valid UTF-8 up to the error, as the error says.
-                out.push_str(std::str::from_utf8(good).unwrap_or_default());
-                let skip = e.error_len().unwrap_or(bad.len()).max(1);
-                let (raw, after) = bad.split_at(skip.min(bad.len()));
-                if raw.len() >= 2 {
-                    out.push('\u{fffd}');
-                } else {
-                    let (text, _) = encoding_rs::WINDOWS_1252.decode_without_bom_handling(raw);
-                    out.push_str(&text);
+                if let Ok(s) = std::str::from_utf8(good)
+                    && !s.is_empty()
+                {
+                    f(Utf8Run::Valid(s));
+                }
+                let skip = e.error_len().unwrap_or(bad.len()).clamp(1, bad.len());
+                let (raw, after) = bad.split_at(skip);
+                match raw {
+                    [b] => f(Utf8Run::Lone(*b)),
+                    _ => f(Utf8Run::Cut),
                 }
                 rest = after;
             }

@@ -319,7 +319,7 @@ impl Tree {
         if p.has(Props::EXCLUDED) {
             self.excluded_depth += 1;
         }
-        if tag == Tag::A && self.is_link(elem) {
+        if self.is_link(elem) {
             self.anchor_depth += 1;
         }
         if matches!(tag, Tag::PRE | Tag::LISTING | Tag::TEXTAREA | Tag::XMP) {
@@ -348,7 +348,7 @@ impl Tree {
         if p.has(Props::EXCLUDED) {
             self.excluded_depth = self.excluded_depth.saturating_sub(1);
         }
-        if tag == Tag::A && self.is_link(elem) {
+        if self.is_link(elem) {
             self.anchor_depth = self.anchor_depth.saturating_sub(1);
         }
         if matches!(tag, Tag::PRE | Tag::LISTING | Tag::TEXTAREA | Tag::XMP) {
