@@ -17,8 +17,10 @@
 //! Labels are *anchored* to the text they cover: each labelled block is stored with its byte
 //! range in the decoded document, its text, and its index as a hint. Loading segments the page
 //! again and requires every anchor to fit a block exactly (same range, same text); a label that
-//! no longer fits is an [`AnchorError`] naming page and block, never moved elsewhere. Blocks
-//! without a label are [`Label::Other`](crate::Label::Other).
+//! no longer fits is an [`AnchorError`] naming page and block, never moved elsewhere. The one
+//! tolerance is for a decoder that now reads a few characters differently (a `�` become `’`):
+//! see [`resolve_labels`]'s module, `anchor`. Blocks without a label are
+//! [`Label::Other`](crate::Label::Other).
 //!
 //! Submodules, one job each: `record` (the JSON records), `anchor` (labels to anchors and
 //! back), `layout` (the JSON layout: one label a line), `store` (writing a set atomically), `load` (reading sets for training and evaluation).

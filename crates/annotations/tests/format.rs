@@ -117,8 +117,13 @@ fn a_label_that_no_longer_fits_is_an_error_naming_page_and_block() {
     let path = tmp.path().join("labels/a.json");
     let json = std::fs::read_to_string(&path).unwrap();
 
-    // The range moved (as if the segmenter now cut the block elsewhere).
-    std::fs::write(&path, json.replace("\"start\": 112", "\"start\": 111")).unwrap();
+    // The range moved and the page had another block count when labelled (as if the segmenter
+    // now cut the page elsewhere).
+    assert!(json.contains("\"blocks\": 6"), "{json}");
+    let moved = json
+        .replace("\"start\": 112", "\"start\": 111")
+        .replace("\"blocks\": 6", "\"blocks\": 7");
+    std::fs::write(&path, &moved).unwrap();
     let corpus = Corpus::open([tmp.path()], None).unwrap();
     let results: Vec<_> = corpus.iter().collect();
     match &results[0] {

@@ -6,6 +6,16 @@
 //! (tried at the hinted index first, then by binary search on the ranges) and that block must
 //! have exactly its text. Anything else is an [`AnchorError`] naming the page and the block: a
 //! label is never moved to a block it was not given to.
+//!
+//! One exception keeps annotations alive across improvements of the decoder: a block whose text
+//! differs from the anchor's only in a few non-ASCII characters, one for one (a malformed byte
+//! once read as U+FFFD and now as `’`, say), is the block the label was given to when it sits at
+//! the anchor's range or at its recorded index. Such a repair shifts the byte ranges of all
+//! later blocks when the characters' lengths differ (`�` is three bytes in UTF-8, `é` two), so
+//! a block at the recorded index with exactly the anchor's text is the labelled block too. The
+//! recorded index is only tried while the page has as many blocks as when it was labelled, and
+//! the page's labels load only if every anchor finds its block. Any difference in ASCII characters, in length, or in more than one character
+//! in [`REDECODED_SHARE`] is still an error: that is a different block or a different page.
 
 use victor_features::{Block, Page};
 
@@ -14,6 +24,10 @@ use crate::Label;
 
 /// Longest excerpt of block text quoted in an error message, in characters.
 const EXCERPT_CHARS: usize = 60;
+
+/// A block may differ from its anchor in at most one character in this many (and only in
+/// non-ASCII ones) to count as the same block decoded differently.
+const REDECODED_SHARE: usize = 4;
 
 /// Why labels and blocks do not fit together.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -113,7 +127,9 @@ pub fn anchor_labels(page: &Page, labels: &[Label]) -> Result<Vec<BlockLabel>, A
 
 /// One label per block of `page` from the anchors; blocks without one are [`Label::Other`].
 ///
-/// `page_id` only names the page in errors.
+/// `page_id` only names the page in errors. `recorded_blocks` is the page's block count when the
+/// labels were made ([`PageInfo::blocks`](super::record::PageInfo::blocks)): only while the page
+/// still has that many blocks is a block looked for at an anchor's recorded index.
 ///
 /// # Errors
 ///
@@ -124,38 +140,59 @@ pub fn resolve_labels(
     page_id: &str,
     page: &Page,
     anchors: &[BlockLabel],
+    recorded_blocks: usize,
 ) -> Result<Vec<Label>, AnchorError> {
+    let same_count = page.blocks.len() == recorded_blocks;
     let mut labels = vec![Label::Other; page.blocks.len()];
     let mut assigned = vec![false; page.blocks.len()];
+    let text_of = |i: usize| page.blocks.get(i).map_or("", |b| page.block_text(b));
     for a in anchors {
-        let Some(i) = find_block(&page.blocks, a) else {
-            let found = page
-                .blocks
-                .iter()
-                .find(|b| b.source.start <= a.start && a.start < b.source.end)
-                .map(|b| excerpt(page.block_text(b)));
-            return Err(AnchorError::NoBlock {
-                page: page_id.to_string(),
-                block: a.block,
-                start: a.start,
-                end: a.end,
-                label: a.label,
-                text: excerpt(&a.text),
-                found,
-            });
+        let by_range = find_block(&page.blocks, a);
+        let i = match by_range {
+            Some(i) if text_of(i) == a.text => i,
+            _ => {
+                // The same block, decoded differently: at the range, else at the recorded index.
+                let hint = a.block as usize;
+                let at_range = by_range.filter(|&i| redecoded(&a.text, text_of(i)));
+                let at_hint = (same_count && hint < page.blocks.len())
+                    .then_some(hint)
+                    .filter(|&i| {
+                        let text = text_of(i);
+                        text == a.text || redecoded(&a.text, text)
+                    });
+                let redecoded = at_range.or(at_hint);
+                match (redecoded, by_range) {
+                    (Some(i), _) => i,
+                    (None, Some(i)) => {
+                        return Err(AnchorError::TextChanged {
+                            page: page_id.to_string(),
+                            block: a.block,
+                            start: a.start,
+                            end: a.end,
+                            label: a.label,
+                            expected: excerpt(&a.text),
+                            found: excerpt(text_of(i)),
+                        });
+                    }
+                    (None, None) => {
+                        let found = page
+                            .blocks
+                            .iter()
+                            .find(|b| b.source.start <= a.start && a.start < b.source.end)
+                            .map(|b| excerpt(page.block_text(b)));
+                        return Err(AnchorError::NoBlock {
+                            page: page_id.to_string(),
+                            block: a.block,
+                            start: a.start,
+                            end: a.end,
+                            label: a.label,
+                            text: excerpt(&a.text),
+                            found,
+                        });
+                    }
+                }
+            }
         };
-        let text = page.blocks.get(i).map_or("", |b| page.block_text(b));
-        if text != a.text {
-            return Err(AnchorError::TextChanged {
-                page: page_id.to_string(),
-                block: a.block,
-                start: a.start,
-                end: a.end,
-                label: a.label,
-                expected: excerpt(&a.text),
-                found: excerpt(text),
-            });
-        }
         match (assigned.get_mut(i), labels.get_mut(i)) {
             (Some(seen), Some(slot)) if !*seen => {
                 *seen = true;
@@ -189,6 +226,31 @@ fn find_block(blocks: &[Block], a: &BlockLabel) -> Option<usize> {
     blocks.iter().position(fits)
 }
 
+/// Whether `now` is `recorded` with a few characters decoded differently: as many characters,
+/// every difference a non-ASCII character on both sides, and at most one character in
+/// [`REDECODED_SHARE`] different (at least one: equal texts are not a repair).
+fn redecoded(recorded: &str, now: &str) -> bool {
+    let (mut chars, mut differ) = (0usize, 0usize);
+    let mut a = recorded.chars();
+    let mut b = now.chars();
+    loop {
+        match (a.next(), b.next()) {
+            (None, None) => break,
+            (Some(x), Some(y)) => {
+                chars += 1;
+                if x != y {
+                    if x.is_ascii() || y.is_ascii() {
+                        return false;
+                    }
+                    differ += 1;
+                }
+            }
+            _ => return false,
+        }
+    }
+    differ > 0 && differ * REDECODED_SHARE <= chars
+}
+
 /// The first [`EXCERPT_CHARS`] characters of `text`, with `…` when cut.
 fn excerpt(text: &str) -> String {
     match text.char_indices().nth(EXCERPT_CHARS) {
@@ -203,6 +265,11 @@ mod tests {
 
     fn page(html: &str) -> Page {
         victor_features::segment(html).unwrap()
+    }
+
+    /// Resolves anchors made on a page with as many blocks as `p`.
+    fn resolve(id: &str, p: &Page, anchors: &[BlockLabel]) -> Result<Vec<Label>, AnchorError> {
+        resolve_labels(id, p, anchors, p.blocks.len())
     }
 
     #[test]
@@ -224,11 +291,11 @@ mod tests {
                 text: "Title".into()
             }
         );
-        assert_eq!(resolve_labels("p", &p, &anchors).unwrap(), labels);
+        assert_eq!(resolve("p", &p, &anchors).unwrap(), labels);
         // A stale hint is only a hint: the range finds the block.
         let mut moved = anchors.clone();
         moved[1].block = 7;
-        assert_eq!(resolve_labels("p", &p, &moved).unwrap(), labels);
+        assert_eq!(resolve("p", &p, &moved).unwrap(), labels);
         assert_eq!(
             anchor_labels(&p, &labels[..2]),
             Err(AnchorError::LabelCount {
@@ -249,32 +316,96 @@ mod tests {
             text: "world".into(),
         };
         assert_eq!(
-            resolve_labels("x", &p, std::slice::from_ref(&good)).unwrap()[1],
+            resolve("x", &p, std::slice::from_ref(&good)).unwrap()[1],
             Label::Text
         );
+        // A range that fits no block, and no block with the text at the recorded index.
         let shifted = BlockLabel {
             start: 5,
+            block: 0,
             ..good.clone()
         };
-        let err = resolve_labels("x", &p, &[shifted]).unwrap_err();
+        let err = resolve("x", &p, std::slice::from_ref(&shifted)).unwrap_err();
         assert!(matches!(&err, AnchorError::NoBlock { found: Some(f), .. } if f == "Hello"));
         assert_eq!(
             err.to_string(),
-            "page x: the text label of block 1 (bytes 5..17, \"world\") fits no block of the \
+            "page x: the text label of block 0 (bytes 5..17, \"world\") fits no block of the \
              page as segmented now (the block there now reads \"Hello\")"
         );
+        // At the recorded index with exactly its text, the block is found whatever the range
+        // (a repaired character earlier in the page moves all later ranges).
+        let at_index = BlockLabel {
+            block: 1,
+            ..shifted
+        };
+        assert_eq!(
+            resolve("x", &p, std::slice::from_ref(&at_index)).unwrap()[1],
+            Label::Text
+        );
+        // Not when the page was labelled with another block count: the segmentation changed.
+        assert!(matches!(
+            resolve_labels("x", &p, &[at_index], 3),
+            Err(AnchorError::NoBlock { .. })
+        ));
         let other_text = BlockLabel {
             text: "World".into(),
             ..good.clone()
         };
         assert!(matches!(
-            resolve_labels("x", &p, &[other_text]),
+            resolve("x", &p, &[other_text]),
             Err(AnchorError::TextChanged { block: 1, .. })
         ));
         assert!(matches!(
-            resolve_labels("x", &p, &[good.clone(), good]),
+            resolve("x", &p, &[good.clone(), good]),
             Err(AnchorError::Duplicate { block: 1, .. })
         ));
+    }
+
+    #[test]
+    fn a_block_decoded_differently_keeps_its_label() {
+        use Label::{Other as O, Text as T};
+        // An older decoder read a malformed byte as U+FFFD (3 bytes in UTF-8); today's reads
+        // it as `é` (2 bytes), so the block's text differs and every later range moves by one.
+        let old = page("<p>Caf\u{fffd} au lait, the drink</p><p>Menu</p><p>Second paragraph</p>");
+        let new = page("<p>Café au lait, the drink</p><p>Menu</p><p>Second paragraph</p>");
+        let labels = [T, O, T];
+        let anchors = anchor_labels(&old, &labels).unwrap();
+        assert_eq!(anchors[1].start, new.blocks[2].source.start + 1);
+        assert_eq!(resolve("p", &new, &anchors).unwrap(), labels);
+        // Same byte length (`’` for U+FFFD): found at the range.
+        let old = page("<p>the coverage\u{fffd}s start</p>");
+        let new = page("<p>the coverage’s start</p>");
+        let anchors = anchor_labels(&old, &[T]).unwrap();
+        assert_eq!(resolve("p", &new, &anchors).unwrap(), [T]);
+    }
+
+    #[test]
+    fn a_different_text_is_no_repair() {
+        let recorded = |text: &str| BlockLabel {
+            block: 0,
+            start: 3,
+            end: 3 + text.len() as u32,
+            label: Label::Text,
+            text: text.into(),
+        };
+        // A whole page read in another code page: every letter differs.
+        let p = page("<p>ÏÐÈÂÅÒ</p>");
+        let err = resolve("p", &p, &[recorded("привет")]).unwrap_err();
+        assert!(matches!(err, AnchorError::TextChanged { .. }), "{err}");
+        // An ASCII letter differs, or a character is missing: another text.
+        for (old, now) in [("Café Bar", "Cafe Bar"), ("Caf\u{fffd} Bar", "Caf Bar")] {
+            let p = page(&format!("<p>{now}</p>"));
+            assert!(
+                resolve("p", &p, &[recorded(old)]).is_err(),
+                "{old} -> {now}"
+            );
+        }
+        assert!(redecoded("Caf\u{fffd} au lait", "Café au lait"));
+        assert!(!redecoded("Café", "Café"));
+        assert!(
+            !redecoded("\u{fffd}\u{fffd}ab", "ééab"),
+            "half the characters"
+        );
     }
 
     #[test]

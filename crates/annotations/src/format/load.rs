@@ -277,7 +277,7 @@ impl PageRef {
                 id: self.id.clone(),
                 source,
             })?;
-        let labels = resolve_labels(&self.id, &page, &record.labels)?;
+        let labels = resolve_labels(&self.id, &page, &record.labels, record.page.blocks as usize)?;
         Ok(AnnotatedPage {
             id: self.id.clone(),
             set: self.set.clone(),

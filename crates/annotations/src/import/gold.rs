@@ -54,7 +54,7 @@ pub fn marked_segments(gold: &str) -> Vec<GoldSegment<&str, SegmentKind>> {
 pub const COMMENTS_SEPARATOR: &str = "!@#$%^&*()";
 
 /// Plain-text gold: one [`SegmentKind::Unmarked`] segment per non-blank line, up to a line that
-/// starts with [`COMMENTS_SEPARATOR`].
+/// starts with the comments separator (`!@#$%^&*()`).
 ///
 /// The Dragnet data keeps a page's user comments after that line in some gold files; its
 /// guideline (and the shared copy's README) counts comments as boilerplate, so they are not

@@ -145,8 +145,13 @@ impl<'m> Worker<'m> {
                     import_page(dir, &input.name, entry, options, &mut self.segmenter)
                         .map_err(|e| format!("import: {e}"))
                         .and_then(|imported| {
-                            resolve_labels(id, &page, &imported.record.labels)
-                                .map_err(|e| format!("import: {e}"))
+                            resolve_labels(
+                                id,
+                                &page,
+                                &imported.record.labels,
+                                imported.record.page.blocks as usize,
+                            )
+                            .map_err(|e| format!("import: {e}"))
                         });
                 Ok(Loaded {
                     id: id.to_string(),
