@@ -59,7 +59,7 @@ pub fn make_meta(
 /// tag list, a tree of the boosted forest) are written on one line.
 const PRETTY_DEPTH: usize = 4;
 
-/// `victor.json` text: indented like `serde_json::to_string_pretty` down to [`PRETTY_DEPTH`],
+/// `victor.json` text: indented like `serde_json::to_string_pretty` down to depth 4,
 /// compact below, so that a forest of thousands of numbers takes a line per tree.
 pub fn to_json(meta: &BundleMeta) -> Result<String, serde_json::Error> {
     let mut out = Vec::new();
