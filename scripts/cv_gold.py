@@ -15,7 +15,8 @@ text-level measure (`../shared/checks/score.py`) against the gold text.
 Settings (each scored on its own): `e:SCALE,SHIFT,MIN_WORDS` expected-F1 decoding with that
 calibration and minimum output size; `t:T` one threshold on every page; `v` Viterbi. One line
 per setting: macro P, R, F1 over the held-out pages. `--keep-out DIR` keeps the texts
-(DIR/<setting>/<id>.txt).
+(DIR/<setting>/<id>.txt). When the CV ran over several sets, only the held-out pages found in
+`--pages` are labelled and scored: run the script once per set.
 """
 import argparse
 import json
@@ -75,7 +76,11 @@ def main() -> int:
                 shutil.rmtree(out)
             out.mkdir(parents=True)
             for fold in folds:
-                ids = (fold / "held-out.txt").read_text().split()
+                # A CV over several sets holds out pages of each; label this set's only.
+                ids = [i for i in (fold / "held-out.txt").read_text().split()
+                       if (a.pages / f"{i}.html").exists()]
+                if not ids:
+                    continue
                 lst = tmp / "list"
                 lst.write_text("".join(f"{a.pages / (i + '.html')}\n" for i in ids))
                 model, flags = patched_bundle(fold, setting, tmp)
