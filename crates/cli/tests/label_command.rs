@@ -343,3 +343,39 @@ fn a_chinese_page_keeps_its_article_and_drops_the_links_around_it() {
         }
     }
 }
+
+#[test]
+fn every_shipped_bundle_labels_the_example_pages() {
+    let mut bundles: Vec<PathBuf> = std::fs::read_dir(common::root().join("models"))
+        .expect("models/")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        // models/default is a link to one of the others.
+        .filter(|p| p.join("victor.json").is_file() && !p.is_symlink())
+        .collect();
+    bundles.sort();
+    assert!(bundles.len() >= 3, "{bundles:?}");
+    let pages = example_pages();
+    for bundle in &bundles {
+        let mut args = vec!["label", "--model", s(bundle), "--format", "jsonl", "-q"];
+        args.extend(pages.iter().map(|p| s(p)));
+        let out = run(&args);
+        assert!(
+            out.status.success(),
+            "{bundle:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let lines: Vec<&str> = stdout.lines().collect();
+        assert_eq!(lines.len(), pages.len(), "{bundle:?}");
+        for line in lines {
+            let v: serde_json::Value = serde_json::from_str(line).expect("one object a line");
+            let blocks = v["blocks"].as_array().expect("blocks");
+            // Every example page has an article: each bundle keeps some of it.
+            assert!(
+                blocks.iter().any(|b| b["label"] != "other"),
+                "{bundle:?} kept nothing of {}",
+                v["source"]
+            );
+        }
+    }
+}
