@@ -14,8 +14,9 @@
 //! later blocks when the characters' lengths differ (`�` is three bytes in UTF-8, `é` two), so
 //! a block at the recorded index with exactly the anchor's text is the labelled block too. The
 //! recorded index is only tried while the page has as many blocks as when it was labelled, and
-//! the page's labels load only if every anchor finds its block. Any difference in ASCII characters, in length, or in more than one character
-//! in [`REDECODED_SHARE`] is still an error: that is a different block or a different page.
+//! the page's labels load only if every anchor finds its block. Any difference in ASCII
+//! characters, in length, or in more than one character in [`REDECODED_SHARE`] is still an
+//! error: that is a different block or a different page.
 
 use victor_features::{Block, Page};
 
@@ -134,7 +135,8 @@ pub fn anchor_labels(page: &Page, labels: &[Label]) -> Result<Vec<BlockLabel>, A
 /// # Errors
 ///
 /// [`AnchorError::NoBlock`] when no block has an anchor's range, [`AnchorError::TextChanged`]
-/// when the block there has other text, [`AnchorError::Duplicate`] when two anchors find the
+/// when the block there has other text (in both cases unless the block is found decoded
+/// differently, as the module docs say), [`AnchorError::Duplicate`] when two anchors find the
 /// same block.
 pub fn resolve_labels(
     page_id: &str,
@@ -156,40 +158,10 @@ pub fn resolve_labels(
                 let at_range = by_range.filter(|&i| redecoded(&a.text, text_of(i)));
                 let at_hint = (same_count && hint < page.blocks.len())
                     .then_some(hint)
-                    .filter(|&i| {
-                        let text = text_of(i);
-                        text == a.text || redecoded(&a.text, text)
-                    });
-                let redecoded = at_range.or(at_hint);
-                match (redecoded, by_range) {
-                    (Some(i), _) => i,
-                    (None, Some(i)) => {
-                        return Err(AnchorError::TextChanged {
-                            page: page_id.to_string(),
-                            block: a.block,
-                            start: a.start,
-                            end: a.end,
-                            label: a.label,
-                            expected: excerpt(&a.text),
-                            found: excerpt(text_of(i)),
-                        });
-                    }
-                    (None, None) => {
-                        let found = page
-                            .blocks
-                            .iter()
-                            .find(|b| b.source.start <= a.start && a.start < b.source.end)
-                            .map(|b| excerpt(page.block_text(b)));
-                        return Err(AnchorError::NoBlock {
-                            page: page_id.to_string(),
-                            block: a.block,
-                            start: a.start,
-                            end: a.end,
-                            label: a.label,
-                            text: excerpt(&a.text),
-                            found,
-                        });
-                    }
+                    .filter(|&i| text_of(i) == a.text || redecoded(&a.text, text_of(i)));
+                match at_range.or(at_hint) {
+                    Some(i) => i,
+                    None => return Err(misfit(page_id, page, a, by_range)),
                 }
             }
         };
@@ -209,6 +181,36 @@ pub fn resolve_labels(
         }
     }
     Ok(labels)
+}
+
+/// The error for an anchor that found no block: [`AnchorError::TextChanged`] when a block has
+/// its range (`by_range`), else [`AnchorError::NoBlock`] quoting the block now at its start.
+fn misfit(page_id: &str, page: &Page, a: &BlockLabel, by_range: Option<usize>) -> AnchorError {
+    let text_at = |b: &Block| excerpt(page.block_text(b));
+    match by_range.and_then(|i| page.blocks.get(i)) {
+        Some(b) => AnchorError::TextChanged {
+            page: page_id.to_string(),
+            block: a.block,
+            start: a.start,
+            end: a.end,
+            label: a.label,
+            expected: excerpt(&a.text),
+            found: text_at(b),
+        },
+        None => AnchorError::NoBlock {
+            page: page_id.to_string(),
+            block: a.block,
+            start: a.start,
+            end: a.end,
+            label: a.label,
+            text: excerpt(&a.text),
+            found: page
+                .blocks
+                .iter()
+                .find(|b| b.source.start <= a.start && a.start < b.source.end)
+                .map(text_at),
+        },
+    }
 }
 
 /// The index of the block with exactly the anchor's range: the hinted index, else a binary
