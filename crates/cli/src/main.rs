@@ -60,7 +60,7 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("victor: error: {e:#}");
+            eprintln!("victor: error: {}", util::errors::message(&e));
             ExitCode::FAILURE
         }
     }

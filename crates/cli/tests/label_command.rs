@@ -379,3 +379,46 @@ fn every_shipped_bundle_labels_the_example_pages() {
         }
     }
 }
+
+#[test]
+fn a_broken_bundle_is_a_clear_error_naming_the_file() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let shipped = common::root().join("models/article");
+    let page = example_pages().remove(0);
+    let copy = |name: &str| {
+        let dir = tmp.path().join(name);
+        std::fs::create_dir(&dir).expect("mkdir");
+        for f in ["victor.json", "model.crfsuite"] {
+            std::fs::copy(shipped.join(f), dir.join(f)).expect("copy bundle");
+        }
+        dir
+    };
+    let truncated = copy("truncated");
+    let model = std::fs::read(truncated.join("model.crfsuite")).expect("model");
+    std::fs::write(truncated.join("model.crfsuite"), &model[..1000]).expect("truncate");
+    let garbled = copy("garbled");
+    std::fs::write(garbled.join("victor.json"), "{\"labels\": [").expect("garble");
+    for (bundle, file, reason) in [
+        (&truncated, "model.crfsuite", "truncated or padded"),
+        (&garbled, "victor.json", "not a victor bundle description"),
+    ] {
+        let out_dir = tmp.path().join("out");
+        let out = run(&[
+            "label",
+            "--model",
+            s(bundle),
+            "--out",
+            s(&out_dir),
+            s(&page),
+        ]);
+        assert!(!out.status.success(), "{bundle:?} loaded");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!("{}", bundle.join(file).display())),
+            "{err}"
+        );
+        // The reason once: the library's message quotes its cause, which is not said again.
+        assert_eq!(err.matches(reason).count(), 1, "{err}");
+        assert!(!out_dir.exists() || names_in(&out_dir).is_empty(), "{err}");
+    }
+}

@@ -203,7 +203,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     }
                     file.extend_from_slice(buf);
                     output::write_atomic_in_existing(&out_path(dir, path, args.format), &file)
-                        .map_err(|e| format!("{e:#}"))?;
+                        .map_err(|e| crate::util::errors::message(&e))?;
                 }
                 None => {
                     let mut lock = stdout.lock();
