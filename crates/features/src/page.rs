@@ -149,12 +149,25 @@ impl Page {
 
     /// The path of tag names from the outermost element down to `from`, e.g. `html/body/p/b`.
     pub fn path(&self, from: ElementId) -> String {
-        let mut names: Vec<&str> = self
-            .ancestors(from)
-            .map(|(_, e)| self.tag_name(e.tag))
-            .collect();
+        self.path_tail(from, usize::MAX)
+    }
+
+    /// The last `max` names of [`Page::path`], after `…/` when there are more: a page nested
+    /// thousands of levels deep gives every block a path that long, and printing the whole of
+    /// each would be quadratic in the page's size.
+    pub fn path_tail(&self, from: ElementId, max: usize) -> String {
+        let mut names: Vec<&str> = Vec::new();
+        let mut cut = false;
+        for (_, e) in self.ancestors(from) {
+            if names.len() == max {
+                cut = true;
+                break;
+            }
+            names.push(self.tag_name(e.tag));
+        }
         names.reverse();
-        names.join("/")
+        let path = names.join("/");
+        if cut { format!("…/{path}") } else { path }
     }
 }
 

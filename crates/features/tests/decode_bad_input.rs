@@ -467,3 +467,19 @@ fn a_20_mb_page_is_read_in_linear_time() {
     drop(p);
     assert_linear("realistic page", 1_000, realistic);
 }
+
+#[test]
+fn a_deep_block_path_can_be_cut_to_its_tail() {
+    let page = segment(&format!("{}x", "<div>".repeat(1000))).expect("segments");
+    let parent = page.blocks.last().expect("a block").parent;
+    let whole = page.path(parent);
+    assert_eq!(whole.split('/').count(), 1002, "html/body and 1000 divs");
+    let tail = page.path_tail(parent, 64);
+    assert_eq!(tail, format!("…/{}", vec!["div"; 64].join("/")));
+    assert_eq!(page.path_tail(parent, 2000), whole);
+    assert_eq!(
+        page.path_tail(parent, 1002),
+        whole,
+        "exactly the depth: not cut"
+    );
+}

@@ -13,8 +13,9 @@ use crate::util::inputs;
 /// Output formats of `victor features`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
-    /// One JSON object per block: page, block, text, offsets, path, and every feature as
-    /// {"raw": number, "bin": label} under its name (plus "attributes" with --template).
+    /// One JSON object per block: page, block, text, offsets, path (its last 64 tag names at
+    /// most), and every feature as {"raw": number, "bin": label} under its name (plus
+    /// "attributes" with --template).
     Jsonl,
     /// One row per block: page, block, text, then each feature's raw value and its bin.
     Csv,
@@ -46,6 +47,9 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     template: Option<PathBuf>,
 }
+
+/// Most tag names of a block's path printed: deeper paths keep their last ones after `…/`.
+const PATH_NAMES: usize = 64;
 
 pub(crate) fn load_config(path: Option<&Path>) -> anyhow::Result<FeatureConfig> {
     match path {
@@ -133,7 +137,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                         "text": text,
                         "start": b.source.start,
                         "end": b.source.end,
-                        "path": p.page.path(b.parent),
+                        "path": p.page.path_tail(b.parent, PATH_NAMES),
                         "space_before": b.space_before,
                         "features": feats,
                     });
