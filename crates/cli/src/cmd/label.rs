@@ -55,6 +55,11 @@ pub struct Args {
     #[arg(long, value_name = "LIST")]
     files_from: Option<PathBuf>,
     /// Model bundle folder, or a name under models/ (default: the built-in models/default).
+    ///
+    /// Shipped, one per guideline (models/README.md): `article` (the default: the main article
+    /// text), `news` (article plus captions and datelines), `corpus` (all running text: lists,
+    /// forum posts, headings), `general` (trained on all three guidelines, for pages of unknown
+    /// kind).
     #[arg(long, value_name = "MODEL")]
     model: Option<PathBuf>,
     /// Other-threshold T in [0, 1]: a block is other where P(other) >= T.
