@@ -20,6 +20,7 @@
 //! | `stopwords` | `stopword-density`, `paragraph.stopword-density` (stop words of the page's language) |
 //! | `class` | `class.1`, `class.2`: keyword group of the nearest ancestors with a `class`/`id` (whole tokens); `class.in-GROUP` for each `class_outer` group (a token of it on any ancestor below `<body>`) |
 //! | `title` | `title.in-title` (share of the block's words in `<title>`), `title.cover` (share of the title's words in the block) |
+//! | `bte` | `bte.in` (inside the run of blocks that body text extraction picks: the most words inside and tags outside), `bte.in-text` (the same with the words of links counted as markup) |
 //!
 //! Numeric values are discretized by the bins of the configuration; flags are `0`/`1`;
 //! categorical values are names. The discretized value of every cell has a label (a bin number,
@@ -55,6 +56,7 @@ pub const MODULES: &[&str] = &[
     "stopwords",
     "class",
     "title",
+    "bte",
 ];
 
 /// Languages a block's language competes with in `langid.block` (plus the page's).
@@ -99,6 +101,41 @@ const DUPLICATE_MAX_WORDS: u32 = 15;
 /// Values of `paragraph.position`.
 const PARA_POSITIONS: [&str; 4] = ["only", "first", "middle", "last"];
 
+/// Body text extraction (Finn et al., as improved in the BTE paper among victor's seeds): the
+/// run of blocks that maximizes the words inside it plus the tags outside it, that is, the
+/// maximum-sum run of `words - tags before the block` (Kadane's algorithm, linear in the
+/// blocks). With `links_are_markup`, the words of a block inside a link count against the run
+/// like tags. Empty when no block has words.
+fn bte_window(page: &Page, stats: &[TextStats], links_are_markup: bool) -> std::ops::Range<usize> {
+    let (mut best, mut best_sum) = (0..0, 0i64);
+    let (mut start, mut sum) = (0usize, 0i64);
+    for (i, (b, s)) in page.blocks.iter().zip(stats).enumerate() {
+        let tags: i64 = page
+            .block_splits(b)
+            .iter()
+            .map(|sp| i64::from(sp.opened) + i64::from(sp.closed))
+            .sum();
+        // Extend the run through the tags before this block, or start a new run here (the tags
+        // before a run's first block are outside it).
+        let words = if links_are_markup && b.in_anchor {
+            -i64::from(s.words)
+        } else {
+            i64::from(s.words)
+        };
+        if sum - tags > 0 {
+            sum += words - tags;
+        } else {
+            start = i;
+            sum = words;
+        }
+        if sum > best_sum {
+            best_sum = sum;
+            best = start..i + 1;
+        }
+    }
+    best
+}
+
 /// What a column computes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Feat {
@@ -142,6 +179,8 @@ enum Feat {
     TitleCover,
     MainInBest,
     MainRatio,
+    BteIn,
+    BteText,
 }
 
 /// How a column's raw values become discrete values.
@@ -304,7 +343,7 @@ pub struct Extractor {
     stop_index: Option<StopIndex>,
     detector: whatlang::Detector,
     langs: Vec<&'static str>,
-    modules: [bool; 13],
+    modules: [bool; 14],
 }
 
 /// A class name that marks a blog post's container: hAtom's `hentry`, microformats2's
@@ -403,7 +442,7 @@ fn valid_label(s: &str) -> bool {
 impl Extractor {
     /// Compiles a configuration.
     pub fn new(config: &FeatureConfig) -> Result<Extractor, ConfigError> {
-        let mut modules = [false; 13];
+        let mut modules = [false; 14];
         for m in &config.modules {
             let i = MODULES
                 .iter()
@@ -760,6 +799,10 @@ impl Extractor {
         if on("title") {
             numeric("title.in-title".into(), Feat::TitleIn, None, &mut cols)?;
             numeric("title.cover".into(), Feat::TitleCover, None, &mut cols)?;
+        }
+        if on("bte") {
+            flag("bte.in".into(), Feat::BteIn, &mut cols);
+            flag("bte.in-text".into(), Feat::BteText, &mut cols);
         }
         // Bins may be listed for features of modules that are switched off; only names no
         // module could produce are errors (they are typos).
@@ -1211,6 +1254,14 @@ impl Extractor {
             .iter()
             .map(|s| s.total_tokens().max(1) as f32)
             .collect();
+        let bte = if self.on("bte") {
+            (
+                bte_window(page, &stats, false),
+                bte_window(page, &stats, true),
+            )
+        } else {
+            (0..0, 0..0)
+        };
         // Column by column, the feature decided once per column: each arm below is a tight
         // loop over the blocks.
         let mut column: Vec<f32> = vec![0.0; n];
@@ -1338,6 +1389,8 @@ impl Extractor {
                         (stats[i].title_words as f32 / title_len as f32).min(1.0)
                     }
                 }),
+                Feat::BteIn => fill(col_out, |i| f32::from(u8::from(bte.0.contains(&i)))),
+                Feat::BteText => fill(col_out, |i| f32::from(u8::from(bte.1.contains(&i)))),
             }
             table.raw.extend_from_slice(&column);
             col.discretize_column(&column, &mut table.values, c, ncols);
