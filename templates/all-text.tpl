@@ -138,4 +138,12 @@ U127:%x[1,duplicate.prefix-count]
 # Invisible content
 U128:%x[0,container.hidden]
 
+# Body text extraction's window (seed 004): inside it, and with the words of links as markup
+U135:%x[0,bte.in]
+U136:%x[0,bte.in]/%x[0,container.a]
+U137:%x[0,bte.in]/%x[0,token.alpha-abs]
+U138:%x[0,bte.in-text]
+U139:%x[0,bte.in-text]/%x[0,container.a]
+U145:%x[0,bte.in-text]/%x[0,token.alpha-abs]
+
 B
