@@ -305,7 +305,7 @@ fn undeclared_windows_1252_is_guessed() {
 
 #[test]
 fn undeclared_windows_1251_is_guessed() {
-    let text = "\u{41c}\u{43e}\u{441}\u{43a}\u{432}\u{430} \u{2014} \u{441}\u{442}\u{43e}\u{43b}\u{438}\u{446}\u{430} \
+    let text = "\u{41c}\u{43e}\u{441}\u{43a}\u{432}\u{430} - \u{441}\u{442}\u{43e}\u{43b}\u{438}\u{446}\u{430} \
                 \u{420}\u{43e}\u{441}\u{441}\u{438}\u{438}, \u{43a}\u{440}\u{443}\u{43f}\u{43d}\u{435}\u{439}\u{448}\u{438}\u{439} \
                 \u{433}\u{43e}\u{440}\u{43e}\u{434} \u{441}\u{442}\u{440}\u{430}\u{43d}\u{44b}.";
     let mut page = b"<html><body><div>".to_vec();
@@ -327,6 +327,51 @@ fn undeclared_shift_jis_is_guessed() {
     let (enc, source, blocks) = read(&page);
     assert_eq!((enc, source), ("Shift_JIS", EncodingSource::Guess));
     assert_eq!(blocks, [text]);
+}
+
+#[test]
+fn legacy_text_far_apart_in_long_markup_is_still_guessed() {
+    // chardetng sees only the non-ASCII bytes with some ASCII around them: pieces of text tens
+    // of kilobytes apart, with only markup between them, must give the same guesses as before.
+    let markup =
+        r#"<div class="navigation-item-wrapper" data-href="/section/item/index.html"></div>"#
+            .repeat(300);
+    // chardetng answers KOI8-U, KOI8-R's superset, for the KOI8 family.
+    let cases: [(
+        &'static encoding_rs::Encoding,
+        &'static encoding_rs::Encoding,
+        &str,
+    ); 3] = [
+        (
+            encoding_rs::WINDOWS_1251,
+            encoding_rs::WINDOWS_1251,
+            "\u{41c}\u{43e}\u{441}\u{43a}\u{432}\u{430} - \u{441}\u{442}\u{43e}\u{43b}\u{438}\u{446}\u{430} \u{420}\u{43e}\u{441}\u{441}\u{438}\u{438}.",
+        ),
+        (
+            encoding_rs::KOI8_R,
+            encoding_rs::KOI8_U,
+            "\u{41c}\u{43e}\u{441}\u{43a}\u{432}\u{430} - \u{441}\u{442}\u{43e}\u{43b}\u{438}\u{446}\u{430} \u{420}\u{43e}\u{441}\u{441}\u{438}\u{438}.",
+        ),
+        (
+            encoding_rs::SHIFT_JIS,
+            encoding_rs::SHIFT_JIS,
+            "\u{6771}\u{4eac}\u{306f}\u{4eca}\u{65e5}\u{3082}\u{6674}\u{308c}\u{3066}\u{3044}\u{307e}\u{3059}\u{3002}",
+        ),
+    ];
+    for (encoding, guessed, text) in cases {
+        let mut page = b"<html><body>".to_vec();
+        for _ in 0..3 {
+            page.extend_from_slice(markup.as_bytes());
+            page.extend_from_slice(b"<p>");
+            page.extend_from_slice(&encode(encoding, text));
+            page.extend_from_slice(b"</p>");
+        }
+        page.extend_from_slice(markup.as_bytes());
+        page.extend_from_slice(b"</body></html>");
+        let (enc, source, blocks) = read(&page);
+        assert_eq!((enc, source), (guessed.name(), EncodingSource::Guess));
+        assert_eq!(blocks, [text, text, text]);
+    }
 }
 
 // ----- not a page ---------------------------------------------------------------------------
