@@ -13,8 +13,8 @@
 //!    declared in an ASCII-compatible document means UTF-8, as in HTML5); invalid bytes in a page
 //!    declared UTF-8 are read as in 3 (`coverage\x92s` is `coverage’s`, not `coverage�s`);
 //! 5. a statistical guess for undeclared legacy encodings (`chardetng`), except that a page
-//!    whose text is ASCII with a few symbol bytes (under 1 in 200 letters: `©`, `£`, `§`, curly
-//!    quotes) is windows-1252, the web's usual encoding for them, when the guess is another
+//!    whose text (outside tags, scripts and style sheets) is ASCII with a few symbol bytes (under
+//!    1 in 200 letters: `©`, `£`, `§`, curly quotes) is windows-1252, the web's usual encoding for them, when the guess is another
 //!    single-byte encoding: a handful of bytes is too little evidence for a language, and
 //!    chardetng reads `£3,000` as Polish `Ł3,000` or `§§§` as Thai letters;
 //! 6. UTF-8 as the last resort (pure ASCII).
@@ -262,22 +262,35 @@ fn count_multibyte(valid: &[u8]) -> usize {
     valid.iter().filter(|&&b| b >= 0xc0).count()
 }
 
-/// Whether the page's text outside tags has fewer than one byte above ASCII for every 200 ASCII
-/// letters (and at least one such byte).
+/// Whether the page's text outside tags, scripts and style sheets has fewer than one byte above
+/// ASCII for every 200 ASCII letters (and at least one such byte). Code is not text: a page
+/// with a short paragraph of Czech or Russian and a long inline script is not "ASCII with a few
+/// symbols".
 fn sparse_symbols(bytes: &[u8]) -> bool {
+    static CODE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?is-u)<(script|style)\b.*?</(script|style)\s*>").expect("a valid expression")
+    });
     let mut high = 0usize;
     let mut letters = 0usize;
-    let mut in_tag = false;
-    for &b in bytes {
-        match b {
-            b'<' => in_tag = true,
-            b'>' => in_tag = false,
-            _ if in_tag => {}
-            0x80.. => high += 1,
-            _ if b.is_ascii_alphabetic() => letters += 1,
-            _ => {}
+    let mut count = |text: &[u8]| {
+        let mut in_tag = false;
+        for &b in text {
+            match b {
+                b'<' => in_tag = true,
+                b'>' => in_tag = false,
+                _ if in_tag => {}
+                0x80.. => high += 1,
+                _ if b.is_ascii_alphabetic() => letters += 1,
+                _ => {}
+            }
         }
+    };
+    let mut from = 0;
+    for m in CODE.find_iter(bytes) {
+        count(bytes.get(from..m.start()).unwrap_or_default());
+        from = m.end();
     }
+    count(bytes.get(from..).unwrap_or_default());
     high > 0 && high * 200 < letters
 }
 

@@ -290,6 +290,24 @@ fn undeclared_central_european_text_keeps_its_guess() {
 }
 
 #[test]
+fn a_long_script_does_not_make_legacy_text_sparse() {
+    // Script code is not text: counted as letters, 10 KB of it outweighed the diacritics of a
+    // Czech paragraph, and the page was read as windows-1252 with a few symbols.
+    let text = "P\u{159}\u{ed}li\u{161} \u{17e}lu\u{165}ou\u{10d}k\u{fd} k\u{16f}\u{148} \
+                \u{fa}p\u{11b}l \u{10f}\u{e1}belsk\u{e9} \u{f3}dy.";
+    let script = "var a = function (x) { return x * 2; }; ".repeat(250);
+    let mut page = format!(
+        "<html><head><script>{script}</script><style>p {{ color: red; }}</style></head><body><p>"
+    )
+    .into_bytes();
+    page.extend_from_slice(&encode(encoding_rs::WINDOWS_1250, text));
+    page.extend_from_slice(b"</p></body></html>");
+    let (enc, source, blocks) = read(&page);
+    assert_eq!((enc, source), ("windows-1250", EncodingSource::Guess));
+    assert_eq!(blocks, [text]);
+}
+
+#[test]
 fn undeclared_windows_1252_is_guessed() {
     let text = "Le caf\u{e9} est d\u{e9}j\u{e0} ferm\u{e9} \u{2013} \u{ab}\u{a0}tr\u{e8}s \
                 t\u{f4}t\u{a0}\u{bb}, dit-elle. L\u{2019}\u{e9}t\u{e9} fut tr\u{e8}s long \
