@@ -12,11 +12,12 @@
 //! 4. a `<meta charset>` or `http-equiv="Content-Type"` declaration in the first 4 KiB (UTF-16
 //!    declared in an ASCII-compatible document means UTF-8, as in HTML5); invalid bytes in a page
 //!    declared UTF-8 are read as in 3 (`coverage\x92s` is `coverage’s`, not `coverage�s`);
-//! 5. a statistical guess for undeclared legacy encodings (`chardetng`), except that a page
-//!    whose text (outside tags, scripts and style sheets) is ASCII with a few symbol bytes (under
-//!    1 in 200 letters: `©`, `£`, `§`, curly quotes) is windows-1252, the web's usual encoding for them, when the guess is another
-//!    single-byte encoding: a handful of bytes is too little evidence for a language, and
-//!    chardetng reads `£3,000` as Polish `Ł3,000` or `§§§` as Thai letters;
+//! 5. a statistical guess for undeclared legacy encodings (`chardetng`, fed only the bytes it
+//!    scores: the non-ASCII ones and the ASCII around them), except that a page whose text
+//!    (outside tags, scripts and style sheets) is ASCII with a few symbol bytes (under 1 in 200
+//!    letters: `©`, `£`, `§`, curly quotes) is windows-1252, the web's usual encoding for them,
+//!    when the guess is another single-byte encoding: a handful of bytes is too little evidence
+//!    for a language, and chardetng reads `£3,000` as Polish `Ł3,000` or `§§§` as Thai letters;
 //! 6. UTF-8 as the last resort (pure ASCII).
 //!
 //! Binary data (NUL bytes or many control characters at the start) is refused with an error
