@@ -101,39 +101,53 @@ const DUPLICATE_MAX_WORDS: u32 = 15;
 /// Values of `paragraph.position`.
 const PARA_POSITIONS: [&str; 4] = ["only", "first", "middle", "last"];
 
+/// One maximum-sum run search (Kadane's algorithm) of [`bte_windows`].
+#[derive(Default)]
+struct BestRun {
+    best: std::ops::Range<usize>,
+    best_sum: i64,
+    start: usize,
+    sum: i64,
+}
+
+impl BestRun {
+    /// Block `i`, worth `words`, after `tags` tags: extend the run through the tags, or start a
+    /// new run here (the tags before a run's first block are outside it).
+    fn step(&mut self, i: usize, words: i64, tags: i64) {
+        if self.sum - tags > 0 {
+            self.sum += words - tags;
+        } else {
+            self.start = i;
+            self.sum = words;
+        }
+        if self.sum > self.best_sum {
+            self.best_sum = self.sum;
+            self.best = self.start..i + 1;
+        }
+    }
+}
+
 /// Body text extraction (Finn et al., as improved in the BTE paper among victor's seeds): the
 /// run of blocks that maximizes the words inside it plus the tags outside it, that is, the
 /// maximum-sum run of `words - tags before the block` (Kadane's algorithm, linear in the
-/// blocks). With `links_are_markup`, the words of a block inside a link count against the run
-/// like tags. Empty when no block has words.
-fn bte_window(page: &Page, stats: &[TextStats], links_are_markup: bool) -> std::ops::Range<usize> {
-    let (mut best, mut best_sum) = (0..0, 0i64);
-    let (mut start, mut sum) = (0usize, 0i64);
+/// blocks); and the same run with the words of a block inside a link counted against the run
+/// like tags. Both in one pass; empty when no block has words.
+fn bte_windows(
+    page: &Page,
+    stats: &[TextStats],
+) -> (std::ops::Range<usize>, std::ops::Range<usize>) {
+    let (mut all, mut text) = (BestRun::default(), BestRun::default());
     for (i, (b, s)) in page.blocks.iter().zip(stats).enumerate() {
         let tags: i64 = page
             .block_splits(b)
             .iter()
             .map(|sp| i64::from(sp.opened) + i64::from(sp.closed))
             .sum();
-        // Extend the run through the tags before this block, or start a new run here (the tags
-        // before a run's first block are outside it).
-        let words = if links_are_markup && b.in_anchor {
-            -i64::from(s.words)
-        } else {
-            i64::from(s.words)
-        };
-        if sum - tags > 0 {
-            sum += words - tags;
-        } else {
-            start = i;
-            sum = words;
-        }
-        if sum > best_sum {
-            best_sum = sum;
-            best = start..i + 1;
-        }
+        let words = i64::from(s.words);
+        all.step(i, words, tags);
+        text.step(i, if b.in_anchor { -words } else { words }, tags);
     }
-    best
+    (all.best, text.best)
 }
 
 /// What a column computes.
@@ -1255,10 +1269,7 @@ impl Extractor {
             .map(|s| s.total_tokens().max(1) as f32)
             .collect();
         let bte = if self.on("bte") {
-            (
-                bte_window(page, &stats, false),
-                bte_window(page, &stats, true),
-            )
+            bte_windows(page, &stats)
         } else {
             (0..0, 0..0)
         };
