@@ -357,7 +357,7 @@ pub struct Extractor {
     stop_index: Option<StopIndex>,
     detector: whatlang::Detector,
     langs: Vec<&'static str>,
-    modules: [bool; 14],
+    modules: [bool; MODULES.len()],
 }
 
 /// A class name that marks a blog post's container: hAtom's `hentry`, microformats2's
@@ -456,7 +456,7 @@ fn valid_label(s: &str) -> bool {
 impl Extractor {
     /// Compiles a configuration.
     pub fn new(config: &FeatureConfig) -> Result<Extractor, ConfigError> {
-        let mut modules = [false; 14];
+        let mut modules = [false; MODULES.len()];
         for m in &config.modules {
             let i = MODULES
                 .iter()
