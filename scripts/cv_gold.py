@@ -12,8 +12,9 @@ text-level measure (`../shared/checks/score.py`) against the gold text.
         --set ../shared/data/cleaneval --split dev \\
         --setting e:0.4,0.5,10 --setting t:0.5 --setting v
 
-Settings (each scored on its own): `e:SCALE,SHIFT,MIN_WORDS` expected-F1 decoding with that
-calibration and minimum output size; `t:T` one threshold on every page; `v` Viterbi. One line
+Settings (each scored on its own): `e:SCALE,SHIFT,MIN_WORDS[,SPREAD]` expected-F1 decoding with
+that calibration (and page-wide spread) and minimum output size; `t:T` one threshold on every
+page; `v` Viterbi. One line
 per setting: macro P, R, F1 over the held-out pages. `--keep-out DIR` keeps the texts
 (DIR/<setting>/<id>.txt). When the CV ran over several sets, only the held-out pages found in
 `--pages` are labelled and scored: run the script once per set.
@@ -38,7 +39,7 @@ def patched_bundle(fold: pathlib.Path, setting: str, tmp: pathlib.Path) -> tuple
         return fold, ["--threshold", arg]
     if kind != "e":
         sys.exit(f"unknown setting {setting!r} (e:SCALE,SHIFT,MIN, t:T or v)")
-    scale, shift, min_words = arg.split(",")
+    scale, shift, min_words, *spread = arg.split(",")
     out = tmp / f"{fold.name}-{setting.replace(':', '_').replace(',', '_')}"
     shutil.copytree(fold, out)
     meta = json.loads((out / "victor.json").read_text())
@@ -48,7 +49,8 @@ def patched_bundle(fold: pathlib.Path, setting: str, tmp: pathlib.Path) -> tuple
         "f1": 0.0,
         "viterbi_f1": 0.0,
         "decoding": "expected-f1",
-        "calibration": {"scale": float(scale), "shift": float(shift)},
+        "calibration": {"scale": float(scale), "shift": float(shift),
+                        "spread": float(spread[0]) if spread else 0.0},
         "min_words": int(min_words),
     }
     (out / "victor.json").write_text(json.dumps(meta))

@@ -32,6 +32,17 @@
 //! ends, never the order of the blocks; the threshold returned is still one on the raw
 //! P(other).
 //!
+//! # Errors that go together
+//!
+//! The formula also treats the blocks as independent, but a model's errors are not: on a page
+//! of a kind it has rarely seen, it is wrong about many blocks at once, all of them in the same
+//! direction. With a `spread` s > 0, the calibrated log-odds of every block of a page move by
+//! one shift d ~ N(0, s^2) together. The expected F1 of each prefix is then the average of the
+//! formula over d, computed by Gauss-Hermite quadrature ([`SPREAD_NODES`] points).
+//! On the out-of-fold marginals of the `corpus` recipe on CleanEval's dev pages, with the
+//! settings chosen on four fifths of the pages and scored on the fifth, macro F1 went from
+//! .9406 to .9431 (+0.0025, standard error 0.0008).
+//!
 //! # Pages with next to nothing to keep
 //!
 //! Some pages have no running text at all (error pages, link hubs, splash pages); whatever the
@@ -75,14 +86,52 @@ pub fn word_count(text: &str) -> u32 {
 
 /// A monotone map of P(other) applied before expected-F1 decoding:
 /// `logit(q') = scale * logit(q) + shift`. `scale < 1` softens the marginals, `shift > 0` makes
-/// every block likelier `other`.
+/// every block likelier `other`. With `spread > 0`, the expected F1 is also averaged over a
+/// shift of the whole page's log-odds (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Calibration {
     /// Multiplies the log-odds of `other`.
     pub scale: f64,
     /// Is added to them.
     pub shift: f64,
+    /// Standard deviation of the page-wide shift of the log-odds (0: blocks independent).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub spread: f64,
 }
+
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
+}
+
+/// Gauss-Hermite points of the page-wide shift: [`SPREAD_X`] and their weights
+/// [`SPREAD_W`] (a standard normal; the negative points mirror these).
+pub const SPREAD_NODES: usize = 17;
+
+/// The non-negative points of a 17-point Gauss-Hermite rule for a standard normal.
+const SPREAD_X: [f64; 9] = [
+    0.0,
+    0.7518426007038962,
+    1.5098833077967408,
+    2.281019440252989,
+    3.0737971753281936,
+    3.90006571719801,
+    4.778531589629984,
+    5.744460078659406,
+    6.889122439895333,
+];
+
+/// Their weights (summing to 1 over all 17 points).
+const SPREAD_W: [f64; 9] = [
+    0.29953837012660545,
+    0.2267063084689769,
+    0.0974063711627211,
+    0.023086657025710968,
+    0.002858946062284619,
+    0.0001684914315513384,
+    4.012679447979844e-06,
+    2.8080161179305654e-08,
+    2.5843149193748912e-11,
+];
 
 impl Default for Calibration {
     fn default() -> Self {
@@ -95,6 +144,7 @@ impl Calibration {
     pub const IDENTITY: Calibration = Calibration {
         scale: 1.0,
         shift: 0.0,
+        spread: 0.0,
     };
 
     /// Whether this is the identity (bundles leave it out of `victor.json` then).
@@ -102,9 +152,10 @@ impl Calibration {
         *self == Calibration::IDENTITY
     }
 
-    /// The recalibrated P(other); 0 and 1 stay where they are.
+    /// The recalibrated P(other) (scale and shift; the spread acts in the decoding); 0 and 1
+    /// stay where they are.
     pub fn apply(&self, q: f64) -> f64 {
-        if self.is_identity() || q <= 0.0 || q >= 1.0 || q.is_nan() {
+        if (self.scale == 1.0 && self.shift == 0.0) || q <= 0.0 || q >= 1.0 || q.is_nan() {
             return q;
         }
         let l = self.scale * (q / (1.0 - q)).ln() + self.shift;
@@ -113,18 +164,36 @@ impl Calibration {
 }
 
 /// The calibrations `victor train` tries in its threshold cross-validation: scales 0.4 to 1.5
-/// times shifts -1 to 1, the identity among them.
+/// times shifts -1 to 1 with independent blocks, the identity among them; then scales 0.4 to 1
+/// times shifts 0 to 1 times spreads 1 to 4.
 pub fn calibration_grid() -> Vec<Calibration> {
     const SCALES: [f64; 7] = [0.4, 0.5, 0.6, 0.8, 1.0, 1.25, 1.5];
     const SHIFTS: [f64; 5] = [-1.0, -0.5, 0.0, 0.5, 1.0];
-    SCALES
+    const SPREAD_SCALES: [f64; 4] = [0.4, 0.6, 0.8, 1.0];
+    const SPREAD_SHIFTS: [f64; 3] = [0.0, 0.5, 1.0];
+    const SPREADS: [f64; 4] = [1.0, 2.0, 3.0, 4.0];
+    let mut grid: Vec<Calibration> = SCALES
         .iter()
         .flat_map(|&scale| {
-            SHIFTS
-                .iter()
-                .map(move |&shift| Calibration { scale, shift })
+            SHIFTS.iter().map(move |&shift| Calibration {
+                scale,
+                shift,
+                spread: 0.0,
+            })
         })
-        .collect()
+        .collect();
+    for &scale in &SPREAD_SCALES {
+        for &shift in &SPREAD_SHIFTS {
+            for &spread in &SPREADS {
+                grid.push(Calibration {
+                    scale,
+                    shift,
+                    spread,
+                });
+            }
+        }
+    }
+    grid
 }
 
 /// The minimum output sizes (words) `victor train` tries in its threshold cross-validation.
@@ -160,7 +229,11 @@ pub fn page_threshold(page: &Page, probs: &[Probs], cal: Calibration, s: &mut Sc
             .filter(|&(_, w)| w > 0)
             .map(|(q, w)| (q, w, 1.0 - cal.apply(q))),
     );
-    best_cut(&mut s.blocks)
+    if cal.spread > 0.0 {
+        best_cut_spread(&mut s.blocks, cal.spread)
+    } else {
+        best_cut(&mut s.blocks)
+    }
 }
 
 /// Appends the labels of a page's blocks under expected-F1 decoding with `opts` to `out`, and
@@ -212,6 +285,71 @@ fn best_cut(blocks: &mut [(f64, u32, f64)]) -> f64 {
         }
     }
     // `other` where P(other) >= the next double above q: the prefix up to q is kept.
+    cut.map_or(0.0, f64::next_up)
+}
+
+/// [`best_cut`] with the expected F1 averaged over a page-wide shift `d ~ N(0, spread^2)` of
+/// the calibrated log-odds of `other` (the third member of each triple is the calibrated
+/// P(content)).
+fn best_cut_spread(blocks: &mut [(f64, u32, f64)], spread: f64) -> f64 {
+    blocks.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
+    // The 17 points as factors on the odds of content: a shift d of the log-odds of `other`
+    // multiplies the odds of content c / (1 - c) by exp(-d).
+    let mut factor = [0.0f64; SPREAD_NODES];
+    let mut weight = [0.0f64; SPREAD_NODES];
+    for (k, (f, w)) in factor.iter_mut().zip(&mut weight).enumerate() {
+        let (x, wk) = if k < 8 {
+            (-SPREAD_X[8 - k], SPREAD_W[8 - k])
+        } else {
+            (SPREAD_X[k - 8], SPREAD_W[k - 8])
+        };
+        *f = (-spread * x).exp();
+        *w = wk;
+    }
+    // P(content) of a block under the shift of point k.
+    let content = |c: f64, k: usize| -> f64 {
+        if c <= 0.0 || c >= 1.0 || c.is_nan() {
+            return c;
+        }
+        let odds = c / (1.0 - c) * factor[k];
+        // odds / (1 + odds), also right when the odds overflow to infinity.
+        1.0 / (1.0 + 1.0 / odds)
+    };
+    let mut gold = [0.0f64; SPREAD_NODES];
+    for &(_, w, c) in blocks.iter() {
+        for (k, g) in gold.iter_mut().enumerate() {
+            *g += content(c, k) * f64::from(w);
+        }
+    }
+    let mut overlap = [0.0f64; SPREAD_NODES];
+    let mut kept = 0.0f64;
+    let (mut best, mut cut) = (0.0f64, None);
+    let mut i = 0;
+    while i < blocks.len() {
+        let q = blocks[i].0;
+        while i < blocks.len() && blocks[i].0 == q {
+            let (w, c) = (f64::from(blocks[i].1), blocks[i].2);
+            for (k, o) in overlap.iter_mut().enumerate() {
+                *o += content(c, k) * w;
+            }
+            kept += w;
+            i += 1;
+        }
+        let f: f64 = (0..SPREAD_NODES)
+            .map(|k| {
+                let den = kept + gold[k];
+                if den > 0.0 {
+                    weight[k] * 2.0 * overlap[k] / den
+                } else {
+                    0.0
+                }
+            })
+            .sum();
+        if f > best {
+            best = f;
+            cut = Some(q);
+        }
+    }
     cut.map_or(0.0, f64::next_up)
 }
 
@@ -291,6 +429,7 @@ mod tests {
         let c = Calibration {
             scale: 0.5,
             shift: 0.5,
+            spread: 0.0,
         };
         let qs = [0.0, 0.01, 0.2, 0.5, 0.8, 0.99, 1.0];
         let out: Vec<f64> = qs.iter().map(|&q| c.apply(q)).collect();
@@ -315,10 +454,115 @@ mod tests {
             Calibration {
                 scale: 0.3,
                 shift: 0.0,
+                spread: 0.0,
             },
         );
         assert!(raw <= 0.7, "raw {raw}");
         assert!(soft > 0.7, "soft {soft}");
+    }
+
+    /// The cut under a calibration with a spread, through the same path as a page's.
+    fn cut_spread(blocks: &[(f64, u32)], cal: Calibration) -> f64 {
+        let mut b: Vec<(f64, u32, f64)> = blocks
+            .iter()
+            .map(|&(q, w)| (q, w, 1.0 - cal.apply(q)))
+            .collect();
+        best_cut_spread(&mut b, cal.spread)
+    }
+
+    #[test]
+    fn the_quadrature_is_a_standard_normal() {
+        let (mut total, mut var) = (SPREAD_W[0], 0.0);
+        for (x, w) in SPREAD_X.iter().zip(&SPREAD_W).skip(1) {
+            total += 2.0 * w;
+            var += 2.0 * w * x * x;
+        }
+        assert!((total - 1.0).abs() < 1e-12, "weights sum to {total}");
+        assert!((var - 1.0).abs() < 1e-9, "variance {var}");
+    }
+
+    #[test]
+    fn a_tiny_spread_decodes_as_independent_blocks() {
+        let b = vec![
+            (0.1, 30),
+            (0.3, 5),
+            (0.45, 40),
+            (0.5, 8),
+            (0.7, 60),
+            (0.9, 3),
+            (0.0, 12),
+            (1.0, 7),
+        ];
+        for (scale, shift) in [(1.0, 0.0), (0.4, 0.5), (0.8, 1.0)] {
+            let flat = Calibration {
+                scale,
+                shift,
+                spread: 0.0,
+            };
+            let tiny = Calibration {
+                spread: 1e-9,
+                ..flat
+            };
+            assert_eq!(
+                cut(&b, flat),
+                cut_spread(&b, tiny),
+                "scale {scale} shift {shift}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_spread_cut_is_the_best_prefix_of_the_averaged_expected_f1() {
+        // The averaged formula by brute force: a fine Riemann sum over the normal shift.
+        let b = vec![
+            (0.02, 120),
+            (0.2, 15),
+            (0.35, 60),
+            (0.55, 40),
+            (0.75, 200),
+            (0.9, 25),
+            (0.97, 80),
+        ];
+        let cal = Calibration {
+            scale: 0.8,
+            shift: 1.0,
+            spread: 3.0,
+        };
+        let averaged = |t: f64| -> f64 {
+            let (mut sum, mut norm) = (0.0, 0.0);
+            let steps = 4000;
+            for i in 0..=steps {
+                let d = -8.0 * cal.spread + 16.0 * cal.spread * f64::from(i) / f64::from(steps);
+                let density = (-0.5 * (d / cal.spread).powi(2)).exp();
+                let c = |q: f64| {
+                    let l = cal.scale * (q / (1.0 - q)).ln() + cal.shift + d;
+                    1.0 - 1.0 / (1.0 + (-l).exp())
+                };
+                let gold: f64 = b.iter().map(|&(q, w)| c(q) * f64::from(w)).sum();
+                let (o, k) = b
+                    .iter()
+                    .filter(|x| x.0 < t)
+                    .fold((0.0, 0.0), |(o, k), &(q, w)| {
+                        (o + c(q) * f64::from(w), k + f64::from(w))
+                    });
+                sum += density * 2.0 * o / (k + gold);
+                norm += density;
+            }
+            sum / norm
+        };
+        let t = cut_spread(&b, cal);
+        assert!(t > 0.0, "keeps something");
+        for &(q, _) in &b {
+            assert!(
+                averaged(t) >= averaged(q.next_up()) - 1e-6,
+                "cut {t}: {} < {} at {q}",
+                averaged(t),
+                averaged(q.next_up())
+            );
+        }
+        // And the spread matters here: independent blocks cut elsewhere.
+        let flat = cut(&b, Calibration { spread: 0.0, ..cal });
+        assert_ne!(t, flat);
     }
 
     #[test]

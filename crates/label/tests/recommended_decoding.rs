@@ -88,7 +88,9 @@ fn the_bundle_records_its_expected_f1_settings() {
         ExpectedOptions {
             calibration: Calibration {
                 scale: 0.5,
-                shift: 0.25
+                shift: 0.25,
+                // A bundle written before the spread existed decodes as before.
+                spread: 0.0,
             },
             min_words: 1_000_000,
         }

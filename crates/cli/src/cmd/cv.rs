@@ -192,8 +192,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some((opts, _)) = all.best_expected() {
         rows.push(Row {
             name: format!(
-                "expected-F1 (scale {} shift {} min {}) text-level F1 (macro)",
-                opts.calibration.scale, opts.calibration.shift, opts.min_words
+                "expected-F1 (scale {} shift {} spread {} min {}) text-level F1 (macro)",
+                opts.calibration.scale,
+                opts.calibration.shift,
+                opts.calibration.spread,
+                opts.min_words
             ),
             values: results
                 .iter()

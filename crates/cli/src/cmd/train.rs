@@ -273,12 +273,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 _ => RecommendedDecoding::Threshold,
             };
             eprintln!(
-                "victor train: recommended other-threshold {value:.2} (text-level F1 {f1:.4} in {}-fold cross-validation; Viterbi {viterbi_f1:.4}; expected-F1 decoding {:.4}, {:.4} with the marginals recalibrated by scale {} shift {} and at least {} words a page); default decoding: {}",
+                "victor train: recommended other-threshold {value:.2} (text-level F1 {f1:.4} in {}-fold cross-validation; Viterbi {viterbi_f1:.4}; expected-F1 decoding {:.4}, {:.4} with the marginals recalibrated by scale {} shift {} spread {} and at least {} words a page); default decoding: {}",
                 args.threshold_folds,
                 raw_expected_f1.unwrap_or(0.0),
                 expected_f1.unwrap_or(0.0),
                 expected.calibration.scale,
                 expected.calibration.shift,
+                expected.calibration.spread,
                 expected.min_words,
                 match decoding {
                     RecommendedDecoding::ExpectedF1 => "expected-f1",
