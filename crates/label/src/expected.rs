@@ -396,17 +396,20 @@ mod tests {
         assert!(t > 0.8 && t <= 0.95, "threshold {t}");
     }
 
+    /// A small page: (P(other), words) of six blocks.
+    const SMALL_PAGE: [(f64, u32); 6] = [
+        (0.1, 30),
+        (0.3, 5),
+        (0.45, 40),
+        (0.5, 8),
+        (0.7, 60),
+        (0.9, 3),
+    ];
+
     #[test]
     fn expected_f1_of_the_chosen_prefix_is_the_best() {
         // Brute force over every prefix of a small page.
-        let b = vec![
-            (0.1, 30),
-            (0.3, 5),
-            (0.45, 40),
-            (0.5, 8),
-            (0.7, 60),
-            (0.9, 3),
-        ];
+        let b = SMALL_PAGE.to_vec();
         let t = cut(&b, Calibration::IDENTITY);
         let gold: f64 = b.iter().map(|&(q, w)| (1.0 - q) * f64::from(w)).sum();
         let ef1 = |cut: f64| {
@@ -483,16 +486,9 @@ mod tests {
 
     #[test]
     fn a_tiny_spread_decodes_as_independent_blocks() {
-        let b = vec![
-            (0.1, 30),
-            (0.3, 5),
-            (0.45, 40),
-            (0.5, 8),
-            (0.7, 60),
-            (0.9, 3),
-            (0.0, 12),
-            (1.0, 7),
-        ];
+        // With a sure content block and a sure `other` one, which no shift moves.
+        let mut b = SMALL_PAGE.to_vec();
+        b.extend([(0.0, 12), (1.0, 7)]);
         for (scale, shift) in [(1.0, 0.0), (0.4, 0.5), (0.8, 1.0)] {
             let flat = Calibration {
                 scale,
