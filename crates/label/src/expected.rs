@@ -306,20 +306,22 @@ fn best_cut_spread(blocks: &mut [(f64, u32, f64)], spread: f64) -> f64 {
         *f = (-spread * x).exp();
         *w = wk;
     }
-    // P(content) of a block under the shift of point k.
-    let content = |c: f64, k: usize| -> f64 {
+    // Adds a block's words times its P(content) under each point's shift to `acc`; the odds
+    // are divided out once per block, not once per point.
+    let add = |acc: &mut [f64; SPREAD_NODES], c: f64, w: f64| {
         if c <= 0.0 || c >= 1.0 || c.is_nan() {
-            return c;
+            acc.iter_mut().for_each(|a| *a += c * w);
+            return;
         }
-        let odds = c / (1.0 - c) * factor[k];
-        // odds / (1 + odds), also right when the odds overflow to infinity.
-        1.0 / (1.0 + 1.0 / odds)
+        let odds = c / (1.0 - c);
+        for (a, f) in acc.iter_mut().zip(&factor) {
+            // odds / (1 + odds), also right when the odds overflow to infinity.
+            *a += 1.0 / (1.0 + 1.0 / (odds * f)) * w;
+        }
     };
     let mut gold = [0.0f64; SPREAD_NODES];
     for &(_, w, c) in blocks.iter() {
-        for (k, g) in gold.iter_mut().enumerate() {
-            *g += content(c, k) * f64::from(w);
-        }
+        add(&mut gold, c, f64::from(w));
     }
     let mut overlap = [0.0f64; SPREAD_NODES];
     let mut kept = 0.0f64;
@@ -329,9 +331,7 @@ fn best_cut_spread(blocks: &mut [(f64, u32, f64)], spread: f64) -> f64 {
         let q = blocks[i].0;
         while i < blocks.len() && blocks[i].0 == q {
             let (w, c) = (f64::from(blocks[i].1), blocks[i].2);
-            for (k, o) in overlap.iter_mut().enumerate() {
-                *o += content(c, k) * w;
-            }
+            add(&mut overlap, c, w);
             kept += w;
             i += 1;
         }
