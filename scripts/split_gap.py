@@ -20,11 +20,11 @@ the drop the pages' difficulty does not explain; it prints its standard error to
 standard deviation over the square root of the number of test pages). Last, the mean F1 of victor
 on the pages of each band of difficulty, dev (out of fold) beside test.
 
-    scripts/compare.py cleaneval --split dev --tools trafilatura,trafilatura-precision,\\
-        trafilatura-recall,readability,justext,boilerpy3,resiliparse,all-visible --out-dir work/peers-dev
+    scripts/compare.py cleaneval --split dev --out-dir work/peers-dev --tools \\
+        trafilatura,trafilatura-precision,trafilatura-recall,readability,justext,boilerpy3,resiliparse,all-visible
     scripts/split_gap.py --set ../shared/data/cleaneval \\
         --dev work/peers-dev/cleaneval-dev-pages.csv --test eval/peers/cleaneval-test-pages.csv \\
-        --oof 'work/out/e_0.8,1,10,3' --victor victor:corpus
+        --oof 'work/out/e_0.8,1,10,3' --victor victor:corpus --skip boilerpy3
 
 The measure is compare.py's (the shared text-level measure). Peers that failed on a page score 0
 there, as in compare.py's tables. `--skip boilerpy3` leaves a peer out of the difficulty (its
