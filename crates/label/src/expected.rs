@@ -266,7 +266,25 @@ pub fn decide_page(
 fn best_cut(blocks: &mut [(f64, u32, f64)]) -> f64 {
     blocks.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
     let gold: f64 = blocks.iter().map(|&(_, w, c)| c * f64::from(w)).sum();
-    let (mut overlap, mut kept) = (0.0f64, 0.0f64);
+    best_prefix(
+        blocks,
+        0.0f64,
+        |overlap, w, c| *overlap += c * w,
+        |&overlap, kept| 2.0 * overlap / (kept + gold),
+    )
+}
+
+/// The prefix sweep both cuts share: over `blocks` sorted by P(other), feeds each block's words
+/// and P(content) to `keep` (which adds them to the expected overlap `state`), and after each run
+/// of equal P(other) scores the prefix with `value(state, words kept)`. Returns the threshold
+/// that keeps the best prefix (0 when none scores above 0).
+fn best_prefix<S>(
+    blocks: &[(f64, u32, f64)],
+    mut state: S,
+    keep: impl Fn(&mut S, f64, f64),
+    value: impl Fn(&S, f64) -> f64,
+) -> f64 {
+    let mut kept = 0.0f64;
     let (mut best, mut cut) = (0.0f64, None);
     let mut i = 0;
     while i < blocks.len() {
@@ -274,11 +292,11 @@ fn best_cut(blocks: &mut [(f64, u32, f64)]) -> f64 {
         let q = blocks[i].0;
         while i < blocks.len() && blocks[i].0 == q {
             let w = f64::from(blocks[i].1);
-            overlap += blocks[i].2 * w;
+            keep(&mut state, w, blocks[i].2);
             kept += w;
             i += 1;
         }
-        let f = 2.0 * overlap / (kept + gold);
+        let f = value(&state, kept);
         if f > best {
             best = f;
             cut = Some(q);
@@ -323,34 +341,23 @@ fn best_cut_spread(blocks: &mut [(f64, u32, f64)], spread: f64) -> f64 {
     for &(_, w, c) in blocks.iter() {
         add(&mut gold, c, f64::from(w));
     }
-    let mut overlap = [0.0f64; SPREAD_NODES];
-    let mut kept = 0.0f64;
-    let (mut best, mut cut) = (0.0f64, None);
-    let mut i = 0;
-    while i < blocks.len() {
-        let q = blocks[i].0;
-        while i < blocks.len() && blocks[i].0 == q {
-            let (w, c) = (f64::from(blocks[i].1), blocks[i].2);
-            add(&mut overlap, c, w);
-            kept += w;
-            i += 1;
-        }
-        let f: f64 = (0..SPREAD_NODES)
-            .map(|k| {
-                let den = kept + gold[k];
-                if den > 0.0 {
-                    weight[k] * 2.0 * overlap[k] / den
-                } else {
-                    0.0
-                }
-            })
-            .sum();
-        if f > best {
-            best = f;
-            cut = Some(q);
-        }
-    }
-    cut.map_or(0.0, f64::next_up)
+    best_prefix(
+        blocks,
+        [0.0f64; SPREAD_NODES],
+        |overlap, w, c| add(overlap, c, w),
+        |overlap, kept| {
+            (0..SPREAD_NODES)
+                .map(|k| {
+                    let den = kept + gold[k];
+                    if den > 0.0 {
+                        weight[k] * 2.0 * overlap[k] / den
+                    } else {
+                        0.0
+                    }
+                })
+                .sum()
+        },
+    )
 }
 
 #[cfg(test)]
