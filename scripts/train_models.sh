@@ -14,7 +14,7 @@
 # The corpus model leaves out the readability-style main-content module
 # (templates/features-all-text.json, all-text.tpl): its guideline keeps all running text, not
 # one article (+0.6 F1 on held-out CleanEval dev pages). Its trees weigh 0.7 in the blend, not
-# 0.5 (stop 26: +0.0010 on held-out CleanEval dev pages against the gold text).
+# 0.5 (stop 26: +0.0011 on held-out CleanEval dev pages against the gold text).
 # The news model is retrained `--like models/news`: with the configuration and template its
 # victor.json records (whatlang, no class roles, no class.in-comment), older than
 # templates/features.json.
