@@ -1,6 +1,6 @@
 //! `victor label` end to end with the built-in default model: batches that go on past bad
 //! pages and report them, output files named after their inputs and written whole, the order
-//! of pages on standard output, and a page in Chinese.
+//! of pages on standard output, a page read from standard input, and a page in Chinese.
 
 mod common;
 
@@ -289,6 +289,82 @@ fn chinese_page() -> String {
          <div class=\"footer\"><p>关于我们 | 联系方式 | 广告服务 | 网站地图</p>\
          <p>版权所有 © 2023 某某网 京ICP备12345678号</p></div></body></html>"
     )
+}
+
+/// Runs `victor ARGS` with `input` on its standard input.
+fn run_with_stdin(args: &[&str], input: &[u8]) -> std::process::Output {
+    use std::io::Write;
+    let mut child = std::process::Command::new(common::VICTOR)
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("victor runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input)
+        .expect("write stdin");
+    child.wait_with_output().expect("victor ends")
+}
+
+#[test]
+fn a_page_on_standard_input_labels_as_the_same_file_does() {
+    let page = example_pages().remove(0);
+    let bytes = std::fs::read(&page).expect("example page");
+    let from_file = run(&["label", "--format", "csv", "--jobs", "1", s(&page)]);
+    let from_stdin = run_with_stdin(&["label", "--format", "csv", "--jobs", "1", "-"], &bytes);
+    assert!(
+        from_stdin.status.success(),
+        "{}",
+        String::from_utf8_lossy(&from_stdin.stderr)
+    );
+    // The same blocks, labels and probabilities; only the page column names the source.
+    let strip = |o: &[u8]| -> Vec<String> {
+        String::from_utf8_lossy(o)
+            .lines()
+            .skip(1)
+            .map(|l| l.split_once(',').map_or("", |(_, rest)| rest).to_string())
+            .collect()
+    };
+    let (a, b) = (strip(&from_file.stdout), strip(&from_stdin.stdout));
+    assert!(a.len() > 5, "the example page has blocks");
+    assert_eq!(a, b);
+    // Under --out the page is written as stdin.EXT.
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out_dir = tmp.path().join("out");
+    let out = run_with_stdin(&["label", "-", "--out", s(&out_dir), "-q"], &bytes);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(names_in(&out_dir), ["stdin.txt"]);
+    // Binary junk on standard input is a failure that names `-`, not a crash.
+    let junk = run_with_stdin(&["label", "-"], &[0u8, 1, 2, 0, 255].repeat(100));
+    assert!(!junk.status.success());
+    let err = String::from_utf8_lossy(&junk.stderr);
+    assert!(err.contains("-: not an HTML page"), "{err}");
+}
+
+#[test]
+fn standard_input_holds_one_page_or_the_list_not_both() {
+    let twice = run(&["label", "-", "-"]);
+    assert!(!twice.status.success());
+    assert!(
+        String::from_utf8_lossy(&twice.stderr).contains("only once"),
+        "{}",
+        String::from_utf8_lossy(&twice.stderr)
+    );
+    let both = run_with_stdin(&["label", "-", "--files-from", "-"], b"a.html\n");
+    assert!(!both.status.success());
+    assert!(
+        String::from_utf8_lossy(&both.stderr).contains("cannot hold both"),
+        "{}",
+        String::from_utf8_lossy(&both.stderr)
+    );
 }
 
 #[test]

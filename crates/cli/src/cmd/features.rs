@@ -31,7 +31,7 @@ pub enum Format {
 /// feature configuration.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Pages (HTML files) or folders of pages.
+    /// Pages (HTML files) or folders of pages; `-` reads one page from standard input.
     #[arg(required_unless_present = "files_from")]
     pages: Vec<PathBuf>,
     /// Read more page paths from this file, one a line (`-` for standard input).
@@ -95,7 +95,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let mut failures = 0usize;
     let mut buf = String::new();
     for path in &pages {
-        let bytes = match std::fs::read(path) {
+        let bytes = match inputs::read_page(path) {
             Ok(b) => b,
             Err(e) => {
                 eprintln!("victor: {}: cannot read: {e}", path.display());

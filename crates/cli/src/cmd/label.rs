@@ -49,7 +49,8 @@ impl Format {
 /// decoding where its cross-validation chose that (Viterbi for a bundle without a threshold).
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Pages (HTML files) or folders (walked recursively).
+    /// Pages (HTML files) or folders (walked recursively); `-` reads one page from standard
+    /// input (written as `stdin.EXT` under --out).
     pages: Vec<PathBuf>,
     /// Read more page paths from this file, one a line (`-` for standard input).
     #[arg(long, value_name = "LIST")]
@@ -130,11 +131,15 @@ fn render(
     Ok(())
 }
 
-/// Output file for an input: its file name with the format's extension.
+/// Output file for an input: its file name (`stdin` for `-`) with the format's extension.
 fn out_path(dir: &Path, input: &Path, format: Format) -> PathBuf {
-    let stem = input
-        .file_stem()
-        .map_or_else(|| "page".into(), |s| s.to_string_lossy().into_owned());
+    let stem = if inputs::is_stdin(input) {
+        "stdin".into()
+    } else {
+        input
+            .file_stem()
+            .map_or_else(|| "page".into(), |s| s.to_string_lossy().into_owned())
+    };
     dir.join(format!("{stem}.{}", format.extension()))
 }
 
@@ -190,7 +195,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
     let one =
         |labeler: &mut Labeler<'_>, buf: &mut Vec<u8>, path: &PathBuf| -> Result<(), String> {
-            let bytes = std::fs::read(path).map_err(|e| format!("cannot read: {e}"))?;
+            let bytes = inputs::read_page(path).map_err(|e| format!("cannot read: {e}"))?;
             let lp = labeler
                 .label_bytes(&bytes, decoding)
                 .map_err(|e| describe(&e))?;
@@ -259,7 +264,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                             || labeler_for(&model, args.max_blocks),
                             |lab, (i, p)| {
                                 let r = (|| {
-                                    let bytes = std::fs::read(p)
+                                    let bytes = inputs::read_page(p)
                                         .map_err(|e| format!("cannot read: {e}"))?;
                                     let lp = lab
                                         .label_bytes(&bytes, decoding)
@@ -335,10 +340,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::FAILURE);
     }
     if !args.quiet && args.out.is_some() {
-        eprintln!(
-            "victor label: {} pages labelled ({decoding_name})",
-            written.load(Ordering::Relaxed)
-        );
+        let n = written.load(Ordering::Relaxed);
+        let pages = if n == 1 { "page" } else { "pages" };
+        eprintln!("victor label: {n} {pages} labelled ({decoding_name})");
     }
     Ok(ExitCode::SUCCESS)
 }
