@@ -1,6 +1,7 @@
 //! `victor label` end to end with the built-in default model: batches that go on past bad
 //! pages and report them, output files named after their inputs and written whole, the order
-//! of pages on standard output, a page read from standard input, and a page in Chinese.
+//! of pages on standard output, a page read from standard input or gzip-compressed, and a page
+//! in Chinese.
 
 mod common;
 
@@ -347,6 +348,36 @@ fn a_page_on_standard_input_labels_as_the_same_file_does() {
     assert!(!junk.status.success());
     let err = String::from_utf8_lossy(&junk.stderr);
     assert!(err.contains("-: not an HTML page"), "{err}");
+}
+
+#[test]
+fn a_gzip_compressed_page_in_a_folder_labels_as_the_plain_page() {
+    use std::io::Write;
+    let page = example_pages().remove(0);
+    let bytes = std::fs::read(&page).expect("example page");
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let pages = tmp.path().join("pages");
+    std::fs::create_dir_all(pages.join("sub")).expect("mkdir");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(&bytes).expect("compress");
+    std::fs::write(
+        pages.join("sub/crawled.html.gz"),
+        gz.finish().expect("compress"),
+    )
+    .expect("write gz");
+    std::fs::write(pages.join("notes.txt.gz"), b"not a page").expect("write other");
+    let out_dir = tmp.path().join("out");
+    let out = run(&["label", s(&pages), "--out", s(&out_dir), "-q"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Found by the walk (the .txt.gz is not), named without .html.gz, and the same text.
+    assert_eq!(names_in(&out_dir), ["crawled.txt"]);
+    let plain = run(&["label", s(&page)]);
+    let text = std::fs::read(out_dir.join("crawled.txt")).expect("output");
+    assert_eq!(text, plain.stdout);
 }
 
 #[test]

@@ -53,7 +53,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let paths = inputs::collect(&args.pages, args.files_from.as_deref())?;
     let mut pages: Vec<Vec<u8>> = Vec::with_capacity(paths.len());
     for p in &paths {
-        pages.push(std::fs::read(p).with_context(|| format!("cannot read {}", p.display()))?);
+        pages.push(inputs::read_page(p).with_context(|| format!("cannot read {}", p.display()))?);
     }
     let bytes: usize = pages.iter().map(Vec::len).sum();
     let config = super::features::load_config(args.config.as_deref())?;

@@ -31,7 +31,8 @@ pub enum Format {
 /// feature configuration.
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Pages (HTML files) or folders of pages; `-` reads one page from standard input.
+    /// Pages (HTML files, gzip-compressed or not) or folders of pages; `-` reads one page from
+    /// standard input.
     #[arg(required_unless_present = "files_from")]
     pages: Vec<PathBuf>,
     /// Read more page paths from this file, one a line (`-` for standard input).

@@ -49,8 +49,9 @@ impl Format {
 /// decoding where its cross-validation chose that (Viterbi for a bundle without a threshold).
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Pages (HTML files) or folders (walked recursively); `-` reads one page from standard
-    /// input (written as `stdin.EXT` under --out).
+    /// Pages (HTML files, gzip-compressed or not) or folders (walked recursively for *.html,
+    /// *.htm, ... and the same with .gz); `-` reads one page from standard input (written as
+    /// `stdin.EXT` under --out).
     pages: Vec<PathBuf>,
     /// Read more page paths from this file, one a line (`-` for standard input).
     #[arg(long, value_name = "LIST")]
@@ -131,15 +132,10 @@ fn render(
     Ok(())
 }
 
-/// Output file for an input: its file name (`stdin` for `-`) with the format's extension.
+/// Output file for an input: its name without extension ([`inputs::page_stem`]) with the format's
+/// extension.
 fn out_path(dir: &Path, input: &Path, format: Format) -> PathBuf {
-    let stem = if inputs::is_stdin(input) {
-        "stdin".into()
-    } else {
-        input
-            .file_stem()
-            .map_or_else(|| "page".into(), |s| s.to_string_lossy().into_owned())
-    };
+    let stem = inputs::page_stem(input);
     dir.join(format!("{stem}.{}", format.extension()))
 }
 

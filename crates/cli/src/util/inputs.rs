@@ -1,13 +1,50 @@
 //! Finding input pages: files, folders walked recursively, lists of paths (`--files-from`), and
-//! `-` for one page read from standard input.
+//! `-` for one page read from standard input; and reading them, gzip-compressed or not.
+//!
+//! Crawls often store pages compressed (`page.html.gz`), so a page whose bytes start with the
+//! gzip magic number is decompressed before it reaches the library, which takes the HTML bytes
+//! only. Decompression stops at [`MAX_PAGE_BYTES`]: a small file that inflates to gigabytes
+//! (a "zip bomb") is a failure of that page, not an exhausted machine.
 
-use std::io::BufRead;
+use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-/// File name extensions taken when walking a folder.
+/// File name extensions taken when walking a folder (also with `.gz` after them).
 const PAGE_EXTENSIONS: &[&str] = &["html", "htm", "xhtml", "shtml", "php", "asp", "aspx", "jsp"];
+
+/// Largest page, in bytes after decompression, that a gzip-compressed input may inflate to.
+pub const MAX_PAGE_BYTES: u64 = 256 << 20;
+
+/// Whether a file name looks like a page: a page extension, or one followed by `.gz`.
+fn is_page_name(path: &Path) -> bool {
+    let is_page_ext = |p: &Path| {
+        p.extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| PAGE_EXTENSIONS.iter().any(|x| x.eq_ignore_ascii_case(e)))
+    };
+    match path.extension().and_then(|e| e.to_str()) {
+        Some(e) if e.eq_ignore_ascii_case("gz") => {
+            is_page_ext(Path::new(path.file_stem().unwrap_or_default()))
+        }
+        _ => is_page_ext(path),
+    }
+}
+
+/// The name an output file takes after its input: the file name without its extension (and
+/// without `.gz` before that), `stdin` for `-`.
+pub fn page_stem(path: &Path) -> String {
+    if is_stdin(path) {
+        return "stdin".into();
+    }
+    let name = match path.extension().and_then(|e| e.to_str()) {
+        Some(e) if e.eq_ignore_ascii_case("gz") => Path::new(path.file_stem().unwrap_or_default()),
+        _ => path,
+    };
+    name.file_stem()
+        .map_or_else(|| "page".into(), |s| s.to_string_lossy().into_owned())
+}
 
 /// The page path that stands for standard input.
 pub const STDIN: &str = "-";
@@ -17,15 +54,47 @@ pub fn is_stdin(path: &Path) -> bool {
     path == Path::new(STDIN)
 }
 
-/// Reads a page's bytes: the file, or all of standard input for `-`.
+/// Reads a page's bytes: the file, or all of standard input for `-`; decompressed if they are
+/// gzip (whatever the file is called).
 pub fn read_page(path: &Path) -> std::io::Result<Vec<u8>> {
-    if is_stdin(path) {
+    let bytes = if is_stdin(path) {
         let mut bytes = Vec::new();
-        std::io::Read::read_to_end(&mut std::io::stdin().lock(), &mut bytes)?;
-        Ok(bytes)
+        std::io::stdin().lock().read_to_end(&mut bytes)?;
+        bytes
     } else {
-        std::fs::read(path)
+        std::fs::read(path)?
+    };
+    gunzip_if_compressed(bytes)
+}
+
+/// The bytes inflated if they start with the gzip magic number (all members of a multi-member
+/// file), else the bytes as they are.
+pub fn gunzip_if_compressed(bytes: Vec<u8>) -> std::io::Result<Vec<u8>> {
+    gunzip_capped(bytes, MAX_PAGE_BYTES)
+}
+
+/// [`gunzip_if_compressed`] with a cap of `max` bytes after decompression.
+fn gunzip_capped(bytes: Vec<u8>, max: u64) -> std::io::Result<Vec<u8>> {
+    if !bytes.starts_with(&[0x1f, 0x8b]) {
+        return Ok(bytes);
     }
+    let mut out = Vec::with_capacity(bytes.len().saturating_mul(4));
+    flate2::read::MultiGzDecoder::new(bytes.as_slice())
+        .take(max + 1)
+        .read_to_end(&mut out)
+        .map_err(|e| std::io::Error::new(e.kind(), format!("bad gzip data: {e}")))?;
+    if out.len() as u64 > max {
+        let limit = if max >= 1 << 20 {
+            format!("{} MiB", max >> 20)
+        } else {
+            format!("{max} bytes")
+        };
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("gzip data inflates past {limit}"),
+        ));
+    }
+    Ok(out)
 }
 
 /// Expands files and folders (recursively, pages by extension, sorted) and an optional list file
@@ -50,11 +119,7 @@ pub fn collect(paths: &[PathBuf], files_from: Option<&Path>) -> anyhow::Result<V
                 .filter_map(Result::ok)
                 .filter(|e| e.file_type().is_file())
                 .map(walkdir::DirEntry::into_path)
-                .filter(|f| {
-                    f.extension()
-                        .and_then(|e| e.to_str())
-                        .is_some_and(|e| PAGE_EXTENSIONS.iter().any(|x| x.eq_ignore_ascii_case(e)))
-                })
+                .filter(|f| is_page_name(f))
                 .collect();
             found.sort();
             out.extend(found);
@@ -80,4 +145,57 @@ pub fn collect(paths: &[PathBuf], files_from: Option<&Path>) -> anyhow::Result<V
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+    use std::path::Path;
+
+    use super::{gunzip_capped, is_page_name, page_stem};
+
+    fn gzip(data: &[u8]) -> Vec<u8> {
+        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        enc.write_all(data).expect("compress");
+        enc.finish().expect("compress")
+    }
+
+    #[test]
+    fn plain_bytes_pass_through_and_gzip_is_inflated() {
+        let page = b"<p>Hello</p>".to_vec();
+        assert_eq!(gunzip_capped(page.clone(), 100).expect("plain"), page);
+        assert_eq!(gunzip_capped(gzip(&page), 100).expect("gzip"), page);
+        // Two members, as `cat a.gz b.gz` makes: both are read.
+        let mut two = gzip(b"<p>one</p>");
+        two.extend(gzip(b"<p>two</p>"));
+        assert_eq!(
+            gunzip_capped(two, 100).expect("two"),
+            b"<p>one</p><p>two</p>"
+        );
+    }
+
+    #[test]
+    fn broken_or_oversized_gzip_is_an_error_that_says_why() {
+        let err = gunzip_capped(b"\x1f\x8bnot gzip".to_vec(), 100).expect_err("broken");
+        assert!(err.to_string().contains("bad gzip data"), "{err}");
+        let bomb = gzip(&vec![b'a'; 5_000]);
+        assert!(bomb.len() < 200);
+        let err = gunzip_capped(bomb.clone(), 1_000).expect_err("too big");
+        assert!(
+            err.to_string().contains("inflates past 1000 bytes"),
+            "{err}"
+        );
+        assert_eq!(gunzip_capped(bomb, 5_000).expect("at the cap").len(), 5_000);
+    }
+
+    #[test]
+    fn compressed_pages_are_found_and_named_without_gz() {
+        assert!(is_page_name(Path::new("a/b.html.gz")));
+        assert!(is_page_name(Path::new("b.HTM")));
+        assert!(!is_page_name(Path::new("b.txt.gz")));
+        assert!(!is_page_name(Path::new("b.gz")));
+        assert_eq!(page_stem(Path::new("x/page.html.gz")), "page");
+        assert_eq!(page_stem(Path::new("x/page.html")), "page");
+        assert_eq!(page_stem(Path::new("-")), "stdin");
+    }
 }
