@@ -178,6 +178,14 @@ mod tests {
     fn broken_or_oversized_gzip_is_an_error_that_says_why() {
         let err = gunzip_capped(b"\x1f\x8bnot gzip".to_vec(), 100).expect_err("broken");
         assert!(err.to_string().contains("bad gzip data"), "{err}");
+        // A stream cut short (a crawl's truncated record) is refused, not read in part.
+        let text: Vec<u8> = (0..2_000u32)
+            .flat_map(|i| i.to_string().into_bytes())
+            .collect();
+        let whole = gzip(&text);
+        let cut = whole[..whole.len() / 2].to_vec();
+        let err = gunzip_capped(cut, 1 << 20).expect_err("truncated");
+        assert!(err.to_string().contains("bad gzip data"), "{err}");
         let bomb = gzip(&vec![b'a'; 5_000]);
         assert!(bomb.len() < 200);
         let err = gunzip_capped(bomb.clone(), 1_000).expect_err("too big");
