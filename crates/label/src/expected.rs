@@ -103,8 +103,8 @@ fn is_zero(x: &f64) -> bool {
     *x == 0.0
 }
 
-/// Gauss-Hermite points of the page-wide shift: [`SPREAD_X`] and their weights
-/// [`SPREAD_W`] (a standard normal; the negative points mirror these).
+/// Number of Gauss-Hermite points over which the page-wide shift is averaged (a 17-point rule
+/// for a standard normal: 0, eight positive points and their mirror images).
 pub const SPREAD_NODES: usize = 17;
 
 /// The non-negative points of a 17-point Gauss-Hermite rule for a standard normal.
