@@ -20,8 +20,12 @@
 //!    for a language, and chardetng reads `£3,000` as Polish `Ł3,000` or `§§§` as Thai letters;
 //! 6. UTF-8 as the last resort (pure ASCII).
 //!
-//! Binary data (NUL bytes or many control characters at the start) is refused with an error
-//! rather than turned into pages of replacement characters.
+//! Binary data is refused with an error rather than turned into pages of replacement characters:
+//! a file that starts with the signature of a common binary format (images, PDF, archives,
+//! executables, fonts), or whose first 4 KiB hold more than 1 % NUL bytes or 2 % other control
+//! characters. A few stray NUL bytes in a page are not binary: browsers ignore them in the text
+//! (so does segmentation, which drops control characters), and refusing the page would lose its
+//! text from the corpus.
 
 use std::borrow::Cow;
 use std::sync::LazyLock;
@@ -300,7 +304,11 @@ fn check_not_binary(bytes: &[u8]) -> Result<(), DecodeError> {
     if head.is_empty() {
         return Ok(());
     }
-    if head.contains(&0) {
+    if let Some(kind) = binary_signature(head) {
+        return Err(DecodeError::Binary(kind));
+    }
+    let nul = head.iter().filter(|&&b| b == 0).count();
+    if nul * 100 > head.len() {
         return Err(DecodeError::Binary("NUL bytes"));
     }
     let controls = head
@@ -311,6 +319,33 @@ fn check_not_binary(bytes: &[u8]) -> Result<(), DecodeError> {
         return Err(DecodeError::Binary("control characters"));
     }
     Ok(())
+}
+
+/// The kind of file whose signature (magic number) starts `head`, for common binary formats a
+/// crawl fetches under an HTML name. Text formats (SVG, JSON, XML) are not listed: they are text.
+fn binary_signature(head: &[u8]) -> Option<&'static str> {
+    const SIGNATURES: &[(&[u8], &str)] = &[
+        (b"\x89PNG\r\n\x1a\n", "a PNG image"),
+        (b"\xff\xd8\xff", "a JPEG image"),
+        (b"GIF87a", "a GIF image"),
+        (b"GIF89a", "a GIF image"),
+        (b"%PDF-", "a PDF document"),
+        (b"PK\x03\x04", "a ZIP archive"),
+        (b"\x1f\x8b", "gzip data"),
+        (b"\x7fELF", "an executable"),
+        (b"MZ\x90\0", "an executable"),
+        (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1", "an Office document"),
+        (b"wOFF", "a web font"),
+        (b"wOF2", "a web font"),
+        (b"7z\xbc\xaf\x27\x1c", "a 7-Zip archive"),
+    ];
+    if head.len() >= 12 && head.starts_with(b"RIFF") && &head[8..12] == b"WEBP" {
+        return Some("a WebP image");
+    }
+    SIGNATURES
+        .iter()
+        .find(|(magic, _)| head.starts_with(magic))
+        .map(|&(_, kind)| kind)
 }
 
 /// The encoding a `<meta>` tag in the first 4 KiB declares, if it names one encoding_rs knows.

@@ -99,7 +99,46 @@ fn binary_junk_is_a_clear_error() {
     let ex = extractor();
     let err = process(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR", &mut seg, &ex).expect_err("refused");
     assert!(matches!(err, PageError::Decode(DecodeError::Binary(_))));
+    assert_eq!(
+        err.to_string(),
+        "not an HTML page: binary data (a PNG image)"
+    );
+    let err = process(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj", &mut seg, &ex).expect_err("PDF");
+    assert_eq!(
+        err.to_string(),
+        "not an HTML page: binary data (a PDF document)"
+    );
+    // Mostly NUL bytes (UTF-16 without a byte-order mark reads so too) is refused.
+    let err = process(&b"<\0p\0>\0h\0i\0".repeat(20), &mut seg, &ex).expect_err("NULs");
     assert_eq!(err.to_string(), "not an HTML page: binary data (NUL bytes)");
+}
+
+#[test]
+fn a_few_stray_nul_bytes_do_not_cost_the_page_its_text() {
+    let mut seg = Segmenter::new();
+    let ex = extractor();
+    let clean = format!(
+        "<html><head><title>Report</title></head><body><h1>Annual report</h1>{}</body></html>",
+        "<p>The council met on Monday and agreed the budget for the coming year.</p>".repeat(8)
+    );
+    // Two NUL bytes in the first 4 KiB, one inside a word and one between tags.
+    let mut dirty = clean.clone().into_bytes();
+    let at = clean.find("agreed").expect("word") + 2;
+    dirty.insert(at, 0);
+    let tag = clean.find("<h1>").expect("tag");
+    dirty.insert(tag, 0);
+    let want = process(clean.as_bytes(), &mut seg, &ex).expect("clean page");
+    let got = process(&dirty, &mut seg, &ex).expect("a few NUL bytes are not binary");
+    let block_texts = |p: &victor_features::Processed<'_>| -> Vec<String> {
+        p.page
+            .blocks
+            .iter()
+            .map(|b| p.page.block_text(b).to_string())
+            .collect()
+    };
+    assert_eq!(block_texts(&got), block_texts(&want));
+    assert!(block_texts(&got).len() >= 9);
+    assert!(block_texts(&got).iter().all(|t| !t.contains('\0')));
 }
 
 #[test]
