@@ -208,6 +208,35 @@ fn standard_output_follows_the_input_order_on_several_threads() {
 }
 
 #[test]
+fn pages_on_standard_output_are_set_off_by_a_blank_line() {
+    let pages = example_pages();
+    let (a, b) = (s(&pages[0]), s(&pages[1]));
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let empty = tmp.path().join("empty.html");
+    std::fs::write(&empty, b"").expect("write empty page");
+    for format in ["text", "cleaneval"] {
+        let alone = |p: &str| run(&["label", "--format", format, p]).stdout;
+        let (ta, tb) = (alone(a), alone(b));
+        assert!(ta.ends_with(b"\n") && tb.ends_with(b"\n") && !ta.ends_with(b"\n\n"));
+        // A page that keeps nothing adds nothing, not a second blank line.
+        let want = [ta.as_slice(), b"\n", tb.as_slice()].concat();
+        for jobs in ["1", "2"] {
+            let out = run(&["label", "--format", format, "--jobs", jobs, a, s(&empty), b]);
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            assert_eq!(
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&want),
+                "{format}, {jobs} jobs"
+            );
+        }
+    }
+}
+
+#[test]
 fn a_page_past_the_block_limit_fails_alone_and_names_the_option() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let long = tmp.path().join("long.html");

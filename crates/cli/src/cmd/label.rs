@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use anyhow::Context;
 use clap::ValueEnum;
@@ -17,9 +17,10 @@ use crate::util::{inputs, model, output, progress};
 /// Output formats of `victor label`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Format {
-    /// The cleaned text, one paragraph a line.
+    /// The cleaned text, one paragraph a line (on standard output, a blank line between pages).
     Text,
-    /// The cleaned text with CleanEval's `<h>`, `<p>`, `<l>` paragraph markers.
+    /// The cleaned text with CleanEval's `<h>`, `<p>`, `<l>` paragraph markers (a blank line
+    /// between pages, as for text).
     Cleaneval,
     /// One JSON object per page: source, language, title, and every block with its text,
     /// offsets, label and the probabilities of header, text and other.
@@ -132,6 +133,41 @@ fn render(
     Ok(())
 }
 
+/// What has gone to standard output so far, shared by the threads that write there in turn.
+#[derive(Default)]
+struct StdoutState {
+    /// The CSV header is written.
+    csv_header: AtomicBool,
+    /// A page's text is written (the next one is set off by a blank line).
+    text: AtomicBool,
+}
+
+/// Writes one page's rendering to standard output: after the CSV header before the first page's
+/// rows, and after a blank line when text of an earlier page precedes it (so documents stay
+/// apart, one paragraph a line and a blank line between pages; a page that keeps nothing adds
+/// nothing).
+fn to_stdout(
+    out: &mut impl Write,
+    format: Format,
+    page: &[u8],
+    state: &StdoutState,
+) -> std::io::Result<()> {
+    match format {
+        Format::Csv if !state.csv_header.swap(true, Ordering::SeqCst) => {
+            let mut w = csv::Writer::from_writer(Vec::new());
+            w.write_record(CSV_HEADER)?;
+            out.write_all(&w.into_inner().map_err(|e| e.into_error())?)?;
+        }
+        Format::Text | Format::Cleaneval
+            if !page.is_empty() && state.text.swap(true, Ordering::SeqCst) =>
+        {
+            out.write_all(b"\n")?;
+        }
+        _ => {}
+    }
+    out.write_all(page)
+}
+
 /// Output file for an input: its name without extension ([`inputs::page_stem`]) with the format's
 /// extension.
 fn out_path(dir: &Path, input: &Path, format: Format) -> PathBuf {
@@ -187,7 +223,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let failures = std::sync::Mutex::new(Vec::<(PathBuf, String)>::new());
     let written = AtomicUsize::new(0);
     let stdout = std::io::stdout();
-    let csv_header_done = std::sync::atomic::AtomicBool::new(false);
+    let stdout_state = StdoutState::default();
 
     let one =
         |labeler: &mut Labeler<'_>, buf: &mut Vec<u8>, path: &PathBuf| -> Result<(), String> {
@@ -212,15 +248,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                         .map_err(|e| crate::util::errors::message(&e))?;
                 }
                 None => {
-                    let mut lock = stdout.lock();
-                    if args.format == Format::Csv && !csv_header_done.swap(true, Ordering::SeqCst) {
-                        let mut w = csv::Writer::from_writer(Vec::new());
-                        let _ = w.write_record(CSV_HEADER);
-                        if let Ok(h) = w.into_inner() {
-                            let _ = lock.write_all(&h);
-                        }
-                    }
-                    lock.write_all(buf)
+                    to_stdout(&mut stdout.lock(), args.format, buf, &stdout_state)
                         .map_err(|e| format!("cannot write output: {e}"))?;
                 }
             }
@@ -285,16 +313,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 for (i, r) in outs {
                     let p = &chunk[i];
                     let r = r.and_then(|b| {
-                        if args.format == Format::Csv
-                            && !csv_header_done.swap(true, Ordering::SeqCst)
-                        {
-                            let mut w = csv::Writer::from_writer(Vec::new());
-                            let _ = w.write_record(CSV_HEADER);
-                            if let Ok(h) = w.into_inner() {
-                                let _ = lock.write_all(&h);
-                            }
-                        }
-                        lock.write_all(&b)
+                        to_stdout(&mut lock, args.format, &b, &stdout_state)
                             .map_err(|e| format!("cannot write output: {e}"))?;
                         written.fetch_add(1, Ordering::Relaxed);
                         Ok(())
