@@ -200,7 +200,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let decoding_name = model::decoding_name(decoding);
     let pages = inputs::collect(&args.pages, args.files_from.as_deref())?;
     if pages.is_empty() {
-        anyhow::bail!("no pages to label (give files, folders or --files-from)");
+        anyhow::bail!(
+            "no pages to label (give files, folders, `-` for standard input, or --files-from)"
+        );
     }
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
