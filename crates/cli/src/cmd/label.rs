@@ -133,6 +133,13 @@ fn render(
     Ok(())
 }
 
+/// Writes the CSV header row (the columns of `--format csv`).
+fn write_csv_header(out: &mut impl Write) -> std::io::Result<()> {
+    let mut w = csv::Writer::from_writer(out);
+    w.write_record(CSV_HEADER)?;
+    w.flush()
+}
+
 /// What has gone to standard output so far, shared by the threads that write there in turn.
 #[derive(Default)]
 struct StdoutState {
@@ -153,11 +160,7 @@ fn to_stdout(
     state: &StdoutState,
 ) -> std::io::Result<()> {
     match format {
-        Format::Csv if !state.csv_header.swap(true, Ordering::SeqCst) => {
-            let mut w = csv::Writer::from_writer(Vec::new());
-            w.write_record(CSV_HEADER)?;
-            out.write_all(&w.into_inner().map_err(|e| e.into_error())?)?;
-        }
+        Format::Csv if !state.csv_header.swap(true, Ordering::SeqCst) => write_csv_header(out)?,
         Format::Text | Format::Cleaneval
             if !page.is_empty() && state.text.swap(true, Ordering::SeqCst) =>
         {
@@ -240,10 +243,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 Some(dir) => {
                     let mut file = Vec::with_capacity(buf.len() + 64);
                     if args.format == Format::Csv {
-                        let mut w = csv::Writer::from_writer(&mut file);
-                        let _ = w.write_record(CSV_HEADER);
-                        let _ = w.flush();
-                        drop(w);
+                        write_csv_header(&mut file).map_err(|e| e.to_string())?;
                     }
                     file.extend_from_slice(buf);
                     output::write_atomic_in_existing(&out_path(dir, path, args.format), &file)

@@ -24,11 +24,14 @@ fn is_page_name(path: &Path) -> bool {
             .and_then(|e| e.to_str())
             .is_some_and(|e| PAGE_EXTENSIONS.iter().any(|x| x.eq_ignore_ascii_case(e)))
     };
+    is_page_ext(without_gz(path))
+}
+
+/// The path without a trailing `.gz` (as a file name: `a/b.html.gz` -> `b.html`), else the path.
+fn without_gz(path: &Path) -> &Path {
     match path.extension().and_then(|e| e.to_str()) {
-        Some(e) if e.eq_ignore_ascii_case("gz") => {
-            is_page_ext(Path::new(path.file_stem().unwrap_or_default()))
-        }
-        _ => is_page_ext(path),
+        Some(e) if e.eq_ignore_ascii_case("gz") => Path::new(path.file_stem().unwrap_or_default()),
+        _ => path,
     }
 }
 
@@ -38,11 +41,8 @@ pub fn page_stem(path: &Path) -> String {
     if is_stdin(path) {
         return "stdin".into();
     }
-    let name = match path.extension().and_then(|e| e.to_str()) {
-        Some(e) if e.eq_ignore_ascii_case("gz") => Path::new(path.file_stem().unwrap_or_default()),
-        _ => path,
-    };
-    name.file_stem()
+    without_gz(path)
+        .file_stem()
         .map_or_else(|| "page".into(), |s| s.to_string_lossy().into_owned())
 }
 
@@ -69,7 +69,7 @@ pub fn read_page(path: &Path) -> std::io::Result<Vec<u8>> {
 
 /// The bytes inflated if they start with the gzip magic number (all members of a multi-member
 /// file), else the bytes as they are.
-pub fn gunzip_if_compressed(bytes: Vec<u8>) -> std::io::Result<Vec<u8>> {
+fn gunzip_if_compressed(bytes: Vec<u8>) -> std::io::Result<Vec<u8>> {
     gunzip_capped(bytes, MAX_PAGE_BYTES)
 }
 
