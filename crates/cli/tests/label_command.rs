@@ -84,6 +84,7 @@ fn every_format_is_written_under_the_input_name_with_its_extension() {
         ("text", "txt"),
         ("cleaneval", "txt"),
         ("jsonl", "jsonl"),
+        ("jsonl-text", "jsonl"),
         ("html", "html"),
         ("csv", "csv"),
     ] {
@@ -144,6 +145,28 @@ fn every_format_is_written_under_the_input_name_with_its_extension() {
         most_kept < least_dropped,
         "kept blocks are a prefix by P(other)"
     );
+    // Both JSON formats carry the page's cleaned text, the text format's output without its
+    // last line break; jsonl-text leaves the blocks out.
+    for p in &pages {
+        let stem = p.file_stem().expect("stem").to_string_lossy().into_owned();
+        let read = |dir: &str, ext: &str| {
+            std::fs::read_to_string(tmp.path().join(dir).join(format!("{stem}.{ext}")))
+                .expect("output")
+        };
+        let text = read("text", "txt");
+        let full: serde_json::Value =
+            serde_json::from_str(read("jsonl", "jsonl").trim()).expect("JSON");
+        let compact: serde_json::Value =
+            serde_json::from_str(read("jsonl-text", "jsonl").trim()).expect("JSON");
+        assert_eq!(
+            full["text"].as_str(),
+            Some(text.strip_suffix('\n').unwrap_or(&text)),
+            "{stem}"
+        );
+        assert_eq!(compact["text"], full["text"], "{stem}");
+        assert_eq!(compact["title"], full["title"], "{stem}");
+        assert!(compact.get("blocks").is_none(), "{stem}");
+    }
 }
 
 #[test]

@@ -90,28 +90,45 @@ pub fn render_text(page: &Page, labels: &[Label], markers: bool, out: &mut Strin
     }
 }
 
-/// One page as a JSON object (one line of `--format jsonl`).
+/// Where a page came from and how it was decoded: the fields of a `--format jsonl` line beside
+/// its text and blocks.
+#[derive(Clone, Copy, Debug)]
+pub struct JsonlMeta<'a> {
+    /// The input's name (its path, or `-` for standard input).
+    pub source: &'a str,
+    /// The page's language (ISO 639-3), when identified.
+    pub language: Option<&'a str>,
+    /// The decoding that chose the labels (`expected-f1`, `threshold 0.7`, `viterbi`).
+    pub decoding: &'a str,
+}
+
+/// One page as a JSON object on one line (`--format jsonl` with `blocks`, `--format jsonl-text`
+/// without): the meta fields, the page's title, its kept text as [`render_text`] writes it
+/// (without the last line break; `""` when nothing is kept) and, with `blocks`, every block with
+/// its text, offsets, label and marginals.
 ///
 /// Serialized straight from the page, block after block, with no intermediate JSON tree: a page
 /// of 200,000 blocks took 900 MB as `serde_json::Value`s. Keys come in alphabetical order.
 pub fn write_jsonl(
     out: &mut dyn Write,
-    source: &str,
-    language: Option<&str>,
+    meta: JsonlMeta<'_>,
     page: &Page,
     labels: &[Label],
     probs: &[Probs],
-    decoding: &str,
+    blocks: bool,
 ) -> io::Result<()> {
+    let mut text = String::new();
+    render_text(page, labels, false, &mut text);
     let obj = JsonPage {
-        blocks: JsonBlocks {
+        blocks: blocks.then_some(JsonBlocks {
             page,
             labels,
             probs,
-        },
-        decoding,
-        language,
-        source,
+        }),
+        decoding: meta.decoding,
+        language: meta.language,
+        source: meta.source,
+        text: text.strip_suffix('\n').unwrap_or(&text),
         title: page.title.as_deref(),
     };
     serde_json::to_writer(&mut *out, &obj)?;
@@ -121,10 +138,12 @@ pub fn write_jsonl(
 /// The object `write_jsonl` writes (fields in alphabetical order, as they appear).
 #[derive(Serialize)]
 struct JsonPage<'a> {
-    blocks: JsonBlocks<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    blocks: Option<JsonBlocks<'a>>,
     decoding: &'a str,
     language: Option<&'a str>,
     source: &'a str,
+    text: &'a str,
     title: Option<&'a str>,
 }
 
@@ -305,5 +324,58 @@ mod tests {
         let h = render_html(doc, &p, &labels, &probs);
         assert!(h.contains("<p><span class=\"victor-text\" title=\"text: header 0.100 text 0.800 other 0.100\">Hello</span> <b><span class=\"victor-other\""));
         assert!(h.ends_with("!</span></p>"));
+    }
+    #[test]
+    fn jsonl_lines_carry_the_kept_text_with_or_without_blocks() {
+        let p = page("<title>T</title><h1>Title</h1><div>menu</div><p>Body <b>text</b>.</p>");
+        let labels = [
+            Label::Header,
+            Label::Other,
+            Label::Text,
+            Label::Text,
+            Label::Text,
+        ];
+        assert_eq!(p.blocks.len(), labels.len());
+        let probs = [
+            [0.6, 0.3, 0.1],
+            [0.0, 0.1, 0.9],
+            [0.0, 0.9, 0.1],
+            [0.0, 0.9, 0.1],
+            [0.0, 0.9, 0.1],
+        ];
+        let meta = JsonlMeta {
+            source: "a.html",
+            language: Some("eng"),
+            decoding: "threshold 0.5",
+        };
+        let line = |blocks| {
+            let mut out = Vec::new();
+            write_jsonl(&mut out, meta, &p, &labels, &probs, blocks).expect("writes");
+            let s = String::from_utf8(out).expect("utf-8");
+            assert!(
+                s.ends_with('\n') && s.matches('\n').count() == 1,
+                "one line: {s}"
+            );
+            serde_json::from_str::<serde_json::Value>(&s).expect("one JSON object")
+        };
+        let full = line(true);
+        assert_eq!(
+            full["text"], "Title\nBody text.",
+            "render_text without the last line break"
+        );
+        assert_eq!(full["title"], "T");
+        assert_eq!(full["language"], "eng");
+        assert_eq!(full["blocks"][1]["label"], "other");
+        assert_eq!(full["blocks"][1]["text"], "menu");
+        let compact = line(false);
+        assert!(compact.get("blocks").is_none(), "{compact}");
+        assert_eq!(compact["text"], full["text"]);
+        assert_eq!(compact["source"], "a.html");
+        assert_eq!(compact["decoding"], "threshold 0.5");
+        // Nothing kept: an empty text, still one line per page.
+        let mut out = Vec::new();
+        write_jsonl(&mut out, meta, &p, &[Label::Other; 5], &probs, false).expect("writes");
+        let v: serde_json::Value = serde_json::from_slice(&out).expect("JSON");
+        assert_eq!(v["text"], "");
     }
 }

@@ -9,7 +9,9 @@ use anyhow::Context;
 use clap::ValueEnum;
 use rayon::prelude::*;
 use victor_features::DEFAULT_MAX_BLOCKS;
-use victor_label::render::{CSV_HEADER, render_html, render_text, write_csv, write_jsonl};
+use victor_label::render::{
+    CSV_HEADER, JsonlMeta, render_html, render_text, write_csv, write_jsonl,
+};
 use victor_label::{LabeledPage, Labeler, Model};
 
 use crate::util::{inputs, model, output, progress};
@@ -22,9 +24,12 @@ pub enum Format {
     /// The cleaned text with CleanEval's `<h>`, `<p>`, `<l>` paragraph markers (a blank line
     /// between pages, as for text).
     Cleaneval,
-    /// One JSON object per page: source, language, title, and every block with its text,
-    /// offsets, label and the probabilities of header, text and other.
+    /// One JSON object per page: source, language, title, decoding, the cleaned text, and every
+    /// block with its text, offsets, label and the probabilities of header, text and other.
     Jsonl,
+    /// One JSON object per page without the blocks: source, language, title, decoding and the
+    /// cleaned text (one paragraph a line), the document-per-line layout corpus tools read.
+    JsonlText,
     /// The original page with each block highlighted by its label (probabilities on hover).
     Html,
     /// One row per block: page, block, start, end, label, p_header, p_text, p_other, text.
@@ -35,7 +40,7 @@ impl Format {
     fn extension(self) -> &'static str {
         match self {
             Format::Text | Format::Cleaneval => "txt",
-            Format::Jsonl => "jsonl",
+            Format::Jsonl | Format::JsonlText => "jsonl",
             Format::Html => "html",
             Format::Csv => "csv",
         }
@@ -110,14 +115,17 @@ fn render(
             render_text(page, &lp.labels, format == Format::Cleaneval, &mut s);
             out.extend_from_slice(s.as_bytes());
         }
-        Format::Jsonl => write_jsonl(
+        Format::Jsonl | Format::JsonlText => write_jsonl(
             out,
-            source,
-            lp.processed.table.language,
+            JsonlMeta {
+                source,
+                language: lp.processed.table.language,
+                decoding,
+            },
             page,
             &lp.labels,
             &lp.probs,
-            decoding,
+            format == Format::Jsonl,
         )?,
         Format::Html => out.extend_from_slice(
             render_html(&lp.processed.decoded.text, page, &lp.labels, &lp.probs).as_bytes(),
@@ -178,7 +186,6 @@ fn out_path(dir: &Path, input: &Path, format: Format) -> PathBuf {
     dir.join(format!("{stem}.{}", format.extension()))
 }
 
-/// Runs the subcommand.
 /// A labeling error as the failure report shows it, with the option that lifts a limit.
 fn describe(e: &victor_label::LabelError) -> String {
     use victor_features::{PageError, SegmentError};
@@ -197,6 +204,7 @@ fn labeler_for(model: &Model, max_blocks: usize) -> Labeler<'_> {
     labeler
 }
 
+/// Runs the subcommand.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let model = model::load(args.model.as_deref())?;
     let decoding = model::decoding(args.viterbi, args.expected_f1, args.threshold, &model)?;
