@@ -17,7 +17,6 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::Context;
-use rayon::prelude::*;
 use victor_annotations::Label;
 use victor_annotations::import::ImportOptions;
 use victor_eval::{BlockCounts, PageScore, TextScores};
@@ -212,18 +211,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
     let bar = progress::bar(jobs.len() as u64, "pages", args.input.quiet);
     bar.set_message("evaluating");
-    let outcomes: Vec<Outcome> = pool.install(|| {
-        jobs.par_iter()
-            .map_init(
-                || Worker::new(&model),
-                |w, &(k, input, i)| {
-                    let o = score_page(w, input, k, i, decoding);
-                    bar.inc(1);
-                    o
-                },
-            )
-            .collect()
-    });
+    let outcomes: Vec<Outcome> = progress::par_map(
+        &pool,
+        &jobs,
+        &bar,
+        || Worker::new(&model),
+        |w, &(k, input, i)| score_page(w, input, k, i, decoding),
+    );
     bar.finish_and_clear();
     let seconds = start.elapsed().as_secs_f64();
 
@@ -412,39 +406,28 @@ fn worst(inputs: &[Input], outcomes: &[Outcome], n: usize) -> String {
 /// Lists, on standard error, the pages that could not be labelled or have no gold labels.
 fn report_problems(inputs: &[Input], outcomes: &[Outcome]) {
     let name = |o: &Outcome| inputs.get(o.input).map_or("", |i| i.name.as_str());
-    let failed: Vec<&Outcome> = outcomes.iter().filter(|o| o.failed.is_some()).collect();
-    if !failed.is_empty() {
-        eprintln!(
-            "victor eval: {} pages could not be labelled (text level: scored as empty output):",
-            failed.len()
-        );
-        for o in failed.iter().take(20) {
-            eprintln!(
-                "  {} {}: {}",
-                name(o),
-                o.id,
-                o.failed.as_deref().unwrap_or("")
-            );
+    // The first 20 pages with a reason, under a line that counts them all.
+    let list = |what: &str, reason: &dyn Fn(&Outcome) -> Option<&str>| {
+        let pages: Vec<(&Outcome, &str)> = outcomes
+            .iter()
+            .filter_map(|o| reason(o).map(|r| (o, r)))
+            .collect();
+        if pages.is_empty() {
+            return;
         }
-    }
-    let unlabelled: Vec<&Outcome> = outcomes
-        .iter()
-        .filter(|o| o.failed.is_none() && o.no_labels.is_some())
-        .collect();
-    if !unlabelled.is_empty() {
-        eprintln!(
-            "victor eval: {} pages have no gold block labels (left out of the block level):",
-            unlabelled.len()
-        );
-        for o in unlabelled.iter().take(20) {
-            eprintln!(
-                "  {} {}: {}",
-                name(o),
-                o.id,
-                o.no_labels.as_deref().unwrap_or("")
-            );
+        eprintln!("victor eval: {} pages {what}:", pages.len());
+        for (o, r) in pages.iter().take(20) {
+            eprintln!("  {} {}: {r}", name(o), o.id);
         }
-    }
+    };
+    list(
+        "could not be labelled (text level: scored as empty output)",
+        &|o| o.failed.as_deref(),
+    );
+    list(
+        "have no gold block labels (left out of the block level)",
+        &|o| o.no_labels.as_deref().filter(|_| o.failed.is_none()),
+    );
 }
 
 /// Run-wide values repeated on every CSV row.

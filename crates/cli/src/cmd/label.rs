@@ -12,7 +12,7 @@ use victor_features::DEFAULT_MAX_BLOCKS;
 use victor_label::render::{
     CSV_HEADER, JsonlMeta, render_html, render_text, write_csv, write_jsonl,
 };
-use victor_label::{LabeledPage, Labeler, Model};
+use victor_label::{Decoding, LabeledPage, Labeler, Model};
 
 use crate::util::{inputs, model, output, progress};
 
@@ -204,6 +204,25 @@ fn labeler_for(model: &Model, max_blocks: usize) -> Labeler<'_> {
     labeler
 }
 
+/// Reads, labels and renders one page into `buf` (cleared first); an error is the reason the
+/// failure report gives.
+fn label_page(
+    labeler: &mut Labeler<'_>,
+    path: &Path,
+    decoding: Decoding,
+    format: Format,
+    decoding_name: &str,
+    buf: &mut Vec<u8>,
+) -> Result<(), String> {
+    let bytes = inputs::read_page(path).map_err(|e| format!("cannot read: {e}"))?;
+    let lp = labeler
+        .label_bytes(&bytes, decoding)
+        .map_err(|e| describe(&e))?;
+    buf.clear();
+    let source = path.display().to_string();
+    render(format, &source, &lp, decoding_name, buf).map_err(|e| e.to_string())
+}
+
 /// Runs the subcommand.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let model = model::load(args.model.as_deref())?;
@@ -240,13 +259,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
     let one =
         |labeler: &mut Labeler<'_>, buf: &mut Vec<u8>, path: &PathBuf| -> Result<(), String> {
-            let bytes = inputs::read_page(path).map_err(|e| format!("cannot read: {e}"))?;
-            let lp = labeler
-                .label_bytes(&bytes, decoding)
-                .map_err(|e| describe(&e))?;
-            buf.clear();
-            let source = path.display().to_string();
-            render(args.format, &source, &lp, &decoding_name, buf).map_err(|e| e.to_string())?;
+            label_page(labeler, path, decoding, args.format, &decoding_name, buf)?;
             match &args.out {
                 Some(dir) => {
                     let mut file = Vec::with_capacity(buf.len() + 64);
@@ -297,24 +310,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                         .map_init(
                             || labeler_for(&model, args.max_blocks),
                             |lab, (i, p)| {
-                                let r = (|| {
-                                    let bytes = inputs::read_page(p)
-                                        .map_err(|e| format!("cannot read: {e}"))?;
-                                    let lp = lab
-                                        .label_bytes(&bytes, decoding)
-                                        .map_err(|e| describe(&e))?;
-                                    let mut b = Vec::new();
-                                    render(
-                                        args.format,
-                                        &p.display().to_string(),
-                                        &lp,
-                                        &decoding_name,
-                                        &mut b,
-                                    )
-                                    .map_err(|e| e.to_string())?;
-                                    Ok(b)
-                                })();
-                                (i, r)
+                                let mut b = Vec::new();
+                                let r = label_page(
+                                    lab,
+                                    p,
+                                    decoding,
+                                    args.format,
+                                    &decoding_name,
+                                    &mut b,
+                                );
+                                (i, r.map(|()| b))
                             },
                         )
                         .collect()

@@ -13,7 +13,6 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::Context;
-use rayon::prelude::*;
 use victor_annotations::Label;
 use victor_eval::plot::{Axes, Curve, PlotOptions, render_svg};
 use victor_eval::{
@@ -196,18 +195,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let start = Instant::now();
     let bar = progress::bar(jobs.len() as u64, "pages", args.input.quiet);
     bar.set_message("sweeping");
-    let pages: Vec<PageSweep> = pool.install(|| {
-        jobs.par_iter()
-            .map_init(
-                || Worker::new(&model),
-                |w, &(input, i)| {
-                    let s = sweep_page(w, input, i, &thresholds);
-                    bar.inc(1);
-                    s
-                },
-            )
-            .collect()
-    });
+    let pages: Vec<PageSweep> = progress::par_map(
+        &pool,
+        &jobs,
+        &bar,
+        || Worker::new(&model),
+        |w, &(input, i)| sweep_page(w, input, i, &thresholds),
+    );
     bar.finish_and_clear();
     let seconds = start.elapsed().as_secs_f64();
 

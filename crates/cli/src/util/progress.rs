@@ -23,3 +23,29 @@ pub fn bar(len: u64, what: &str, quiet: bool) -> ProgressBar {
 pub fn note(bar: &ProgressBar, line: &str) {
     bar.suspend(|| eprintln!("{line}"));
 }
+
+/// Maps `f` over `jobs` on the threads of `pool`, each thread with its own state from `init` (a
+/// worker that reuses its buffers), and ticks `bar` once a job; the results keep the order of
+/// `jobs`.
+pub fn par_map<J, S, T>(
+    pool: &rayon::ThreadPool,
+    jobs: &[J],
+    bar: &ProgressBar,
+    init: impl Fn() -> S + Sync + Send,
+    f: impl Fn(&mut S, &J) -> T + Sync + Send,
+) -> Vec<T>
+where
+    J: Sync,
+    T: Send,
+{
+    use rayon::prelude::*;
+    pool.install(|| {
+        jobs.par_iter()
+            .map_init(&init, |state, job| {
+                let out = f(state, job);
+                bar.inc(1);
+                out
+            })
+            .collect()
+    })
+}

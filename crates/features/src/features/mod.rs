@@ -41,6 +41,15 @@ use lexicon::{StopIndex, StopWords, attr_tokens, iso639_1, singular, tokens, wor
 use structure::{Structure, TagSet};
 use text::{CHAR_CLASSES, END_CLASSES, TOKEN_CLASSES, TextStats};
 
+/// Columns of one character or token count: unit (`char`, `token`), class names, `abs` or
+/// `rel`, and the feature of class `k`.
+type ClassColumns = (
+    &'static str,
+    &'static [&'static str],
+    &'static str,
+    fn(u8) -> Feat,
+);
+
 /// The feature modules, in column order.
 pub const MODULES: &[&str] = &[
     "main",
@@ -572,37 +581,17 @@ impl Extractor {
             }
         }
         if on("content") {
-            for (k, c) in CHAR_CLASSES.iter().enumerate() {
-                numeric(
-                    format!("char.{c}-abs"),
-                    Feat::CharAbs(k as u8),
-                    None,
-                    &mut cols,
-                )?;
-            }
-            for (k, c) in CHAR_CLASSES.iter().enumerate() {
-                numeric(
-                    format!("char.{c}-rel"),
-                    Feat::CharRel(k as u8),
-                    None,
-                    &mut cols,
-                )?;
-            }
-            for (k, c) in TOKEN_CLASSES.iter().enumerate() {
-                numeric(
-                    format!("token.{c}-abs"),
-                    Feat::TokAbs(k as u8),
-                    None,
-                    &mut cols,
-                )?;
-            }
-            for (k, c) in TOKEN_CLASSES.iter().enumerate() {
-                numeric(
-                    format!("token.{c}-rel"),
-                    Feat::TokRel(k as u8),
-                    None,
-                    &mut cols,
-                )?;
+            // Column order: char abs, char rel, token abs, token rel (each class in turn).
+            let groups: [ClassColumns; 4] = [
+                ("char", &CHAR_CLASSES, "abs", Feat::CharAbs),
+                ("char", &CHAR_CLASSES, "rel", Feat::CharRel),
+                ("token", &TOKEN_CLASSES, "abs", Feat::TokAbs),
+                ("token", &TOKEN_CLASSES, "rel", Feat::TokRel),
+            ];
+            for (unit, classes, kind, feat) in groups {
+                for (k, c) in classes.iter().enumerate() {
+                    numeric(format!("{unit}.{c}-{kind}"), feat(k as u8), None, &mut cols)?;
+                }
             }
             numeric("token.upper-rel".into(), Feat::TokUpperRel, None, &mut cols)?;
         }
