@@ -223,6 +223,14 @@ fn label_page(
     render(format, &source, &lp, decoding_name, buf).map_err(|e| e.to_string())
 }
 
+/// A pool of `jobs` labeling threads.
+fn thread_pool(jobs: usize) -> anyhow::Result<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs)
+        .build()
+        .context("thread pool")
+}
+
 /// Runs the subcommand.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let model = model::load(args.model.as_deref())?;
@@ -297,19 +305,15 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 report(p, r);
             }
         } else {
-            let pool = rayon::ThreadPoolBuilder::new()
-                .num_threads(jobs)
-                .build()
-                .context("thread pool")?;
+            let pool = thread_pool(jobs)?;
             // Chunks keep memory flat while preserving order on stdout.
             for chunk in pages.chunks(256) {
-                let outs: Vec<(usize, Result<Vec<u8>, String>)> = pool.install(|| {
+                let outs: Vec<Result<Vec<u8>, String>> = pool.install(|| {
                     chunk
                         .par_iter()
-                        .enumerate()
                         .map_init(
                             || labeler_for(&model, args.max_blocks),
-                            |lab, (i, p)| {
+                            |lab, p| {
                                 let mut b = Vec::new();
                                 let r = label_page(
                                     lab,
@@ -319,14 +323,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                                     &decoding_name,
                                     &mut b,
                                 );
-                                (i, r.map(|()| b))
+                                r.map(|()| b)
                             },
                         )
                         .collect()
                 });
                 let mut lock = stdout.lock();
-                for (i, r) in outs {
-                    let p = &chunk[i];
+                for (p, r) in chunk.iter().zip(outs) {
                     let r = r.and_then(|b| {
                         to_stdout(&mut lock, args.format, &b, &stdout_state)
                             .map_err(|e| format!("cannot write output: {e}"))?;
@@ -338,10 +341,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
     } else {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(jobs)
-            .build()
-            .context("thread pool")?;
+        let pool = thread_pool(jobs)?;
         pool.install(|| {
             pages.par_iter().for_each_init(
                 || (labeler_for(&model, args.max_blocks), Vec::new()),
