@@ -25,7 +25,7 @@ use victor_label::{Decoding, decide, expected};
 use super::evaluate::input::{Input, open_all};
 use super::evaluate::load::{Worker, empty_output};
 use super::evaluate::table::Table;
-use super::evaluate::{Importer, InputArgs, fig};
+use super::evaluate::{Importer, InputArgs, fig, num, text_cells};
 use crate::util::{model, output, progress};
 
 /// Score a model on annotated pages or a gold-standard set.
@@ -333,20 +333,14 @@ fn report(inputs: &[Input], per_input: &[Totals], all: &Totals) -> String {
         "F1<.5",
     ]);
     for (name, input, t) in &rows {
-        let s = t.text.summary();
-        x.row(vec![
+        let mut row = vec![
             name.to_string(),
             input.map_or("", |i| i.text_gold()).to_string(),
             t.text.len().to_string(),
-            fig(s.map(|s| s.macro_avg.precision)),
-            fig(s.map(|s| s.macro_avg.recall)),
-            fig(s.map(|s| s.macro_avg.f1)),
-            fig(s.map(|s| s.median_f1)),
-            fig(s.map(|s| s.micro.precision)),
-            fig(s.map(|s| s.micro.recall)),
-            fig(s.map(|s| s.micro.f1)),
-            below_half(&t.text).to_string(),
-        ]);
+        ];
+        row.extend(text_cells(t.text.summary(), fig));
+        row.push(below_half(&t.text).to_string());
+        x.row(row);
     }
     format!(
         "\nBlock level (content = header or text; header/text confusions count as correct)\n{}\
@@ -466,11 +460,6 @@ const CSV_COLUMNS: [&str; 25] = [
     "text_pages_f1_below_0.5",
 ];
 
-/// A figure for CSV: shortest exact form, empty when absent.
-fn num(x: Option<f64>) -> String {
-    x.map_or_else(String::new, |v| v.to_string())
-}
-
 fn write_csv(
     buf: &mut Vec<u8>,
     ctx: &CsvContext<'_>,
@@ -489,8 +478,7 @@ fn write_csv(
     for (name, input, t) in rows {
         let m = t.blocks.metrics();
         let b = |x: f64| num((t.block_pages > 0).then_some(x));
-        let s = t.text.summary();
-        w.write_record([
+        let mut record = vec![
             name.to_string(),
             input.map_or_else(String::new, Input::describe),
             ctx.split.to_string(),
@@ -508,15 +496,10 @@ fn write_csv(
             b(m.f1),
             input.map_or("", |i| i.text_gold()).to_string(),
             t.text.len().to_string(),
-            num(s.map(|s| s.macro_avg.precision)),
-            num(s.map(|s| s.macro_avg.recall)),
-            num(s.map(|s| s.macro_avg.f1)),
-            num(s.map(|s| s.median_f1)),
-            num(s.map(|s| s.micro.precision)),
-            num(s.map(|s| s.micro.recall)),
-            num(s.map(|s| s.micro.f1)),
-            below_half(&t.text).to_string(),
-        ])?;
+        ];
+        record.extend(text_cells(t.text.summary(), num));
+        record.push(below_half(&t.text).to_string());
+        w.write_record(&record)?;
     }
     w.flush()?;
     Ok(())

@@ -24,7 +24,7 @@ use super::eval::import_options;
 use super::evaluate::input::{Input, open_all};
 use super::evaluate::load::{Worker, empty_output};
 use super::evaluate::table::Table;
-use super::evaluate::{Importer, InputArgs, fig};
+use super::evaluate::{Importer, InputArgs, fig, num, text_cells};
 use crate::util::{model, output, progress};
 
 /// Sweep the other-threshold and plot precision against recall.
@@ -331,18 +331,17 @@ fn table(rows: &[SweepRow], blocks: bool) -> String {
     ]);
     for r in rows {
         let b = |x: f64| fig(blocks.then_some(x));
-        t.row(vec![
+        let mut row = vec![
             format!("{}", r.threshold),
             r.content_blocks.to_string(),
             b(r.block.precision),
             b(r.block.recall),
             b(r.block.f1),
             b(r.block.accuracy),
-            fig(r.text.map(|s| s.macro_avg.precision)),
-            fig(r.text.map(|s| s.macro_avg.recall)),
-            fig(r.text.map(|s| s.macro_avg.f1)),
-            fig(r.text.map(|s| s.median_f1)),
-        ]);
+        ];
+        // The table shows the macro figures and the median, not the micro ones.
+        row.extend(text_cells(r.text, fig).into_iter().take(4));
+        t.row(row);
     }
     format!("\n{}", t.render())
 }
@@ -390,12 +389,11 @@ const CSV_COLUMNS: [&str; 14] = [
 ];
 
 fn write_csv(buf: &mut Vec<u8>, rows: &[SweepRow], blocks: bool) -> anyhow::Result<()> {
-    let num = |x: Option<f64>| x.map_or_else(String::new, |v| v.to_string());
     let b = |x: f64| num(blocks.then_some(x));
     let mut w = csv::Writer::from_writer(buf);
     w.write_record(CSV_COLUMNS)?;
     for r in rows {
-        w.write_record([
+        let mut record = vec![
             r.threshold.to_string(),
             r.content_blocks.to_string(),
             b(r.block.precision),
@@ -403,14 +401,9 @@ fn write_csv(buf: &mut Vec<u8>, rows: &[SweepRow], blocks: bool) -> anyhow::Resu
             b(r.block.f1),
             b(r.block.accuracy),
             b(r.block.unlabelled_accuracy),
-            num(r.text.map(|s| s.macro_avg.precision)),
-            num(r.text.map(|s| s.macro_avg.recall)),
-            num(r.text.map(|s| s.macro_avg.f1)),
-            num(r.text.map(|s| s.median_f1)),
-            num(r.text.map(|s| s.micro.precision)),
-            num(r.text.map(|s| s.micro.recall)),
-            num(r.text.map(|s| s.micro.f1)),
-        ])?;
+        ];
+        record.extend(text_cells(r.text, num));
+        w.write_record(&record)?;
     }
     w.flush()?;
     Ok(())

@@ -24,6 +24,7 @@ use std::path::PathBuf;
 
 use clap::ValueEnum;
 use victor_annotations::import::{SourceKind, Supplemental};
+use victor_eval::TextSummary;
 
 /// The importers that turn a manifest set's gold into block labels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -116,4 +117,25 @@ impl InputArgs {
 /// Formats a figure in `0..=1` with four decimals (`-` when absent).
 pub fn fig(x: Option<f64>) -> String {
     x.map_or_else(|| "-".to_string(), |v| format!("{v:.4}"))
+}
+
+/// Formats a figure for CSV: its shortest exact form, empty when absent.
+pub fn num(x: Option<f64>) -> String {
+    x.map_or_else(String::new, |v| v.to_string())
+}
+
+/// A text-level summary's figures, each formatted by `cell` ([`fig`] or [`num`]), in the order
+/// of victor's tables and CSV files: macro precision, recall and F1, median F1, then micro
+/// precision, recall and F1.
+pub fn text_cells(s: Option<TextSummary>, cell: fn(Option<f64>) -> String) -> [String; 7] {
+    [
+        s.map(|s| s.macro_avg.precision),
+        s.map(|s| s.macro_avg.recall),
+        s.map(|s| s.macro_avg.f1),
+        s.map(|s| s.median_f1),
+        s.map(|s| s.micro.precision),
+        s.map(|s| s.micro.recall),
+        s.map(|s| s.micro.f1),
+    ]
+    .map(cell)
 }
