@@ -19,12 +19,10 @@ pub const MAX_PAGE_BYTES: u64 = 256 << 20;
 
 /// Whether a file name looks like a page: a page extension, or one followed by `.gz`.
 fn is_page_name(path: &Path) -> bool {
-    let is_page_ext = |p: &Path| {
-        p.extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| PAGE_EXTENSIONS.iter().any(|x| x.eq_ignore_ascii_case(e)))
-    };
-    is_page_ext(without_gz(path))
+    without_gz(path)
+        .extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| PAGE_EXTENSIONS.iter().any(|x| x.eq_ignore_ascii_case(e)))
 }
 
 /// The path without a trailing `.gz` (as a file name: `a/b.html.gz` -> `b.html`), else the path.
@@ -64,16 +62,11 @@ pub fn read_page(path: &Path) -> std::io::Result<Vec<u8>> {
     } else {
         std::fs::read(path)?
     };
-    gunzip_if_compressed(bytes)
-}
-
-/// The bytes inflated if they start with the gzip magic number (all members of a multi-member
-/// file), else the bytes as they are.
-fn gunzip_if_compressed(bytes: Vec<u8>) -> std::io::Result<Vec<u8>> {
     gunzip_capped(bytes, MAX_PAGE_BYTES)
 }
 
-/// [`gunzip_if_compressed`] with a cap of `max` bytes after decompression.
+/// The bytes inflated if they start with the gzip magic number (all members of a multi-member
+/// file), else the bytes as they are; more than `max` bytes after decompression is an error.
 fn gunzip_capped(bytes: Vec<u8>, max: u64) -> std::io::Result<Vec<u8>> {
     if !bytes.starts_with(&[0x1f, 0x8b]) {
         return Ok(bytes);
