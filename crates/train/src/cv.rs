@@ -37,6 +37,11 @@ pub struct CvOptions {
     /// did not train on in `DIR/fold-K/held-out.txt`, one a line: to label those pages again,
     /// with other decodings or other tools.
     pub keep_models: Option<std::path::PathBuf>,
+    /// Share of each fold's training pages to train on, in (0, 1]; 1 trains on all of them. A
+    /// smaller share takes the pages [`training_subset`] picks, so the pages of a smaller share
+    /// are among those of a larger one and every share scores the same held-out pages: runs with
+    /// growing shares make a learning curve.
+    pub train_share: f64,
 }
 
 /// The outcome of one fold.
@@ -127,6 +132,20 @@ pub fn split_groups(keys: &[Option<String>], folds: usize, seed: u64) -> Vec<usi
     fold
 }
 
+/// Which of a fold's `n` training pages to train on when only `share` of them are wanted: the
+/// first `ceil(share * n)` (at least one) of a shuffle seeded by `seed`, in their original
+/// order. The shuffle does not depend on `share`, so the subsets of growing shares are nested.
+pub fn training_subset(n: usize, share: f64, seed: u64) -> Vec<usize> {
+    if share >= 1.0 || n == 0 {
+        return (0..n).collect();
+    }
+    let k = ((share.max(0.0) * n as f64).ceil() as usize).clamp(1, n);
+    let mut pick = shuffled(n, seed);
+    pick.truncate(k);
+    pick.sort_unstable();
+    pick
+}
+
 /// `0..n` in a seeded Fisher-Yates shuffle.
 fn shuffled(n: usize, seed: u64) -> Vec<usize> {
     let mut order: Vec<usize> = (0..n).collect();
@@ -175,11 +194,17 @@ pub fn cross_validate(
     let mut opts = opts.clone();
     opts.verbose = false;
     let run_fold = |fold: usize| -> Result<FoldResult, TrainError> {
-        let train: Vec<PageRef> = pages
+        let others: Vec<&PageRef> = pages
             .iter()
             .zip(&assign)
             .filter(|(_, f)| **f != fold)
-            .map(|(p, _)| p.clone())
+            .map(|(p, _)| p)
+            .collect();
+        // Each fold draws its subset with a seed of its own.
+        let subset_seed = cv.seed ^ (fold as u64 + 1).wrapping_mul(0xa076_1d64_78bd_642f);
+        let train: Vec<PageRef> = training_subset(others.len(), cv.train_share, subset_seed)
+            .into_iter()
+            .map(|i| others[i].clone())
             .collect();
         let test: Vec<&PageRef> = pages
             .iter()
@@ -289,6 +314,24 @@ mod tests {
         assert!(counts.iter().all(|&c| c == 4 || c == 5));
         assert_eq!(a, split_folds(23, 5, 7));
         assert_ne!(a, split_folds(23, 5, 8));
+    }
+
+    #[test]
+    fn training_subsets_are_nested_and_sized() {
+        assert_eq!(training_subset(7, 1.0, 3), (0..7).collect::<Vec<_>>());
+        assert_eq!(training_subset(0, 0.5, 3), Vec::<usize>::new());
+        // ceil(0.1 * 7) = 1: never nothing.
+        assert_eq!(training_subset(7, 0.1, 3).len(), 1);
+        assert_eq!(training_subset(7, 0.0, 3).len(), 1);
+        let mut prev: Vec<usize> = Vec::new();
+        for (share, len) in [(0.25, 25), (0.5, 50), (0.75, 75), (0.999, 100)] {
+            let s = training_subset(100, share, 11);
+            assert_eq!(s.len(), len);
+            assert!(s.windows(2).all(|w| w[0] < w[1]), "sorted, no repeats");
+            assert!(prev.iter().all(|i| s.contains(i)), "{share}: not nested");
+            prev = s;
+        }
+        assert_ne!(training_subset(100, 0.5, 11), training_subset(100, 0.5, 12));
     }
 
     #[test]

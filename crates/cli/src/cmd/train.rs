@@ -251,6 +251,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             calibrations: calibration_grid(),
             by_site: false,
             keep_models: None,
+            train_share: 1.0,
         };
         let results = cross_validate(pages, setup, &l.opts, &cv, &|e| match e {
             CvEvent::FoldDone { .. } => bar.inc(1),
