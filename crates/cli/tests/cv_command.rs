@@ -135,3 +135,74 @@ fn kept_fold_models_label_their_held_out_pages() {
     pages.sort();
     assert_eq!(held_out, pages);
 }
+
+/// The pages a kept fold bundle was trained on, as its recorded data says.
+fn trained_pages(bundle: &Path) -> u64 {
+    let text = std::fs::read_to_string(bundle.join("victor.json")).expect("victor.json");
+    let v: serde_json::Value = serde_json::from_str(&text).expect("json");
+    v["data"]["pages"].as_u64().expect("data.pages")
+}
+
+#[test]
+fn learning_curve_trains_each_fold_on_growing_shares() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let csv = tmp.path().join("curve.csv");
+    let keep = tmp.path().join("folds");
+    // Shares in any order: the curve runs from the smallest.
+    let out = run_ok(&[
+        "cv",
+        s(&examples()),
+        "--folds",
+        "2",
+        "--learning-curve",
+        "1,0.5",
+        "-q",
+        "--csv",
+        s(&csv),
+        "--keep-models",
+        s(&keep),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("2-fold learning curve (5 pages; text-level macro F1"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("points per doubling of the training pages"),
+        "{stdout}"
+    );
+    // Folds of 3 and 2 pages: at share 0.5 they train on ceil(0.5 * 2) = 1 and ceil(0.5 * 3) =
+    // 2 pages, at share 1 on 2 and 3.
+    let rows: Vec<Vec<String>> = csv::Reader::from_path(&csv)
+        .expect("csv")
+        .records()
+        .map(|r| r.expect("row").iter().map(str::to_string).collect())
+        .collect();
+    assert_eq!(rows.len(), 2);
+    assert_eq!((rows[0][0].as_str(), rows[0][1].as_str()), ("0.5", "1.5"));
+    assert_eq!((rows[1][0].as_str(), rows[1][1].as_str()), ("1", "2.5"));
+    // The change is the second row's only: paired with the first on the same pages.
+    assert_eq!(rows[0][11], "");
+    let change: f64 = rows[1][11].parse().expect("change");
+    let f1: Vec<f64> = rows.iter().map(|r| r[6].parse().expect("F1")).collect();
+    assert!((change - (f1[1] - f1[0])).abs() < 1e-5, "{change} {f1:?}");
+    // Every share's fold holds out the same pages and trains on its share of the others.
+    for (k, small, all) in [(1, 1, 2), (2, 2, 3)] {
+        let half = keep.join("share-0.5").join(format!("fold-{k}"));
+        let whole = keep.join("share-1").join(format!("fold-{k}"));
+        let held = |d: &Path| std::fs::read_to_string(d.join("held-out.txt")).expect("ids");
+        assert_eq!(held(&half), held(&whole));
+        assert_eq!(trained_pages(&half), small);
+        assert_eq!(trained_pages(&whole), all);
+    }
+}
+
+#[test]
+fn learning_curve_shares_must_lie_in_zero_to_one() {
+    for bad in ["0", "1.5", "half"] {
+        let out = common::run(&["cv", s(&examples()), "--learning-curve", bad]);
+        assert!(!out.status.success(), "{bad} accepted");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("--learning-curve"), "{stderr}");
+    }
+}

@@ -3,11 +3,13 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use victor_eval::{BlockCounts, TextScores};
-use victor_label::expected::calibration_grid;
-use victor_train::Setup;
+use indicatif::ProgressBar;
+use victor_annotations::format::PageRef;
+use victor_eval::{BlockCounts, MeanSe, TextScores, gain_per_doubling, paired_difference};
+use victor_label::expected::{ExpectedOptions, calibration_grid};
 use victor_train::assess::{Assessment, default_grid};
-use victor_train::cv::{CvEvent, CvOptions, cross_validate};
+use victor_train::cv::{CvEvent, CvOptions, FoldResult, cross_validate};
+use victor_train::{Setup, TrainOptions};
 
 use super::train::TrainArgs;
 use crate::util::{output, progress};
@@ -51,9 +53,30 @@ pub struct Args {
     /// DIR/fold-K` to inspect the out-of-fold output or score it with another measure.
     #[arg(long, value_name = "DIR")]
     keep_models: Option<PathBuf>,
+    /// Learning curve: run the cross-validation once for each share of every fold's training
+    /// pages (comma-separated, each above 0 and at most 1, e.g. 0.25,0.5,0.75,1), with the same
+    /// folds and held-out pages each time (a smaller share's pages are among a larger one's), and
+    /// print one row per share instead of the Table 2 rows: pages trained on, text-level F1 of
+    /// the held-out pages under each decoding, the change from the share before with its
+    /// standard error over pages, and the gain per doubling of the training pages. It tells
+    /// whether annotating more pages is worth it. With --keep-models, the bundles go to
+    /// DIR/share-S/fold-K.
+    #[arg(long, value_name = "SHARES", value_delimiter = ',', value_parser = parse_share)]
+    learning_curve: Vec<f64>,
     /// No progress display.
     #[arg(long, short)]
     quiet: bool,
+}
+
+/// A share of the training pages: a number above 0 and at most 1.
+fn parse_share(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if v > 0.0 && v <= 1.0 => Ok(v),
+        Ok(v) => Err(format!(
+            "{v} is not a share: give a number above 0 and at most 1"
+        )),
+        Err(e) => Err(format!("{s:?}: {e}")),
+    }
 }
 
 /// What a fold is made of (`--folds-by`).
@@ -119,7 +142,6 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         pages.len(),
         args.parallel_folds
     );
-    let bar = progress::bar(folds as u64, "folds", args.quiet);
     let cv = CvOptions {
         folds,
         seed: args.seed,
@@ -128,35 +150,28 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         calibrations: calibration_grid(),
         by_site: args.folds_by == FoldsBy::Site,
         keep_models: args.keep_models.clone(),
+        train_share: 1.0,
     };
+    let title = format!(
+        "{folds}-fold {}{}{}",
+        if args.learning_curve.is_empty() {
+            "cross-validation"
+        } else {
+            "learning curve"
+        },
+        if cv.by_site { " by site" } else { "" },
+        if l.opts.boost.is_some() {
+            ", CRF + boosted trees"
+        } else {
+            ""
+        },
+    );
+    if !args.learning_curve.is_empty() {
+        return learning_curve(&args, pages, setup, &l.opts, cv, &title);
+    }
     let started = std::time::Instant::now();
-    let results = cross_validate(pages, setup, &l.opts, &cv, &|e| match e {
-        CvEvent::FoldDone { fold, seconds } => {
-            bar.inc(1);
-            progress::note(&bar, &format!("fold {fold}: trained in {seconds:.1} s"));
-        }
-        CvEvent::Skipped { id, reason } => {
-            progress::note(&bar, &format!("victor: skipped page {id}: {reason}"))
-        }
-        CvEvent::Folds {
-            sizes,
-            sites,
-            without_site,
-        } => {
-            let sizes: Vec<String> = sizes.iter().map(usize::to_string).collect();
-            let by = if args.folds_by == FoldsBy::Site {
-                format!(
-                    "folds by site ({sites} sites, {without_site} pages without a known site, one group each); "
-                )
-            } else {
-                String::new()
-            };
-            progress::note(
-                &bar,
-                &format!("victor cv: {by}pages per fold: {}", sizes.join(" ")),
-            );
-        }
-    })?;
+    let bar = progress::bar(folds as u64, "folds", args.quiet);
+    let results = run_folds(pages, setup, &l.opts, &cv, &bar, args.folds_by)?;
     bar.finish_and_clear();
     let mut all = Assessment::with_calibrations(default_grid(), calibration_grid());
     for r in &results {
@@ -211,16 +226,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     println!(
         "{:<64} {:>8} {:>8}",
-        format!(
-            "{folds}-fold cross-validation{}{} ({} pages)",
-            if cv.by_site { " by site" } else { "" },
-            if l.opts.boost.is_some() {
-                ", CRF + boosted trees"
-            } else {
-                ""
-            },
-            pages.len()
-        ),
+        format!("{title} ({} pages)", pages.len()),
         "mean %",
         "sd"
     );
@@ -245,6 +251,206 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 let mut rec = vec![r.name.clone(), format!("{m:.6}"), format!("{sd:.6}")];
                 rec.extend(r.values.iter().map(|v| format!("{v:.6}")));
                 w.write_record(&rec)?;
+            }
+            w.flush()?;
+            Ok(())
+        })?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One cross-validation over `pages`, its progress on `bar` and its notes on standard error.
+fn run_folds(
+    pages: &[PageRef],
+    setup: Setup<'_>,
+    opts: &TrainOptions,
+    cv: &CvOptions,
+    bar: &ProgressBar,
+    folds_by: FoldsBy,
+) -> anyhow::Result<Vec<FoldResult>> {
+    Ok(cross_validate(pages, setup, opts, cv, &|e| match e {
+        CvEvent::FoldDone { fold, seconds } => {
+            bar.inc(1);
+            progress::note(bar, &format!("fold {fold}: trained in {seconds:.1} s"));
+        }
+        CvEvent::Skipped { id, reason } => {
+            progress::note(bar, &format!("victor: skipped page {id}: {reason}"))
+        }
+        CvEvent::Folds {
+            sizes,
+            sites,
+            without_site,
+        } => {
+            let sizes: Vec<String> = sizes.iter().map(usize::to_string).collect();
+            let by = if folds_by == FoldsBy::Site {
+                format!(
+                    "folds by site ({sites} sites, {without_site} pages without a known site, one group each); "
+                )
+            } else {
+                String::new()
+            };
+            progress::note(
+                bar,
+                &format!("victor cv: {by}pages per fold: {}", sizes.join(" ")),
+            );
+        }
+    })?)
+}
+
+/// One share's row of a learning curve: text-level macro F1 of all held-out pages.
+struct CurvePoint {
+    share: f64,
+    /// Pages trained on, mean over folds.
+    train_pages: f64,
+    viterbi: f64,
+    at_half: f64,
+    best_threshold: (f64, f64),
+    /// The best expected-F1 settings on these pages and their F1.
+    expected: (ExpectedOptions, f64),
+    /// Every held-out page's F1 under those settings, in fold order (the same pages in the
+    /// same order for every share).
+    per_page: Vec<f64>,
+}
+
+/// `victor cv --learning-curve`: one cross-validation per share, the same folds each time.
+fn learning_curve(
+    args: &Args,
+    pages: &[PageRef],
+    setup: Setup<'_>,
+    opts: &TrainOptions,
+    mut cv: CvOptions,
+    title: &str,
+) -> anyhow::Result<ExitCode> {
+    let mut shares = args.learning_curve.clone();
+    shares.sort_by(f64::total_cmp);
+    shares.dedup();
+    let started = std::time::Instant::now();
+    let bar = progress::bar((cv.folds * shares.len()) as u64, "folds", args.quiet);
+    let mut points = Vec::with_capacity(shares.len());
+    for &share in &shares {
+        bar.set_message(format!("share {share}"));
+        cv.train_share = share;
+        cv.keep_models = args
+            .keep_models
+            .as_ref()
+            .map(|d| d.join(format!("share-{share}")));
+        let results = run_folds(pages, setup, opts, &cv, &bar, args.folds_by)?;
+        let mut all = Assessment::with_calibrations(cv.thresholds.clone(), cv.calibrations.clone());
+        for r in &results {
+            all.merge(&r.assessment);
+        }
+        let f1 = |t: &TextScores| t.macro_avg().map_or(0.0, |p| p.f1);
+        let half = cv
+            .thresholds
+            .iter()
+            .position(|t| (t - 0.5).abs() < 1e-9)
+            .map_or(0.0, |k| f1(&all.text[k]));
+        let expected = all
+            .best_expected()
+            .unwrap_or((ExpectedOptions::default(), 0.0));
+        let per_page = all
+            .expected_scores(expected.0)
+            .unwrap_or(&all.expected_text)
+            .pages()
+            .iter()
+            .map(|p| p.prf().f1)
+            .collect();
+        points.push(CurvePoint {
+            share,
+            train_pages: results.iter().map(|r| r.train_pages as f64).sum::<f64>()
+                / results.len().max(1) as f64,
+            viterbi: f1(&all.viterbi_text),
+            at_half: half,
+            best_threshold: all.best_threshold().unwrap_or((0.5, 0.0)),
+            expected,
+            per_page,
+        });
+    }
+    bar.finish_and_clear();
+
+    let changes: Vec<Option<MeanSe>> = points
+        .iter()
+        .enumerate()
+        .map(|(k, p)| {
+            k.checked_sub(1)
+                .and_then(|j| paired_difference(&points[j].per_page, &p.per_page))
+        })
+        .collect();
+    println!(
+        "{title} ({} pages; text-level macro F1 % of the held-out pages, expected-F1 with the settings best on them)",
+        pages.len()
+    );
+    println!(
+        "{:>6} {:>12} {:>8} {:>8} {:>14} {:>12} {:>16}",
+        "share", "train pages", "Viterbi", "T=0.50", "best T", "expected-F1", "change [SE]"
+    );
+    for (p, change) in points.iter().zip(&changes) {
+        let change = change.map_or(String::new(), |c| {
+            format!("{:+.2} [{:.2}]", 100.0 * c.mean, 100.0 * c.se)
+        });
+        println!(
+            "{:>6} {:>12.1} {:>8.2} {:>8.2} {:>14} {:>12.2} {:>16}",
+            p.share,
+            p.train_pages,
+            100.0 * p.viterbi,
+            100.0 * p.at_half,
+            format!(
+                "{:.2} @ {:.2}",
+                100.0 * p.best_threshold.1,
+                p.best_threshold.0
+            ),
+            100.0 * p.expected.1,
+            change
+        );
+    }
+    let sizes: Vec<f64> = points.iter().map(|p| p.train_pages).collect();
+    let runs: Vec<Vec<f64>> = points.iter().map(|p| p.per_page.clone()).collect();
+    if let Some(g) = gain_per_doubling(&sizes, &runs) {
+        println!(
+            "expected-F1 gains {:+.2} [{:.2}] points per doubling of the training pages (least squares over the shares, page by page)",
+            100.0 * g.mean,
+            100.0 * g.se
+        );
+    }
+    println!("wall time {:.1} s", started.elapsed().as_secs_f64());
+    if let Some(path) = &args.csv {
+        output::write_atomic_with(path, |buf| {
+            let mut w = csv::Writer::from_writer(buf);
+            w.write_record([
+                "share",
+                "train_pages",
+                "viterbi_f1",
+                "t050_f1",
+                "best_threshold",
+                "best_threshold_f1",
+                "expected_f1",
+                "expected_scale",
+                "expected_shift",
+                "expected_spread",
+                "expected_min_words",
+                "change",
+                "change_se",
+            ])?;
+            for (p, change) in points.iter().zip(&changes) {
+                let c = p.expected.0.calibration;
+                let (d, se) = change.map_or((String::new(), String::new()), |c| {
+                    (format!("{:.6}", c.mean), format!("{:.6}", c.se))
+                });
+                w.write_record([
+                    p.share.to_string(),
+                    format!("{:.1}", p.train_pages),
+                    format!("{:.6}", p.viterbi),
+                    format!("{:.6}", p.at_half),
+                    format!("{:.2}", p.best_threshold.0),
+                    format!("{:.6}", p.best_threshold.1),
+                    format!("{:.6}", p.expected.1),
+                    c.scale.to_string(),
+                    c.shift.to_string(),
+                    c.spread.to_string(),
+                    p.expected.0.min_words.to_string(),
+                    d,
+                    se,
+                ])?;
             }
             w.flush()?;
             Ok(())
