@@ -49,7 +49,7 @@ pub fn paired_difference(before: &[f64], after: &[f64]) -> Option<MeanSe> {
 /// slope of its scores against log2 of the training sizes, then their mean over pages and its
 /// standard error. `scores[k][i]` is page `i`'s score when trained on `sizes[k]` items. `None`
 /// with fewer than two distinct sizes, a size that is not positive, or runs of unequal length.
-pub fn gain_per_doubling(sizes: &[f64], scores: &[Vec<f64>]) -> Option<MeanSe> {
+pub fn gain_per_doubling<S: AsRef<[f64]>>(sizes: &[f64], scores: &[S]) -> Option<MeanSe> {
     if sizes.len() != scores.len()
         || sizes
             .iter()
@@ -57,8 +57,8 @@ pub fn gain_per_doubling(sizes: &[f64], scores: &[Vec<f64>]) -> Option<MeanSe> {
     {
         return None;
     }
-    let pages = scores.first()?.len();
-    if scores.iter().any(|s| s.len() != pages) {
+    let pages = scores.first()?.as_ref().len();
+    if scores.iter().any(|s| s.as_ref().len() != pages) {
         return None;
     }
     let x: Vec<f64> = sizes.iter().map(|s| s.log2()).collect();
@@ -70,7 +70,7 @@ pub fn gain_per_doubling(sizes: &[f64], scores: &[Vec<f64>]) -> Option<MeanSe> {
     MeanSe::of((0..pages).map(|i| {
         x.iter()
             .zip(scores)
-            .map(|(xk, s)| (xk - xm) * s[i])
+            .map(|(xk, s)| (xk - xm) * s.as_ref()[i])
             .sum::<f64>()
             / sxx
     }))

@@ -404,7 +404,7 @@ fn learning_curve(
         );
     }
     let sizes: Vec<f64> = points.iter().map(|p| p.train_pages).collect();
-    let runs: Vec<Vec<f64>> = points.iter().map(|p| p.per_page.clone()).collect();
+    let runs: Vec<&[f64]> = points.iter().map(|p| p.per_page.as_slice()).collect();
     if let Some(g) = gain_per_doubling(&sizes, &runs) {
         println!(
             "expected-F1 gains {:+.2} [{:.2}] points per doubling of the training pages (least squares over the shares, page by page)",
