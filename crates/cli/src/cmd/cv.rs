@@ -171,7 +171,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let started = std::time::Instant::now();
     let bar = progress::bar(folds as u64, "folds", args.quiet);
-    let results = run_folds(pages, setup, &l.opts, &cv, &bar, args.folds_by)?;
+    let results = run_folds(pages, setup, &l.opts, &cv, &bar, Some(args.folds_by))?;
     bar.finish_and_clear();
     let mut all = Assessment::with_calibrations(default_grid(), calibration_grid());
     for r in &results {
@@ -259,14 +259,16 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// One cross-validation over `pages`, its progress on `bar` and its notes on standard error.
+/// One cross-validation over `pages`, its progress on `bar` and its notes on standard error;
+/// the fold plan too, made by `fold_plan`, unless that is `None` (a learning curve's later
+/// shares, whose folds are the first share's).
 fn run_folds(
     pages: &[PageRef],
     setup: Setup<'_>,
     opts: &TrainOptions,
     cv: &CvOptions,
     bar: &ProgressBar,
-    folds_by: FoldsBy,
+    fold_plan: Option<FoldsBy>,
 ) -> anyhow::Result<Vec<FoldResult>> {
     Ok(cross_validate(pages, setup, opts, cv, &|e| match e {
         CvEvent::FoldDone { fold, seconds } => {
@@ -281,6 +283,9 @@ fn run_folds(
             sites,
             without_site,
         } => {
+            let Some(folds_by) = fold_plan else {
+                return;
+            };
             let sizes: Vec<String> = sizes.iter().map(usize::to_string).collect();
             let by = if folds_by == FoldsBy::Site {
                 format!(
@@ -327,14 +332,19 @@ fn learning_curve(
     let started = std::time::Instant::now();
     let bar = progress::bar((cv.folds * shares.len()) as u64, "folds", args.quiet);
     let mut points = Vec::with_capacity(shares.len());
-    for &share in &shares {
+    for (k, &share) in shares.iter().enumerate() {
         bar.set_message(format!("share {share}"));
+        progress::note(
+            &bar,
+            &format!("victor cv: share {share} of each fold's training pages"),
+        );
         cv.train_share = share;
         cv.keep_models = args
             .keep_models
             .as_ref()
             .map(|d| d.join(format!("share-{share}")));
-        let results = run_folds(pages, setup, opts, &cv, &bar, args.folds_by)?;
+        let plan = (k == 0).then_some(args.folds_by);
+        let results = run_folds(pages, setup, opts, &cv, &bar, plan)?;
         let mut all = Assessment::with_calibrations(cv.thresholds.clone(), cv.calibrations.clone());
         for r in &results {
             all.merge(&r.assessment);
