@@ -171,6 +171,13 @@ fn learning_curve_trains_each_fold_on_growing_shares() {
         stdout.contains("points per doubling of the training pages"),
         "{stdout}"
     );
+    // Standard error announces each share, and the fold plan once: the folds are the same.
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.matches("pages per fold: 3 2").count(), 1, "{stderr}");
+    for share in ["0.5", "1"] {
+        let note = format!("victor cv: share {share} of each fold's training pages");
+        assert!(stderr.contains(&note), "{stderr}");
+    }
     // Folds of 3 and 2 pages: at share 0.5 they train on ceil(0.5 * 2) = 1 and ceil(0.5 * 3) =
     // 2 pages, at share 1 on 2 and 3.
     let rows: Vec<Vec<String>> = csv::Reader::from_path(&csv)
