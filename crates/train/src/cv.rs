@@ -4,7 +4,9 @@
 //! Folds are trained in parallel up to a limit (each fold's trainer holds (k-1)/k of the data,
 //! so the limit bounds memory). Every held-out page is scored at every threshold of a grid and
 //! with Viterbi decoding ([`Assessment`]): the Victor paper's Table 2 figures come from the block
-//! counts, the recommended threshold from the text-level scores.
+//! counts, the recommended threshold from the text-level scores. With a share below 1
+//! ([`CvOptions::train_share`]), each fold trains on part of the other folds' pages
+//! ([`training_subset`]): runs with growing shares over the same folds make a learning curve.
 
 use rayon::prelude::*;
 use victor_annotations::format::PageRef;

@@ -1,4 +1,5 @@
-//! `victor cv`: k-fold cross-validation by page or by site, with the Victor paper's Table 2 figures.
+//! `victor cv`: k-fold cross-validation by page or by site, with the Victor paper's Table 2 figures,
+//! or a learning curve over shares of the training pages (`--learning-curve`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
