@@ -179,12 +179,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         all.merge(&r.assessment);
     }
     let best = all.best_threshold().map(|(t, _)| t).unwrap_or(0.5);
-    let idx = |t: f64| {
-        cv.thresholds
-            .iter()
-            .position(|x| (x - t).abs() < 1e-9)
-            .unwrap_or(0)
-    };
+    let idx = |t: f64| grid_index(&cv.thresholds, t).unwrap_or(0);
     let mut rows = Vec::new();
     // One decoding's block counts and text-level macro F1 of every fold, as table rows.
     let mut add = |name: &str, pick: &dyn Fn(&Assessment) -> (BlockCounts, &TextScores)| {
@@ -258,6 +253,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         })?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Where threshold `t` stands in the grid `thresholds`.
+fn grid_index(thresholds: &[f64], t: f64) -> Option<usize> {
+    thresholds.iter().position(|x| (x - t).abs() < 1e-9)
 }
 
 /// One cross-validation over `pages`, its progress on `bar` and its notes on standard error;
@@ -351,11 +351,7 @@ fn learning_curve(
             all.merge(&r.assessment);
         }
         let f1 = |t: &TextScores| t.macro_avg().map_or(0.0, |p| p.f1);
-        let half = cv
-            .thresholds
-            .iter()
-            .position(|t| (t - 0.5).abs() < 1e-9)
-            .map_or(0.0, |k| f1(&all.text[k]));
+        let half = grid_index(&cv.thresholds, 0.5).map_or(0.0, |k| f1(&all.text[k]));
         let expected = all
             .best_expected()
             .unwrap_or((ExpectedOptions::default(), 0.0));
