@@ -31,6 +31,10 @@ pub struct Element {
     /// (`<a name="top">`), not a hyperlink. Its text is not link text, and it counts in no
     /// container class. An unclosed `<a name>` near the top of a page holds the whole page.
     pub placeholder: bool,
+    /// Marked as the page's main content by its own attributes, as HTML5 and schema.org
+    /// markup do: `role="main"` or `role="article"`, `itemprop="articleBody"` (or `text`,
+    /// `reviewBody`). The `<article>` and `<main>` tags are container classes instead.
+    pub semantic: bool,
 }
 
 /// Tags opened and closed between a block and the block before it (or the page start).
@@ -178,6 +182,7 @@ static ROOT: Element = Element {
     id: 0..0,
     hidden: false,
     placeholder: false,
+    semantic: false,
 };
 
 /// Iterator over an element and its ancestors, nearest first, excluding the root.

@@ -29,6 +29,10 @@ pub struct Candidates {
     pub scores: Vec<f32>,
     /// The best element (0 when no paragraph scored).
     pub best: u32,
+    /// Characters of text under every element (links included).
+    pub chars: Vec<u32>,
+    /// Characters of link text under every element.
+    pub link: Vec<u32>,
 }
 
 /// Scores the elements of a page and derives the per-block facts.
@@ -46,6 +50,8 @@ pub fn candidates(
         ratio: vec![0.0; nb],
         scores: Vec::new(),
         best: 0,
+        chars: Vec::new(),
+        link: Vec::new(),
     };
     if n == 0 || nb == 0 {
         return out;
@@ -134,6 +140,8 @@ pub fn candidates(
     out.best = best as u32;
     if top <= 0.0 {
         out.scores = score;
+        out.chars = chars;
+        out.link = link;
         return out;
     }
     // Inherit down the tree: inside best, and the best ancestor ratio.
@@ -156,6 +164,91 @@ pub fn candidates(
         out.ratio[i] = ratio.get(e).copied().unwrap_or(0.0);
     }
     out.scores = score;
+    out.chars = chars;
+    out.link = link;
+    out
+}
+
+/// Values of [`Density::place`]: the block's place relative to the best element.
+pub const PLACES: [&str; 4] = ["none", "before", "in", "after"];
+
+/// Per-block facts about the text and link density of the regions that hold a block (the
+/// `density` feature module). They describe the page's layout in terms that hold on any site
+/// and in any language: how much of the page's text a block's region holds, how much of that
+/// is links, whether HTML5 or schema.org markup calls the region the main content, and where
+/// the block sits relative to the element the readability-style score rates best.
+#[derive(Clone, Debug, Default)]
+pub struct Density {
+    /// Share of the page's non-link text inside the best element (the same for every block).
+    pub best_share: f32,
+    /// Index into [`PLACES`] per block.
+    pub place: Vec<u8>,
+    /// Share of the page's non-link text inside the block's region: its nearest ancestor with a
+    /// `class` or `id`, else its nearest `div`, else the whole page.
+    pub region_share: Vec<f32>,
+    /// Link characters over all characters in that region.
+    pub region_link: Vec<f32>,
+    /// Whether an ancestor is `<article>` or `<main>`, or marked as the main content by
+    /// `role` or `itemprop` ([`crate::page::Element::semantic`]).
+    pub semantic: Vec<bool>,
+}
+
+/// Derives the [`Density`] facts from the element scores of [`candidates`].
+pub fn density(page: &Page, st: &Structure, cand: &Candidates) -> Density {
+    let nb = page.blocks.len();
+    let n = page.elements.len();
+    let mut out = Density {
+        best_share: 0.0,
+        place: vec![0; nb],
+        region_share: vec![0.0; nb],
+        region_link: vec![0.0; nb],
+        semantic: vec![false; nb],
+    };
+    if nb == 0 || n == 0 || cand.chars.len() != n {
+        return out;
+    }
+    let free = |e: usize| cand.chars[e].saturating_sub(cand.link[e]) as f32;
+    let total = free(0).max(1.0);
+    let best = cand.best as usize;
+    if best != 0 {
+        out.best_share = (free(best) / total).min(1.0);
+    }
+    let mut semantic = vec![false; n];
+    for &e in &st.order {
+        let e = e as usize;
+        let el = &page.elements[e];
+        let p = el.parent as usize;
+        let inherited = p < n && p != e && semantic[p];
+        semantic[e] = inherited || el.semantic || el.tag == Tag::ARTICLE || el.tag == Tag::MAIN;
+    }
+    let first = cand.in_best.iter().position(|&x| x);
+    let last = cand.in_best.iter().rposition(|&x| x);
+    for (i, b) in page.blocks.iter().enumerate() {
+        out.place[i] = match (first, last) {
+            (Some(f), Some(_)) if i < f => 1,
+            (Some(_), Some(l)) if i > l => 3,
+            (Some(_), Some(_)) if cand.in_best[i] => 2,
+            // Between the first and the last block of the best element but outside it cannot
+            // happen in a tree; count it as inside.
+            (Some(_), Some(_)) => 2,
+            _ => 0,
+        };
+        let info = st.of_block(b.parent);
+        let region = if info.attr[0] != 0 {
+            info.attr[0]
+        } else {
+            info.div
+        } as usize;
+        let region = if region < n { region } else { 0 };
+        out.region_share[i] = (free(region) / total).min(1.0);
+        let c = cand.chars[region];
+        out.region_link[i] = if c == 0 {
+            0.0
+        } else {
+            cand.link[region] as f32 / c as f32
+        };
+        out.semantic[i] = semantic.get(b.parent as usize).copied().unwrap_or(false);
+    }
     out
 }
 

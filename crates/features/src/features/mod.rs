@@ -20,6 +20,7 @@
 //! | `stopwords` | `stopword-density`, `paragraph.stopword-density` (stop words of the page's language) |
 //! | `class` | `class.1`, `class.2`: keyword group of the nearest ancestors with a `class`/`id` (whole tokens); `class.in-GROUP` for each `class_outer` group (a token of it on any ancestor below `<body>`) |
 //! | `title` | `title.in-title` (share of the block's words in `<title>`), `title.cover` (share of the title's words in the block) |
+//! | `density` | `density.best-share` (share of the page's non-link text in the element `main` rates best), `density.place` (`none`, `before`, `in` or `after` that element), `density.region-share` and `density.region-link` (share of the page's non-link text in the block's region, its nearest ancestor with a `class` or `id`, else its nearest `div`; the region's link density), `density.semantic` (inside `<article>`, `<main>`, `role="main"`, `itemprop="articleBody"`, ...) |
 //! | `bte` | `bte.in` (inside the run of blocks that body text extraction picks: the most words inside and tags outside), `bte.in-text` (the same with the words of links counted as markup) |
 //!
 //! Numeric values are discretized by the bins of the configuration; flags are `0`/`1`;
@@ -66,6 +67,7 @@ pub const MODULES: &[&str] = &[
     "class",
     "title",
     "bte",
+    "density",
 ];
 
 /// Languages a block's language competes with in `langid.block` (plus the page's).
@@ -204,6 +206,11 @@ enum Feat {
     MainRatio,
     BteIn,
     BteText,
+    DensityBestShare,
+    DensityPlace,
+    DensityRegionShare,
+    DensityRegionLink,
+    DensitySemantic,
 }
 
 /// How a column's raw values become discrete values.
@@ -434,6 +441,9 @@ fn known_feature_name(config: &FeatureConfig, name: &str) -> bool {
         "title.in-title",
         "title.cover",
         "main.ratio",
+        "density.best-share",
+        "density.region-share",
+        "density.region-link",
     ];
     if FIXED.contains(&name) {
         return true;
@@ -807,6 +817,34 @@ impl Extractor {
             flag("bte.in".into(), Feat::BteIn, &mut cols);
             flag("bte.in-text".into(), Feat::BteText, &mut cols);
         }
+        if on("density") {
+            let shares = Some(vec![0.02, 0.05, 0.1, 0.25, 0.5, 0.75]);
+            numeric(
+                "density.best-share".into(),
+                Feat::DensityBestShare,
+                shares.clone(),
+                &mut cols,
+            )?;
+            categorical(
+                "density.place",
+                Feat::DensityPlace,
+                candidate::PLACES.iter().map(|p| p.to_string()).collect(),
+                &mut cols,
+            )?;
+            numeric(
+                "density.region-share".into(),
+                Feat::DensityRegionShare,
+                shares,
+                &mut cols,
+            )?;
+            numeric(
+                "density.region-link".into(),
+                Feat::DensityRegionLink,
+                Some(vec![0.05, 0.2, 0.4, 0.6, 0.8]),
+                &mut cols,
+            )?;
+            flag("density.semantic".into(), Feat::DensitySemantic, &mut cols);
+        }
         // Bins may be listed for features of modules that are switched off; only names no
         // module could produce are errors (they are typos).
         if let Some(unknown) = config.bins.keys().find(|k| {
@@ -1056,7 +1094,7 @@ impl Extractor {
             .map(|b| TextStats::of(page.block_text(b), stop, &title_words))
             .collect();
         let st = Structure::of(page, &self.containers);
-        let cand = if self.on("main") {
+        let cand = if self.on("main") || self.on("density") {
             candidate::candidates(
                 page,
                 &st,
@@ -1257,6 +1295,11 @@ impl Extractor {
             .iter()
             .map(|s| s.total_tokens().max(1) as f32)
             .collect();
+        let dens = if self.on("density") {
+            candidate::density(page, &st, &cand)
+        } else {
+            candidate::Density::default()
+        };
         let bte = if self.on("bte") {
             bte_windows(page, &stats)
         } else {
@@ -1388,6 +1431,19 @@ impl Extractor {
                     } else {
                         (stats[i].title_words as f32 / title_len as f32).min(1.0)
                     }
+                }),
+                Feat::DensityBestShare => fill(col_out, |_| dens.best_share),
+                Feat::DensityPlace => fill(col_out, |i| {
+                    f32::from(dens.place.get(i).copied().unwrap_or(0))
+                }),
+                Feat::DensityRegionShare => fill(col_out, |i| {
+                    dens.region_share.get(i).copied().unwrap_or(0.0)
+                }),
+                Feat::DensityRegionLink => {
+                    fill(col_out, |i| dens.region_link.get(i).copied().unwrap_or(0.0))
+                }
+                Feat::DensitySemantic => fill(col_out, |i| {
+                    f32::from(u8::from(dens.semantic.get(i).copied().unwrap_or(false)))
                 }),
                 Feat::BteIn => fill(col_out, |i| f32::from(u8::from(bte.0.contains(&i)))),
                 Feat::BteText => fill(col_out, |i| f32::from(u8::from(bte.1.contains(&i)))),

@@ -44,7 +44,7 @@ pub struct ElemInfo {
     /// Whether the nearest block-level element holds an `img`.
     pub has_img: bool,
     /// Whether the element or an ancestor is invisible: hidden by its attributes, or carrying a
-    /// `class`/`id` token `hidden`, `hide`, `invisible` or `none`.
+    /// whole class name (or id) that hides it ([`hiding_class`]).
     pub hidden: bool,
 }
 
@@ -96,14 +96,12 @@ impl Structure {
             }
             if !el.class.is_empty() || !el.id.is_empty() {
                 me.attr = [id, pinfo.attr[0]];
-                if !me.hidden {
-                    let mut h = false;
-                    for v in [page.class_of(el), page.id_of(el)] {
-                        super::lexicon::attr_tokens(v, |t| {
-                            h |= matches!(t, "hidden" | "hide" | "invisible" | "none")
-                        });
-                    }
-                    me.hidden = h;
+                // `<body>` and `<html>` are never hidden by a class: sites put page-wide
+                // switches there (MediaWiki's `mw-hide-empty-elt`).
+                if !me.hidden && el.tag != Tag::BODY && el.tag != Tag::HTML {
+                    me.hidden = [page.class_of(el), page.id_of(el)]
+                        .iter()
+                        .any(|v| v.split_ascii_whitespace().any(hiding_class));
                 }
             }
             me.hidden |= el.hidden;
@@ -165,6 +163,27 @@ impl Structure {
     pub fn of_block(&self, parent: ElementId) -> ElemInfo {
         self.info.get(parent as usize).copied().unwrap_or_default()
     }
+}
+
+/// Whether a whole class name (or id) is one that hides its element in the usual style sheets:
+/// `hidden`, `hide`, `invisible`, Bootstrap's `d-none`, `is-hidden`, and the screen-reader-only
+/// classes (`sr-only`, `visually-hidden`, WordPress's `screen-reader-text`, Drupal's
+/// `element-invisible`). Whole names only: a word inside a longer name does not hide
+/// (`mw-hide-empty-elt`, `hide-on-mobile`, `comments-hidden-count`).
+pub fn hiding_class(name: &str) -> bool {
+    matches!(
+        name,
+        "hidden"
+            | "hide"
+            | "invisible"
+            | "d-none"
+            | "is-hidden"
+            | "display-none"
+            | "sr-only"
+            | "visually-hidden"
+            | "screen-reader-text"
+            | "element-invisible"
+    )
 }
 
 /// Element ids ordered so that every parent comes before its children. Parents usually have

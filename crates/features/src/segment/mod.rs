@@ -69,6 +69,8 @@ struct StartAttrs {
     hidden: bool,
     /// It has `href` or `onclick`: an `<a>` with neither is a placeholder, not a link.
     acts: bool,
+    /// Its attributes mark it as the main content ([`crate::page::Element::semantic`]).
+    semantic: bool,
 }
 
 /// Why a page could not be segmented.
@@ -358,7 +360,7 @@ impl State<'_> {
                     // Only formatting elements need the attribute hash (Noah's Ark clause).
                     let formatting = t.is(tags::Props::FORMATTING);
                     let a = self.read_attrs(attrs, formatting);
-                    let (class, id, hidden) = (a.class, a.id, a.hidden);
+                    let (class, id, hidden, semantic) = (a.class, a.id, a.hidden, a.semantic);
                     let token = TokenAttrs {
                         hash: a.hash,
                         placeholder: t == Tag::A && !a.acts,
@@ -378,12 +380,13 @@ impl State<'_> {
                     self.take_run_parent();
                     // The element made for this tag is the last one created (implied and
                     // reconstructed elements come first).
-                    if hidden
+                    if (hidden || semantic)
                         && self.tree.elements.len() > before
                         && let Some(e) = self.tree.elements.last_mut()
                         && e.tag == t
                     {
-                        e.hidden = true;
+                        e.hidden |= hidden;
+                        e.semantic |= semantic;
                     }
                     if changed {
                         self.flush_upto(mark);
@@ -456,6 +459,7 @@ impl State<'_> {
         let mut hash = 0u64;
         let mut hidden = false;
         let mut acts = false;
+        let mut semantic = false;
         if region.is_empty() {
             return StartAttrs::default();
         }
@@ -467,6 +471,7 @@ impl State<'_> {
                 hidden = hides(name, value);
             }
             acts |= name.eq_ignore_ascii_case(b"href") || name.eq_ignore_ascii_case(b"onclick");
+            semantic |= marks_main(name, value);
             let is_class = name.eq_ignore_ascii_case(b"class");
             let is_id = !is_class && name.eq_ignore_ascii_case(b"id");
             if !(is_class || is_id) || value.is_empty() {
@@ -498,6 +503,7 @@ impl State<'_> {
             hash,
             hidden,
             acts,
+            semantic,
         }
     }
 
@@ -681,6 +687,25 @@ const INTEGRATION_POINTS: &[&str] = &[
     "mtext",
     "annotation-xml",
 ];
+
+/// Whether an attribute marks its element as the page's main content: `role="main"` or
+/// `role="article"` (ARIA landmarks), `itemprop="articleBody"`, `"text"` or `"reviewBody"`
+/// (schema.org's body of an article, a post, a review). Values compare case-insensitively; an
+/// `itemprop` may list several names.
+fn marks_main(name: &[u8], value: &[u8]) -> bool {
+    if name.eq_ignore_ascii_case(b"role") {
+        let v = value.trim_ascii();
+        return v.eq_ignore_ascii_case(b"main") || v.eq_ignore_ascii_case(b"article");
+    }
+    if name.eq_ignore_ascii_case(b"itemprop") {
+        return value.split(|&b| is_html_space(b)).any(|w| {
+            w.eq_ignore_ascii_case(b"articlebody")
+                || w.eq_ignore_ascii_case(b"text")
+                || w.eq_ignore_ascii_case(b"reviewbody")
+        });
+    }
+    false
+}
 
 /// Whether an attribute makes its element invisible: `hidden`, `aria-hidden="true"`, or a
 /// `style` with `display:none` / `visibility:hidden` (white space and case ignored).
@@ -924,6 +949,13 @@ mod tests {
         assert!(hides(b"HIDDEN", b"hidden"));
         assert!(hides(b"aria-hidden", b"True"));
         assert!(!hides(b"aria-hidden", b"false"));
+        assert!(marks_main(b"role", b" Main "));
+        assert!(marks_main(b"ROLE", b"article"));
+        assert!(!marks_main(b"role", b"navigation"));
+        assert!(marks_main(b"itemprop", b"headline articleBody"));
+        assert!(marks_main(b"itemprop", b"text"));
+        assert!(!marks_main(b"itemprop", b"author"));
+        assert!(!marks_main(b"class", b"main"));
         assert!(hides(b"style", b"color: red; Display : None"));
         assert!(hides(b"style", b"visibility:\thidden"));
         assert!(!hides(b"style", b"display: block; margin: 0"));

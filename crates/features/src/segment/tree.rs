@@ -167,6 +167,7 @@ impl Tree {
             id: 0..0,
             hidden: false,
             placeholder: false,
+            semantic: false,
         });
         self.block_parents.clear();
         self.pending.clear();
@@ -248,6 +249,7 @@ impl Tree {
             id,
             hidden: false,
             placeholder: tag == Tag::A && self.token_placeholder,
+            semantic: false,
         });
         self.on_stack.push(false);
         self.first_block.push(self.block_parents.len() as u32);
@@ -256,20 +258,22 @@ impl Tree {
     }
 
     fn clone_element(&mut self, of: ElementId, parent: ElementId) -> ElementId {
-        let (tag, class, id, hidden, placeholder) = match self.elements.get(of as usize) {
+        let (tag, class, id, hidden, placeholder, semantic) = match self.elements.get(of as usize) {
             Some(e) => (
                 e.tag,
                 e.class.clone(),
                 e.id.clone(),
                 e.hidden,
                 e.placeholder,
+                e.semantic,
             ),
-            None => (Tag::SPAN, 0..0, 0..0, false, false),
+            None => (Tag::SPAN, 0..0, 0..0, false, false, false),
         };
         let new = self.new_element(tag, parent, class, id);
         if let Some(e) = self.elements.get_mut(new as usize) {
             e.hidden = hidden;
             e.placeholder = placeholder;
+            e.semantic = semantic;
         }
         let hash = self.attr_hash.get(of as usize).copied().unwrap_or(0);
         if let Some(h) = self.attr_hash.get_mut(new as usize) {
