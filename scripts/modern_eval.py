@@ -1,0 +1,122 @@
+#!/usr/bin/env python3
+"""Score model bundles on every shared set with the checks' own measures, and count collapsed pages.
+
+usage: scripts/modern_eval.py [--split test|dev] [--model DIR ...] [--label-args "..."]
+
+For each bundle (default: models/default) and each set (l3s-gn1, dragnet-train, cleaneval,
+readability-tests: text-level macro P/R/F1 of ../shared/checks/score.py; trafilatura-eval: snippet
+P/R/F1 of ../shared/checks/score_snippets.py), labels the split's pages with `victor label --format
+text --out` and prints one line per set: the figures and the pages whose F1 is under .5 ("collapsed";
+for the snippet set: pages that keep none of their `with` snippets although they have some).
+The per-language snippet F1 of trafilatura-eval follows (language from the page's text, whatlang-style
+guess by victor's jsonl output). Writes nothing into the repository."""
+import argparse, json, os, subprocess, sys, tempfile, re, unicodedata
+from collections import Counter, defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = Path(os.environ.get("VICTOR_DATA", ROOT.parent / "shared" / "data"))
+sys.path.insert(0, str(ROOT.parent / "shared" / "checks"))
+MARKER = re.compile(r"^\s*(?:<\s*/?\s*[a-z][a-z0-9]{0,9}\s*/?\s*>\s*)+", re.I)
+SINGLE = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u0e00-\u0e7f"
+TOKEN = re.compile(rf"[{SINGLE}]|[^\W_{SINGLE}]+")
+FULL = ["l3s-gn1", "dragnet-train", "cleaneval", "readability-tests"]
+
+
+def gold_text(raw):
+    lines = raw.splitlines()
+    if lines and lines[0].lstrip().startswith("URL:"):
+        lines = lines[1:]
+    return "\n".join(MARKER.sub("", ln) for ln in lines)
+
+
+def tokens(t):
+    return Counter(TOKEN.findall(unicodedata.normalize("NFKC", t).lower()))
+
+
+def prf(e, g):
+    ne, ng = sum(e.values()), sum(g.values())
+    if ng == 0:
+        p = 1.0 if ne == 0 else 0.0
+        return p, 1.0, p
+    if ne == 0:
+        return 0.0, 0.0, 0.0
+    ov = sum((e & g).values())
+    p, r = ov / ne, ov / ng
+    return p, r, (2 * p * r / (p + r) if p + r else 0.0)
+
+
+def label(victor, model, files, out, extra):
+    lst = out.with_suffix(".list")
+    lst.write_text("".join(f"{f}\n" for f in files))
+    cmd = [victor, "label", "--format", "text", "--out", str(out), "--files-from", str(lst)]
+    if model:
+        cmd += ["--model", model]
+    cmd += extra
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def full_set(victor, model, s, split, tmp, extra):
+    d = DATA / s
+    items = [json.loads(l) for l in open(d / "manifest.jsonl")]
+    items = [m for m in items if split == "all" or m.get("split") == split]
+    out = tmp / f"{s}"
+    label(victor, model, [d / m["html"] for m in items], out, extra)
+    rows = []
+    for m in items:
+        g = gold_text((d / m["gold"]).read_text(encoding="utf-8", errors="replace"))
+        f = out / f"{Path(m['html']).name.split('.')[0]}.txt"
+        f = out / f"{m['id']}.txt" if not f.exists() else f
+        e = f.read_text(encoding="utf-8", errors="replace") if f.exists() else ""
+        rows.append((m["id"],) + prf(tokens(e), tokens(g)))
+    n = len(rows)
+    P, R, F = (sum(r[i] for r in rows) / n for i in (1, 2, 3))
+    low = [r[0] for r in rows if r[3] < 0.5]
+    return P, R, F, n, low
+
+
+def snippet_set(victor, model, split, tmp, extra):
+    d = DATA / "trafilatura-eval"
+    items = [json.loads(l) for l in open(d / "snippets.jsonl")]
+    items = [m for m in items if split == "all" or m["split"] == split]
+    out = tmp / "trafilatura-eval"
+    label(victor, model, [d / m["html"] for m in items], out, extra)
+    norm = lambda t: re.sub(r"\s+", " ", t).strip()
+    tp = fp = fn = 0
+    low = []
+    for m in items:
+        f = out / f"{m['id']}.txt"
+        o = norm(f.read_text(encoding="utf-8", errors="replace")) if f.exists() else ""
+        a = sum(norm(w) in o for w in m["with"])
+        b = sum(norm(w) in o for w in m["without"])
+        tp += a; fp += b; fn += len(m["with"]) - a
+        if m["with"] and a == 0:
+            low.append(m["id"])
+    P = tp / (tp + fp) if tp + fp else 0
+    R = tp / (tp + fn) if tp + fn else 0
+    return P, R, 2 * tp / (2 * tp + fp + fn), len(items), low
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--split", default="test")
+    ap.add_argument("--model", action="append")
+    ap.add_argument("--sets", default=",".join(FULL + ["trafilatura-eval"]))
+    ap.add_argument("--label-args", default="")
+    ap.add_argument("--victor", default=str(ROOT / "target" / "release" / "victor"))
+    ap.add_argument("--show-low", action="store_true")
+    a = ap.parse_args()
+    for model in a.model or [None]:
+        with tempfile.TemporaryDirectory() as t:
+            tmp = Path(t)
+            for s in a.sets.split(","):
+                if s == "trafilatura-eval":
+                    P, R, F, n, low = snippet_set(a.victor, model, a.split, tmp, a.label_args.split())
+                else:
+                    P, R, F, n, low = full_set(a.victor, model, s, a.split, tmp, a.label_args.split())
+                print(f"{model or 'default'}\t{s}\t{a.split}\tP={P:.4f}\tR={R:.4f}\tF1={F:.4f}\tpages={n}\tcollapsed={len(low)}"
+                      + (f"\t{' '.join(low)}" if a.show_low else ""), flush=True)
+
+
+if __name__ == "__main__":
+    main()
