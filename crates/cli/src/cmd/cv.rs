@@ -9,10 +9,11 @@ use victor_annotations::format::PageRef;
 use victor_eval::{BlockCounts, MeanSe, TextScores, gain_per_doubling, paired_difference};
 use victor_label::expected::{ExpectedOptions, calibration_grid};
 use victor_train::assess::{Assessment, default_grid};
+use victor_train::bundle::Replace;
 use victor_train::cv::{CvEvent, CvOptions, FoldResult, cross_validate};
 use victor_train::{Setup, TrainOptions};
 
-use super::train::TrainArgs;
+use super::train::{TrainArgs, check_out};
 use crate::util::{output, progress};
 
 /// Cross-validate training options on annotated pages.
@@ -54,6 +55,10 @@ pub struct Args {
     /// DIR/fold-K` to inspect the out-of-fold output or score it with another measure.
     #[arg(long, value_name = "DIR")]
     keep_models: Option<PathBuf>,
+    /// With --keep-models, replace DIR/fold-K whatever it holds (by default only a bundle or an
+    /// empty folder is replaced, anything else refused).
+    #[arg(long, requires = "keep_models")]
+    force: bool,
     /// Learning curve: run the cross-validation once for each share of every fold's training
     /// pages (comma-separated, each above 0 and at most 1, e.g. 0.25,0.5,0.75,1), with the same
     /// folds and held-out pages each time (a smaller share's pages are among a larger one's), and
@@ -151,8 +156,32 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         calibrations: calibration_grid(),
         by_site: args.folds_by == FoldsBy::Site,
         keep_models: args.keep_models.clone(),
+        replace: if args.force {
+            Replace::Anything
+        } else {
+            Replace::OnlyBundle
+        },
         train_share: 1.0,
     };
+    if let Some(keep) = &args.keep_models {
+        // Every folder a fold's bundle will take, checked before any training.
+        let mut shares = args.learning_curve.clone();
+        shares.sort_by(f64::total_cmp);
+        shares.dedup();
+        let parents: Vec<PathBuf> = if shares.is_empty() {
+            vec![keep.clone()]
+        } else {
+            shares
+                .iter()
+                .map(|s| keep.join(format!("share-{s}")))
+                .collect()
+        };
+        for parent in &parents {
+            for fold in 1..=folds {
+                check_out(&parent.join(format!("fold-{fold}")), cv.replace)?;
+            }
+        }
+    }
     let title = format!(
         "{folds}-fold {}{}{}",
         if args.learning_curve.is_empty() {

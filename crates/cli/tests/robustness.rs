@@ -1,0 +1,162 @@
+//! Issue 34, "Nothing lost, nothing hung": a trainer that never deletes what is not a bundle, a
+//! closed standard output that ends the run, paths that are not regular files refused, lying
+//! charset declarations, `--model NAME` from anywhere, `--out` mirroring trees, and the umask.
+
+mod common;
+
+use std::path::Path;
+
+use common::{examples, run, s};
+
+/// `victor train annotations/examples --out OUT` (quick: no threshold cross-validation).
+fn train_into(out: &Path, extra: &[&str]) -> std::process::Output {
+    let ex = examples();
+    let mut args = vec![
+        "train",
+        s(&ex),
+        "--threshold-folds",
+        "0",
+        "-q",
+        "--out",
+        s(out),
+    ];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
+fn stderr(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Names in a folder that start with `.victor-` (the trainer's temporary folders).
+fn leftovers(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .expect("read_dir")
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".victor-"))
+        .collect()
+}
+
+#[test]
+fn train_out_never_deletes_what_is_not_a_bundle() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    // A folder of the user's files: refused, untouched, named with the reason.
+    let d = tmp.path().join("d");
+    std::fs::create_dir_all(d.join("sub")).expect("mkdir");
+    std::fs::write(d.join("notes.txt"), "keep").expect("write");
+    std::fs::write(d.join("sub/x.txt"), "keep").expect("write");
+    let o = train_into(&d, &[]);
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(
+        err.contains(s(&d)) && err.contains("notes.txt") && err.contains("--force"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(d.join("notes.txt")).expect("kept"),
+        "keep"
+    );
+    assert_eq!(
+        std::fs::read_to_string(d.join("sub/x.txt")).expect("kept"),
+        "keep"
+    );
+
+    // A file: refused, untouched.
+    let f = tmp.path().join("f");
+    std::fs::write(&f, "precious").expect("write");
+    let o = train_into(&f, &[]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("is a file, not a folder"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read_to_string(&f).expect("kept"), "precious");
+
+    // An empty folder and then a bundle are replaced; an extra file makes it no bundle.
+    let b = tmp.path().join("b");
+    std::fs::create_dir(&b).expect("mkdir");
+    assert!(train_into(&b, &[]).status.success(), "empty folder");
+    assert!(train_into(&b, &[]).status.success(), "a bundle is replaced");
+    assert!(b.join("victor.json").is_file() && b.join("model.crfsuite").is_file());
+    std::fs::write(b.join("mine.txt"), "x").expect("write");
+    assert!(
+        !train_into(&b, &[]).status.success(),
+        "no longer only a bundle"
+    );
+    assert!(b.join("mine.txt").is_file());
+
+    // --force replaces a folder of other files and a file.
+    assert!(train_into(&d, &["--force"]).status.success());
+    assert!(!d.join("notes.txt").exists() && d.join("victor.json").is_file());
+    assert!(train_into(&f, &["--force"]).status.success());
+    assert!(f.join("victor.json").is_file());
+
+    // `--out .` (the working folder) is refused, also with --force, and leaves nothing.
+    for force in [false, true] {
+        let ex = examples();
+        let mut args = vec![
+            "train",
+            s(&ex),
+            "--threshold-folds",
+            "0",
+            "-q",
+            "--out",
+            ".",
+        ];
+        if force {
+            args.push("--force");
+        }
+        let o = std::process::Command::new(common::VICTOR)
+            .args(&args)
+            .current_dir(&b)
+            .output()
+            .expect("runs");
+        assert!(!o.status.success());
+        assert!(stderr(&o).contains("working folder"), "{}", stderr(&o));
+        assert!(b.join("mine.txt").is_file());
+    }
+    assert!(
+        leftovers(tmp.path()).is_empty(),
+        "{:?}",
+        leftovers(tmp.path())
+    );
+    assert!(leftovers(&b).is_empty(), "{:?}", leftovers(&b));
+}
+
+#[test]
+fn cv_keep_models_never_deletes_what_is_not_a_bundle() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let keep = tmp.path().join("keep");
+    std::fs::create_dir_all(keep.join("fold-2")).expect("mkdir");
+    std::fs::write(keep.join("fold-2/notes.txt"), "keep").expect("write");
+    let ex = examples();
+    let cv = |extra: &[&str]| {
+        let mut args = vec![
+            "cv",
+            s(&ex),
+            "--folds",
+            "2",
+            "--max-iterations",
+            "5",
+            "-q",
+            "--keep-models",
+            s(&keep),
+        ];
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    let o = cv(&[]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("notes.txt"), "{}", stderr(&o));
+    assert!(keep.join("fold-2/notes.txt").is_file());
+    assert!(!keep.join("fold-1").exists(), "refused before any training");
+    let o = cv(&["--force"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(keep.join("fold-2/held-out.txt").is_file());
+    // Kept folds (with their held-out.txt) are bundles: a second run replaces them.
+    let o = cv(&[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(leftovers(&keep).is_empty(), "{:?}", leftovers(&keep));
+}
