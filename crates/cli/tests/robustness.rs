@@ -160,3 +160,63 @@ fn cv_keep_models_never_deletes_what_is_not_a_bundle() {
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(leftovers(&keep).is_empty(), "{:?}", leftovers(&keep));
 }
+
+/// A folder of `copies` copies of the example pages, then a page that fails (binary bytes) last
+/// in the walk's order: a batch that goes on after its reader has gone reports it.
+fn batch_with_a_bad_last_page(dir: &Path, copies: usize) {
+    std::fs::create_dir_all(dir).expect("mkdir");
+    let pages: Vec<_> = std::fs::read_dir(examples().join("pages"))
+        .expect("pages")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "html"))
+        .collect();
+    for k in 0..copies {
+        for p in &pages {
+            let name = format!("{k:04}-{}", p.file_name().expect("name").to_string_lossy());
+            std::fs::copy(p, dir.join(name)).expect("copy");
+        }
+    }
+    std::fs::write(
+        dir.join("zzzz-bad.html"),
+        [0u8, 1, 2, 3, 0, 0, 0, 255].repeat(100),
+    )
+    .expect("write");
+}
+
+/// Runs victor with standard output read up to `bytes` bytes and then closed.
+fn run_with_closed_stdout(args: &[&str], bytes: usize) -> std::process::Output {
+    use std::io::Read;
+    let mut child = std::process::Command::new(common::VICTOR)
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("victor runs");
+    let mut stdout = child.stdout.take().expect("stdout");
+    let mut first = vec![0u8; bytes];
+    stdout.read_exact(&mut first).expect("some output");
+    drop(stdout);
+    child.wait_with_output().expect("victor ends")
+}
+
+#[test]
+fn a_closed_stdout_ends_the_run_quietly_and_at_once() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = tmp.path().join("many");
+    batch_with_a_bad_last_page(&dir, 150);
+    for args in [
+        vec!["label", "--jobs", "1", "-q", s(&dir)],
+        vec!["label", "--jobs", "2", "-q", s(&dir)],
+        vec!["label", "--format", "jsonl", "-q", s(&dir)],
+        vec!["features", s(&dir)],
+        vec!["features", "--format", "csv", s(&dir)],
+        vec!["features", "--format", "crfpp", s(&dir)],
+    ] {
+        let o = run_with_closed_stdout(&args, 10);
+        let err = stderr(&o);
+        assert!(o.status.success(), "{args:?}: {:?} {err}", o.status);
+        // Neither "Broken pipe" nor the failing last page: the batch stopped.
+        assert!(err.is_empty(), "{args:?}: {err}");
+    }
+}

@@ -1,6 +1,7 @@
 //! `victor cv`: k-fold cross-validation by page or by site, with the Victor paper's Table 2 figures,
 //! or a learning curve over shares of the training pages (`--learning-curve`).
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -249,22 +250,30 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .collect(),
         });
     }
-    println!(
+    writeln!(
+        std::io::stdout(),
         "{:<64} {:>8} {:>8}",
         format!("{title} ({} pages)", pages.len()),
         "mean %",
         "sd"
-    );
+    )?;
     for r in &rows {
         let (m, sd) = mean_sd(&r.values);
-        println!("{:<64} {:>8.2} {:>8.2}", r.name, 100.0 * m, 100.0 * sd);
+        writeln!(
+            std::io::stdout(),
+            "{:<64} {:>8.2} {:>8.2}",
+            r.name,
+            100.0 * m,
+            100.0 * sd
+        )?;
     }
     let secs: Vec<f64> = results.iter().map(|r| r.seconds).collect();
-    println!(
+    writeln!(
+        std::io::stdout(),
         "training time per fold: {:.1} s mean; wall time {:.1} s",
         mean_sd(&secs).0,
         started.elapsed().as_secs_f64()
-    );
+    )?;
     if let Some(path) = &args.csv {
         output::write_atomic_with(path, |buf| {
             let mut w = csv::Writer::from_writer(buf);
@@ -412,19 +421,28 @@ fn learning_curve(
                 .and_then(|j| paired_difference(&points[j].per_page, &p.per_page))
         })
         .collect();
-    println!(
+    writeln!(
+        std::io::stdout(),
         "{title} ({} pages; text-level macro F1 % of the held-out pages, expected-F1 with the settings best on them)",
         pages.len()
-    );
-    println!(
+    )?;
+    writeln!(
+        std::io::stdout(),
         "{:>6} {:>12} {:>8} {:>8} {:>14} {:>12} {:>16}",
-        "share", "train pages", "Viterbi", "T=0.50", "best T", "expected-F1", "change [SE]"
-    );
+        "share",
+        "train pages",
+        "Viterbi",
+        "T=0.50",
+        "best T",
+        "expected-F1",
+        "change [SE]"
+    )?;
     for (p, change) in points.iter().zip(&changes) {
         let change = change.map_or(String::new(), |c| {
             format!("{:+.2} [{:.2}]", 100.0 * c.mean, 100.0 * c.se)
         });
-        println!(
+        writeln!(
+            std::io::stdout(),
             "{:>6} {:>12.1} {:>8.2} {:>8.2} {:>14} {:>12.2} {:>16}",
             p.share,
             p.train_pages,
@@ -437,18 +455,23 @@ fn learning_curve(
             ),
             100.0 * p.expected.1,
             change
-        );
+        )?;
     }
     let sizes: Vec<f64> = points.iter().map(|p| p.train_pages).collect();
     let runs: Vec<&[f64]> = points.iter().map(|p| p.per_page.as_slice()).collect();
     if let Some(g) = gain_per_doubling(&sizes, &runs) {
-        println!(
+        writeln!(
+            std::io::stdout(),
             "expected-F1 gains {:+.2} [{:.2}] points per doubling of the training pages (least squares over the shares, page by page)",
             100.0 * g.mean,
             100.0 * g.se
-        );
+        )?;
     }
-    println!("wall time {:.1} s", started.elapsed().as_secs_f64());
+    writeln!(
+        std::io::stdout(),
+        "wall time {:.1} s",
+        started.elapsed().as_secs_f64()
+    )?;
     if let Some(path) = &args.csv {
         output::write_atomic_with(path, |buf| {
             let mut w = csv::Writer::from_writer(buf);

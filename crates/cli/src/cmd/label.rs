@@ -264,6 +264,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let written = AtomicUsize::new(0);
     let stdout = std::io::stdout();
     let stdout_state = StdoutState::default();
+    // Standard output was closed by its reader (`victor label DIR | head -1`): the batch stops
+    // at once and the run ends quietly, as `grep` and `rg` do.
+    let closed = AtomicBool::new(false);
+    let write_stdout = |lock: &mut std::io::StdoutLock<'_>, page: &[u8]| -> Result<(), String> {
+        match to_stdout(lock, args.format, page, &stdout_state) {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                closed.store(true, Ordering::SeqCst);
+                Ok(())
+            }
+            r => r.map_err(|e| format!("cannot write output: {e}")),
+        }
+    };
 
     let one =
         |labeler: &mut Labeler<'_>, buf: &mut Vec<u8>, path: &PathBuf| -> Result<(), String> {
@@ -278,10 +290,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                     output::write_atomic_in_existing(&out_path(dir, path, args.format), &file)
                         .map_err(|e| crate::util::errors::message(&e))?;
                 }
-                None => {
-                    to_stdout(&mut stdout.lock(), args.format, buf, &stdout_state)
-                        .map_err(|e| format!("cannot write output: {e}"))?;
-                }
+                None => write_stdout(&mut stdout.lock(), buf)?,
             }
             written.fetch_add(1, Ordering::Relaxed);
             Ok(())
@@ -301,6 +310,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let mut buf = Vec::new();
         if jobs == 1 || pages.len() < 2 {
             for p in &pages {
+                if closed.load(Ordering::SeqCst) {
+                    break;
+                }
                 let r = one(&mut labeler, &mut buf, p);
                 report(p, r);
             }
@@ -308,6 +320,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let pool = thread_pool(jobs)?;
             // Chunks keep memory flat while preserving order on stdout.
             for chunk in pages.chunks(256) {
+                if closed.load(Ordering::SeqCst) {
+                    break;
+                }
                 let outs: Vec<Result<Vec<u8>, String>> = pool.install(|| {
                     chunk
                         .par_iter()
@@ -330,9 +345,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 });
                 let mut lock = stdout.lock();
                 for (p, r) in chunk.iter().zip(outs) {
+                    if closed.load(Ordering::SeqCst) {
+                        break;
+                    }
                     let r = r.and_then(|b| {
-                        to_stdout(&mut lock, args.format, &b, &stdout_state)
-                            .map_err(|e| format!("cannot write output: {e}"))?;
+                        write_stdout(&mut lock, &b)?;
                         written.fetch_add(1, Ordering::Relaxed);
                         Ok(())
                     });
@@ -353,6 +370,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         });
     }
     bar.finish_and_clear();
+    if closed.load(Ordering::SeqCst) {
+        return Ok(ExitCode::SUCCESS);
+    }
     let _ = std::io::stdout().flush();
     let failures = failures.into_inner().unwrap_or_default();
     if !failures.is_empty() {
