@@ -220,3 +220,56 @@ fn a_closed_stdout_ends_the_run_quietly_and_at_once() {
         assert!(err.is_empty(), "{args:?}: {err}");
     }
 }
+
+/// Runs victor, killing it after `secs` seconds: `None` if it had to be killed.
+fn run_with_timeout(args: &[&str], secs: u64) -> Option<std::process::Output> {
+    let mut child = std::process::Command::new(common::VICTOR)
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("victor runs");
+    let start = std::time::Instant::now();
+    while start.elapsed().as_secs() < secs {
+        if child.try_wait().expect("try_wait").is_some() {
+            return Some(child.wait_with_output().expect("output"));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
+}
+
+#[cfg(unix)]
+#[test]
+fn a_path_that_is_not_a_regular_file_is_refused_not_waited_on() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let fifo = tmp.path().join("fifo.html");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.expect("mkfifo runs").success());
+    for command in ["label", "features"] {
+        let o = run_with_timeout(&[command, s(&fifo)], 20).expect("no wait on a FIFO");
+        assert!(!o.status.success());
+        assert!(
+            stderr(&o).contains("not a regular file but a FIFO"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    let o = run_with_timeout(&["label", "/dev/zero"], 20).expect("no endless read of a device");
+    assert!(
+        stderr(&o).contains("not a regular file but a device"),
+        "{}",
+        stderr(&o)
+    );
+    // A walk takes regular files only: the FIFO beside a page is passed over.
+    std::fs::copy(
+        examples().join("pages/forum-bike-chain.html"),
+        tmp.path().join("page.html"),
+    )
+    .expect("copy");
+    let o = run_with_timeout(&["label", "-q", s(tmp.path())], 20).expect("the walk ends");
+    assert!(o.status.success(), "{}", stderr(&o));
+}

@@ -60,9 +60,68 @@ pub fn read_page(path: &Path) -> std::io::Result<Vec<u8>> {
         std::io::stdin().lock().read_to_end(&mut bytes)?;
         bytes
     } else {
-        std::fs::read(path)?
+        read_regular_file(path)?
     };
     gunzip_capped(bytes, MAX_PAGE_BYTES)
+}
+
+/// What a path that is not a regular file is, for the message that refuses it (`a FIFO`).
+fn kind_of(t: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_block_device() || t.is_char_device() {
+            return "a device";
+        }
+    }
+    if t.is_dir() {
+        "a folder"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// The error for a path that is not a regular file.
+fn not_regular(t: std::fs::FileType) -> std::io::Error {
+    let kind = kind_of(t);
+    let text = if kind.starts_with("not ") {
+        kind.to_string()
+    } else {
+        format!("not a regular file but {kind}")
+    };
+    std::io::Error::new(std::io::ErrorKind::InvalidInput, text)
+}
+
+/// Reads a regular file whole; refuses a FIFO, a socket, a device or a folder with the reason,
+/// without ever waiting on it (a FIFO is opened non-blocking and checked before it is read).
+fn read_regular_file(path: &Path) -> std::io::Result<Vec<u8>> {
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(not_regular(meta.file_type()));
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        // Should the path have become a FIFO since the check, opening does not wait for a
+        // writer; the check below then refuses it.
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let mut file = options.open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(not_regular(meta.file_type()));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// The bytes inflated if they start with the gzip magic number (all members of a multi-member
@@ -145,7 +204,7 @@ mod tests {
     use std::io::Write;
     use std::path::Path;
 
-    use super::{gunzip_capped, is_page_name, page_stem};
+    use super::{gunzip_capped, is_page_name, page_stem, read_page};
 
     fn gzip(data: &[u8]) -> Vec<u8> {
         let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
@@ -198,5 +257,21 @@ mod tests {
         assert_eq!(page_stem(Path::new("x/page.html.gz")), "page");
         assert_eq!(page_stem(Path::new("x/page.html")), "page");
         assert_eq!(page_stem(Path::new("-")), "stdin");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_or_a_folder_is_refused_with_its_reason_not_waited_on() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let fifo = tmp.path().join("fifo.html");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.expect("mkfifo runs").success());
+        let err = read_page(&fifo).expect_err("a FIFO");
+        assert!(err.to_string().contains("FIFO"), "{err}");
+        let err = read_page(tmp.path()).expect_err("a folder");
+        assert!(err.to_string().contains("folder"), "{err}");
+        let page = tmp.path().join("p.html");
+        std::fs::write(&page, b"<p>x</p>").expect("write");
+        assert_eq!(read_page(&page).expect("a file"), b"<p>x</p>");
     }
 }
