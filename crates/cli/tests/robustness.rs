@@ -273,3 +273,71 @@ fn a_path_that_is_not_a_regular_file_is_refused_not_waited_on() {
     let o = run_with_timeout(&["label", "-q", s(tmp.path())], 20).expect("the walk ends");
     assert!(o.status.success(), "{}", stderr(&o));
 }
+
+/// Runs victor in `dir` with `VICTOR_MODELS` set or unset and a home of its own.
+fn run_in(dir: &Path, args: &[&str], models_env: Option<&Path>) -> std::process::Output {
+    let mut cmd = std::process::Command::new(common::VICTOR);
+    cmd.args(args)
+        .current_dir(dir)
+        .env("HOME", dir)
+        .env_remove("XDG_DATA_HOME");
+    match models_env {
+        Some(m) => cmd.env("VICTOR_MODELS", m),
+        None => cmd.env_remove("VICTOR_MODELS"),
+    };
+    cmd.output().expect("victor runs")
+}
+
+#[test]
+fn model_by_name_works_from_any_directory() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let page = examples().join("pages/forum-bike-chain.html");
+    let root = common::root();
+    for name in ["article", "news", "corpus", "general", "default"] {
+        let away = run_in(tmp.path(), &["label", "--model", name, s(&page)], None);
+        assert!(away.status.success(), "{name}: {}", stderr(&away));
+        let bundle = root.join("models").join(name);
+        let here = run_in(
+            tmp.path(),
+            &["label", "--model", s(&bundle), s(&page)],
+            None,
+        );
+        assert!(here.status.success(), "{name}: {}", stderr(&here));
+        assert_eq!(
+            away.stdout, here.stdout,
+            "{name}: the built-in bundle is the shipped one"
+        );
+    }
+    // $VICTOR_MODELS comes first: a folder there called `news` holding the corpus bundle.
+    let mine = tmp.path().join("mine");
+    std::fs::create_dir_all(mine.join("news")).expect("mkdir");
+    for f in ["victor.json", "model.crfsuite"] {
+        std::fs::copy(
+            root.join("models/corpus").join(f),
+            mine.join("news").join(f),
+        )
+        .expect("cp");
+    }
+    let env = run_in(
+        tmp.path(),
+        &["label", "--model", "news", s(&page)],
+        Some(&mine),
+    );
+    let corpus = run_in(tmp.path(), &["label", "--model", "corpus", s(&page)], None);
+    assert_eq!(env.stdout, corpus.stdout);
+    // An unknown name says where it looked.
+    let o = run_in(
+        tmp.path(),
+        &["label", "--model", "nope", s(&page)],
+        Some(&mine),
+    );
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    for place in [
+        s(&mine.join("nope")),
+        "models/nope",
+        "built-in bundles (article, corpus, default, general, news)",
+    ] {
+        assert!(err.contains(place), "{place} not in {err}");
+    }
+}

@@ -31,7 +31,8 @@ pub struct Args {
     /// Feature configuration (JSON) for the stages without a model; default: the built-in one.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
-    /// Model bundle for the labeling stages (default: the built-in models/default).
+    /// Model bundle for the labeling stages, a folder or a name as for `victor label` (default:
+    /// the built-in `default`).
     #[arg(long, value_name = "MODEL")]
     model: Option<PathBuf>,
     /// Skip the labeling stages (no model needed).

@@ -62,7 +62,9 @@ pub struct Args {
     /// Read more page paths from this file, one a line (`-` for standard input).
     #[arg(long, value_name = "LIST")]
     files_from: Option<PathBuf>,
-    /// Model bundle folder, or a name under models/ (default: the built-in models/default).
+    /// Model bundle folder, or a name: $VICTOR_MODELS/NAME, ./models/NAME,
+    /// ~/.local/share/victor/models/NAME, or a bundle built into the binary (default: the
+    /// built-in `default`).
     ///
     /// Shipped, one per guideline (models/README.md): `article` (the default: the main article
     /// text), `news` (article plus captions and datelines), `corpus` (all running text: lists,
