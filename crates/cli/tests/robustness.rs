@@ -341,3 +341,29 @@ fn model_by_name_works_from_any_directory() {
         assert!(err.contains(place), "{place} not in {err}");
     }
 }
+
+#[test]
+fn out_mirrors_a_folders_tree_and_a_real_collision_names_both_inputs() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let page = examples().join("pages/forum-bike-chain.html");
+    let tree = tmp.path().join("site");
+    std::fs::create_dir_all(tree.join("a")).expect("mkdir");
+    std::fs::create_dir_all(tree.join("b/c")).expect("mkdir");
+    std::fs::copy(&page, tree.join("a/index.html")).expect("cp");
+    std::fs::copy(&page, tree.join("b/c/index.html")).expect("cp");
+    std::fs::copy(&page, tree.join("top.html")).expect("cp");
+    let out = tmp.path().join("out");
+    let o = run(&["label", "-q", s(&tree), "--out", s(&out)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for f in ["a/index.txt", "b/c/index.txt", "top.txt"] {
+        assert!(out.join(f).is_file(), "{f} missing");
+    }
+    // Named directly, two index.html collide: refused before anything is written.
+    let (a, b) = (tree.join("a/index.html"), tree.join("b/c/index.html"));
+    let out2 = tmp.path().join("out2");
+    let o = run(&["label", "-q", s(&a), s(&b), "--out", s(&out2)]);
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(err.contains(s(&a)) && err.contains(s(&b)), "{err}");
+    assert!(!out2.join("index.txt").exists());
+}

@@ -149,10 +149,39 @@ fn gunzip_capped(bytes: Vec<u8>, max: u64) -> std::io::Result<Vec<u8>> {
     Ok(out)
 }
 
+/// A page found by [`collect_pages`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Input {
+    /// The path to read (`-` for standard input).
+    pub path: PathBuf,
+    /// Where its output goes under an output folder, before the format's extension replaces
+    /// its own: for a page found by walking a folder, its path relative to that folder
+    /// (`site/a/index.html` under `site` is `a/index.html`); else its file name.
+    pub rel: PathBuf,
+}
+
+impl Input {
+    /// The output file for this page under `dir`, with extension `ext`: its relative path
+    /// ([`Input::rel`]) with the name's extensions (and `.gz`) replaced ([`page_stem`]).
+    pub fn out_path(&self, dir: &Path, ext: &str) -> PathBuf {
+        let folder = self.rel.parent().unwrap_or(Path::new(""));
+        dir.join(folder)
+            .join(format!("{}.{ext}", page_stem(&self.rel)))
+    }
+}
+
 /// Expands files and folders (recursively, pages by extension, sorted) and an optional list file
 /// (`-` for standard input, one path a line) into a list of page paths. A page path `-` (one page
 /// read from standard input) may appear once, and not with `--files-from -`.
 pub fn collect(paths: &[PathBuf], files_from: Option<&Path>) -> anyhow::Result<Vec<PathBuf>> {
+    Ok(collect_pages(paths, files_from)?
+        .into_iter()
+        .map(|i| i.path)
+        .collect())
+}
+
+/// [`collect`], with where each page's output goes under an output folder ([`Input::rel`]).
+pub fn collect_pages(paths: &[PathBuf], files_from: Option<&Path>) -> anyhow::Result<Vec<Input>> {
     let stdin_pages = paths.iter().filter(|p| is_stdin(p)).count();
     if stdin_pages > 1 {
         anyhow::bail!("`-` (a page from standard input) can be given only once");
@@ -174,9 +203,19 @@ pub fn collect(paths: &[PathBuf], files_from: Option<&Path>) -> anyhow::Result<V
                 .filter(|f| is_page_name(f))
                 .collect();
             found.sort();
-            out.extend(found);
+            out.extend(found.into_iter().map(|f| {
+                Input {
+                    rel: f
+                        .strip_prefix(p)
+                        .map_or_else(|_| file_name(&f), Path::to_path_buf),
+                    path: f,
+                }
+            }));
         } else {
-            out.push(p.clone());
+            out.push(Input {
+                path: p.clone(),
+                rel: file_name(p),
+            });
         }
     }
     if let Some(list) = files_from {
@@ -192,11 +231,24 @@ pub fn collect(paths: &[PathBuf], files_from: Option<&Path>) -> anyhow::Result<V
             let line = line.with_context(|| format!("cannot read list {}", list.display()))?;
             let t = line.trim();
             if !t.is_empty() {
-                out.push(PathBuf::from(t));
+                let path = PathBuf::from(t);
+                out.push(Input {
+                    rel: file_name(&path),
+                    path,
+                });
             }
         }
     }
     Ok(out)
+}
+
+/// A path's file name as a relative path (`-` stays `-`; a path without a name, `page`).
+fn file_name(path: &Path) -> PathBuf {
+    if is_stdin(path) {
+        return PathBuf::from(STDIN);
+    }
+    path.file_name()
+        .map_or_else(|| PathBuf::from("page"), PathBuf::from)
 }
 
 #[cfg(test)]
