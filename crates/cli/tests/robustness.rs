@@ -367,3 +367,56 @@ fn out_mirrors_a_folders_tree_and_a_real_collision_names_both_inputs() {
     assert!(err.contains(s(&a)) && err.contains(s(&b)), "{err}");
     assert!(!out2.join("index.txt").exists());
 }
+
+/// Runs `victor ARGS` under a shell with `umask 022`.
+#[cfg(unix)]
+fn run_with_umask_022(args: &[&str]) -> std::process::Output {
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg("umask 022 && exec \"$0\" \"$@\"")
+        .arg(common::VICTOR)
+        .args(args)
+        .output()
+        .expect("sh runs")
+}
+
+#[cfg(unix)]
+#[test]
+fn files_are_created_with_the_umask() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &Path| std::fs::metadata(p).expect("exists").permissions().mode() & 0o777;
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let page = examples().join("pages/forum-bike-chain.html");
+    let out = tmp.path().join("out");
+    let o = run_with_umask_022(&["label", "-q", s(&page), "--out", s(&out)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(mode(&out.join("forum-bike-chain.txt")), 0o644);
+    let (csv, svg) = (tmp.path().join("s.csv"), tmp.path().join("s.svg"));
+    let ex = examples();
+    let o = run_with_umask_022(&[
+        "sweep",
+        "--model",
+        "article",
+        s(&ex),
+        "--csv",
+        s(&csv),
+        "--plot",
+        s(&svg),
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!((mode(&csv), mode(&svg)), (0o644, 0o644));
+    let bundle = tmp.path().join("bundle");
+    let o = run_with_umask_022(&[
+        "train",
+        s(&ex),
+        "--threshold-folds",
+        "0",
+        "-q",
+        "--out",
+        s(&bundle),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(mode(&bundle), 0o755);
+    assert_eq!(mode(&bundle.join("victor.json")), 0o644);
+}
