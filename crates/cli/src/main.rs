@@ -59,6 +59,8 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        // The reader of standard output has gone: nothing more to say, and no one to say it to.
+        Err(e) if util::errors::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("victor: error: {}", util::errors::message(&e));
             ExitCode::FAILURE

@@ -425,10 +425,12 @@ fn a_gzip_compressed_page_in_a_folder_labels_as_the_plain_page() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    // Found by the walk (the .txt.gz is not), named without .html.gz, and the same text.
-    assert_eq!(names_in(&out_dir), ["crawled.txt"]);
+    // Found by the walk (the .txt.gz is not), named without .html.gz in the folder mirroring
+    // its own, and the same text.
+    assert_eq!(names_in(&out_dir), ["sub"]);
+    assert_eq!(names_in(&out_dir.join("sub")), ["crawled.txt"]);
     let plain = run(&["label", s(&page)]);
-    let text = std::fs::read(out_dir.join("crawled.txt")).expect("output");
+    let text = std::fs::read(out_dir.join("sub/crawled.txt")).expect("output");
     assert_eq!(text, plain.stdout);
 }
 

@@ -1,7 +1,9 @@
 //! Reading a page: raw bytes -> text, detecting the encoding the way browsers do.
 //!
 //! Order of evidence:
-//! 1. a byte-order mark (UTF-8, UTF-16LE, UTF-16BE) wins;
+//! 1. a byte-order mark (UTF-8, UTF-16LE, UTF-16BE) wins; without one, bytes laid out as UTF-16
+//!    (a NUL byte in most code units of the first 4 KiB, on one side) whose `<meta>` declares
+//!    UTF-16 are UTF-16 of that byte order;
 //! 2. bytes that are valid UTF-8 and contain multi-byte sequences are UTF-8, whatever a `<meta>`
 //!    says (real windows-1252 text is almost never valid UTF-8; pages whose meta tag lies, as 257
 //!    pages of L3S-GN1 do, come out right);
@@ -10,8 +12,11 @@
 //!    with a stray legacy byte (a pasted `\x92`) or mangled sequences keeps its text instead of
 //!    turning every `’` into mojibake;
 //! 4. a `<meta charset>` or `http-equiv="Content-Type"` declaration in the first 4 KiB (UTF-16
-//!    declared in an ASCII-compatible document means UTF-8, as in HTML5); invalid bytes in a page
-//!    declared UTF-8 are read as in 3 (`coverage\x92s` is `coverage’s`, not `coverage�s`);
+//!    declared in an ASCII-compatible document means UTF-8, as in HTML5). A page declared UTF-8
+//!    that is not valid UTF-8 goes to the guess of 5: a legacy encoding other than windows-1252
+//!    wins over the declaration (windows-1251 bytes under a copied `<meta charset=utf-8>`);
+//!    otherwise its invalid bytes are read as in 3 (`coverage\x92s` is `coverage’s`, not
+//!    `coverage�s`);
 //! 5. a statistical guess for undeclared legacy encodings (`chardetng`, fed only the bytes it
 //!    scores: the non-ASCII ones and the ASCII around them), except that a page whose text
 //!    (outside tags, scripts and style sheets) is ASCII with a few symbol bytes (under 1 in 200
@@ -89,6 +94,15 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded<'_>, DecodeError> {
             had_errors,
         });
     }
+    if let Some(enc) = declared_utf16_without_bom(bytes) {
+        let (text, had_errors) = enc.decode_without_bom_handling(bytes);
+        return Ok(Decoded {
+            text,
+            encoding: enc,
+            source: EncodingSource::Meta,
+            had_errors,
+        });
+    }
     check_not_binary(bytes)?;
     if let Ok(s) = std::str::from_utf8(bytes) {
         let source = if s.is_ascii() {
@@ -117,18 +131,18 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded<'_>, DecodeError> {
         });
     }
     let (enc, source) = match prescan_meta(bytes) {
-        Some(enc) => (enc, EncodingSource::Meta),
-        None => {
-            let mut det = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
-            det.feed(&detector_sample(bytes), true);
-            let guess = det.guess(None, chardetng::Utf8Detection::Allow);
-            if guess != encoding_rs::WINDOWS_1252 && guess.is_single_byte() && sparse_symbols(bytes)
-            {
-                (encoding_rs::WINDOWS_1252, EncodingSource::SparseSymbols)
-            } else {
-                (guess, EncodingSource::Guess)
+        // Declared UTF-8 but not valid UTF-8 (nor mostly): the declaration is wrong or the page
+        // has a stray legacy byte. What detection says decides: a legacy encoding other than
+        // windows-1252 (windows-1251 Cyrillic under a copied `<meta charset=utf-8>`) is read as
+        // such; windows-1252 is what the UTF-8 reading below gives the stray bytes anyway.
+        Some(enc) if enc == UTF_8 => match guess_legacy(bytes) {
+            (guess, source) if guess != UTF_8 && guess != encoding_rs::WINDOWS_1252 => {
+                (guess, source)
             }
-        }
+            _ => (UTF_8, EncodingSource::Meta),
+        },
+        Some(enc) => (enc, EncodingSource::Meta),
+        None => guess_legacy(bytes),
     };
     let (text, had_errors) = if enc == UTF_8 {
         // Declared UTF-8, but not valid: a legacy byte or two in a UTF-8 page.
@@ -142,6 +156,49 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded<'_>, DecodeError> {
         source,
         had_errors,
     })
+}
+
+/// chardetng's guess for bytes that are not UTF-8, or windows-1252 for ASCII text with a few
+/// symbol bytes (see the module docs, rule 5).
+fn guess_legacy(bytes: &[u8]) -> (&'static Encoding, EncodingSource) {
+    let mut det = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
+    det.feed(&detector_sample(bytes), true);
+    let guess = det.guess(None, chardetng::Utf8Detection::Allow);
+    if guess != encoding_rs::WINDOWS_1252 && guess.is_single_byte() && sparse_symbols(bytes) {
+        (encoding_rs::WINDOWS_1252, EncodingSource::SparseSymbols)
+    } else {
+        (guess, EncodingSource::Guess)
+    }
+}
+
+/// UTF-16 without a byte-order mark, when the bytes look like it and say so: in the first 4 KiB
+/// most code units have a NUL high byte (ASCII markup) on one side and few on the other, and
+/// read as UTF-16 of that byte order they hold a `<meta>` declaring UTF-16 (any byte order:
+/// the bytes tell which).
+fn declared_utf16_without_bom(bytes: &[u8]) -> Option<&'static Encoding> {
+    let head = bytes.get(..SNIFF_LEN.min(bytes.len()) & !1)?;
+    let units = head.len() / 2;
+    if units < 8 {
+        return None;
+    }
+    let nul_at = |parity: usize| {
+        head.iter()
+            .skip(parity)
+            .step_by(2)
+            .filter(|&&b| b == 0)
+            .count()
+    };
+    let (even, odd) = (nul_at(0), nul_at(1));
+    let enc = if odd * 10 >= units * 6 && even * 10 < units {
+        encoding_rs::UTF_16LE
+    } else if even * 10 >= units * 6 && odd * 10 < units {
+        encoding_rs::UTF_16BE
+    } else {
+        return None;
+    };
+    let (text, _) = enc.decode_without_bom_handling(head);
+    let declared = meta_label(text.as_bytes())?;
+    (declared == encoding_rs::UTF_16LE || declared == encoding_rs::UTF_16BE).then_some(enc)
 }
 
 /// ASCII bytes kept on either side of a run of non-ASCII bytes in [`detector_sample`].
@@ -350,14 +407,7 @@ fn binary_signature(head: &[u8]) -> Option<&'static str> {
 
 /// The encoding a `<meta>` tag in the first 4 KiB declares, if it names one encoding_rs knows.
 pub fn prescan_meta(bytes: &[u8]) -> Option<&'static Encoding> {
-    static META: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?i-u)<meta\b[^>]*?charset\s*=\s*["']?\s*([a-z0-9_:.+-]+)"#)
-            .expect("constant regex compiles")
-    });
-    let head = bytes.get(..SNIFF_LEN.min(bytes.len())).unwrap_or_default();
-    let caps = META.captures(head)?;
-    let label = caps.get(1)?.as_bytes();
-    let enc = Encoding::for_label(label)?;
+    let enc = meta_label(bytes)?;
     // HTML5: a UTF-16 declaration in an ASCII-compatible document means UTF-8; x-user-defined
     // means windows-1252.
     if enc == encoding_rs::UTF_16LE || enc == encoding_rs::UTF_16BE {
@@ -367,6 +417,17 @@ pub fn prescan_meta(bytes: &[u8]) -> Option<&'static Encoding> {
         return Some(encoding_rs::WINDOWS_1252);
     }
     Some(enc)
+}
+
+/// The encoding a `<meta>` tag in the first 4 KiB names, as named (UTF-16 stays UTF-16).
+fn meta_label(bytes: &[u8]) -> Option<&'static Encoding> {
+    static META: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?i-u)<meta\b[^>]*?charset\s*=\s*["']?\s*([a-z0-9_:.+-]+)"#)
+            .expect("constant regex compiles")
+    });
+    let head = bytes.get(..SNIFF_LEN.min(bytes.len())).unwrap_or_default();
+    let caps = META.captures(head)?;
+    Encoding::for_label(caps.get(1)?.as_bytes())
 }
 
 #[cfg(test)]

@@ -108,7 +108,8 @@ fn binary_junk_is_a_clear_error() {
         err.to_string(),
         "not an HTML page: binary data (a PDF document)"
     );
-    // Mostly NUL bytes (UTF-16 without a byte-order mark reads so too) is refused.
+    // Mostly NUL bytes (UTF-16 without a byte-order mark or a UTF-16 declaration reads so too) is
+    // refused.
     let err = process(&b"<\0p\0>\0h\0i\0".repeat(20), &mut seg, &ex).expect_err("NULs");
     assert_eq!(err.to_string(), "not an HTML page: binary data (NUL bytes)");
 }

@@ -428,3 +428,44 @@ fn empty_and_blank_input_give_no_blocks() {
         ("", EncodingSource::Default, false)
     );
 }
+
+// ----- issue 34: a declared UTF-8 that lies, UTF-16 without a byte-order mark ---------------
+
+#[test]
+fn a_utf8_declaration_over_windows_1251_bytes_falls_back_to_detection() {
+    let text = "Москва является столицей России и крупнейшим городом страны.";
+    let page = format!(
+        "<html><head><meta charset=\"utf-8\"><title>Новости</title></head><body><p>{}</p></body></html>",
+        [text; 6].join(" ")
+    );
+    let (enc, source, blocks) = read(&encode(encoding_rs::WINDOWS_1251, &page));
+    assert_eq!((enc, source), ("windows-1251", EncodingSource::Guess));
+    assert_eq!(blocks, [[text; 6].join(" ")]);
+    // The same bytes without the declaration read the same.
+    let bare = page.replace("<meta charset=\"utf-8\">", "");
+    let (enc, _, blocks) = read(&encode(encoding_rs::WINDOWS_1251, &bare));
+    assert_eq!(enc, "windows-1251");
+    assert_eq!(blocks, [[text; 6].join(" ")]);
+}
+
+#[test]
+fn utf16_without_a_byte_order_mark_but_declared_is_decoded() {
+    let page = "<html><head><meta charset=\"utf-16\"><title>T</title></head>\
+                <body><p>\u{17e}luto\u{17e} k\u{16f}\u{148} \u{3b1}\u{3b2}\u{3b3}</p></body></html>";
+    let le: Vec<u8> = page.encode_utf16().flat_map(u16::to_le_bytes).collect();
+    let be: Vec<u8> = page.encode_utf16().flat_map(u16::to_be_bytes).collect();
+    for (bytes, name) in [(le, "UTF-16LE"), (be, "UTF-16BE")] {
+        let (enc, source, blocks) = read(&bytes);
+        assert_eq!((enc, source), (name, EncodingSource::Meta));
+        assert_eq!(
+            blocks,
+            ["\u{17e}luto\u{17e} k\u{16f}\u{148} \u{3b1}\u{3b2}\u{3b3}"]
+        );
+    }
+    // Undeclared, the same bytes stay refused as binary (NUL bytes).
+    let bare: Vec<u8> = "<p>plain text here</p>"
+        .encode_utf16()
+        .flat_map(u16::to_le_bytes)
+        .collect();
+    assert!(matches!(decode(&bare), Err(DecodeError::Binary(_))));
+}

@@ -4,7 +4,7 @@
 //! configuration stays readable and a boosted forest takes a line per tree, not a line per
 //! number.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use victor_label::bundle::{
     BUNDLE_FORMAT, BundleMeta, DataInfo, META_FILE, MODEL_FILE, SetInfo, ThresholdInfo,
@@ -161,14 +161,147 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> TrainError + '_ {
     }
 }
 
-/// Writes a bundle folder: the model file (moved from `model_file`) and `victor.json`, built in
-/// a temporary folder next to `dir` and renamed into place, so `dir` is never half-written.
-pub fn write_bundle(dir: &Path, meta: &BundleMeta, model_file: &Path) -> Result<(), TrainError> {
-    let parent = match dir.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-        _ => std::path::PathBuf::from("."),
+/// The file that `victor cv --keep-models` writes next to a fold's bundle: the ids of the pages
+/// the fold was not trained on.
+pub const HELD_OUT_FILE: &str = "held-out.txt";
+
+/// The names a bundle folder may hold: a folder holding only these (with a `victor.json` of
+/// format [`BUNDLE_FORMAT`]) is a bundle that [`write_bundle`] may replace.
+pub const BUNDLE_FILES: &[&str] = &[META_FILE, MODEL_FILE, HELD_OUT_FILE];
+
+/// What [`write_bundle_replacing`] may replace at the destination.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Replace {
+    /// Only a victor bundle or an empty folder (the default): anything else is refused with
+    /// [`TrainError::NotABundle`].
+    #[default]
+    OnlyBundle,
+    /// Anything but the working folder or a folder that holds it (`--force`).
+    Anything,
+}
+
+/// Checks that `dir` may be replaced by a bundle: it does not exist, or it is an empty folder,
+/// or a victor bundle (a `victor.json` of format [`BUNDLE_FORMAT`] and only [`BUNDLE_FILES`]);
+/// with [`Replace::Anything`], whatever it is, unless it is the working folder or holds it.
+pub fn check_replaceable(dir: &Path, replace: Replace) -> Result<(), TrainError> {
+    let refuse = |reason: String| TrainError::NotABundle {
+        path: dir.to_path_buf(),
+        reason,
     };
-    std::fs::create_dir_all(&parent).map_err(io(&parent))?;
+    let meta = match std::fs::symlink_metadata(dir) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(io(dir)(e)),
+    };
+    let abs = absolute(dir)?;
+    if let Ok(cwd) = std::env::current_dir().and_then(std::fs::canonicalize)
+        && cwd.starts_with(&abs)
+    {
+        return Err(TrainError::WorkingFolder {
+            path: dir.to_path_buf(),
+        });
+    }
+    if replace == Replace::Anything {
+        return Ok(());
+    }
+    let kind = meta.file_type();
+    if kind.is_symlink() {
+        return Err(refuse("it is a symbolic link, not a folder".into()));
+    }
+    if !kind.is_dir() {
+        return Err(refuse(if kind.is_file() {
+            "it is a file, not a folder".into()
+        } else {
+            "it is not a folder".into()
+        }));
+    }
+    let mut foreign = Vec::new();
+    let mut has_meta = false;
+    for entry in std::fs::read_dir(dir).map_err(io(dir))? {
+        let entry = entry.map_err(io(dir))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let is_file = entry.file_type().is_ok_and(|t| t.is_file());
+        if is_file && BUNDLE_FILES.contains(&name.as_str()) {
+            has_meta |= name == META_FILE;
+        } else if is_file {
+            foreign.push(name);
+        } else {
+            foreign.push(format!("{name}/"));
+        }
+    }
+    if !foreign.is_empty() {
+        foreign.sort();
+        let more = foreign.len().saturating_sub(5);
+        foreign.truncate(5);
+        return Err(refuse(format!(
+            "it holds what is not a victor bundle's ({}{})",
+            foreign.join(", "),
+            if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            }
+        )));
+    }
+    if !has_meta {
+        // Only bundle file names and no victor.json: empty, or a model without its description.
+        return match std::fs::read_dir(dir).map_err(io(dir))?.next() {
+            None => Ok(()),
+            Some(_) => Err(refuse(format!("it has no {META_FILE}"))),
+        };
+    }
+    let path = dir.join(META_FILE);
+    let text = std::fs::read_to_string(&path).map_err(io(&path))?;
+    let format = serde_json::from_str::<serde_json::Value>(&text)
+        .ok()
+        .and_then(|v| v.get("format").and_then(|f| f.as_str()).map(str::to_owned));
+    match format {
+        Some(f) if f == BUNDLE_FORMAT => Ok(()),
+        Some(f) => Err(refuse(format!(
+            "its {META_FILE} is of format {f:?}, not {BUNDLE_FORMAT:?}"
+        ))),
+        None => Err(refuse(format!(
+            "its {META_FILE} is not a victor bundle description"
+        ))),
+    }
+}
+
+/// `path` made absolute with its folder resolved (`.`, `..` and links in the folders above), so
+/// that `--out .` names a folder that can be renamed. The folder above is created if missing.
+fn absolute(path: &Path) -> Result<PathBuf, TrainError> {
+    match path.file_name() {
+        Some(name) => {
+            let parent = match path.parent() {
+                Some(p) if !p.as_os_str().is_empty() => p,
+                _ => Path::new("."),
+            };
+            std::fs::create_dir_all(parent).map_err(io(parent))?;
+            let parent = std::fs::canonicalize(parent).map_err(io(parent))?;
+            Ok(parent.join(name))
+        }
+        None => std::fs::canonicalize(path).map_err(io(path)),
+    }
+}
+
+/// Writes a bundle folder: the model file (copied from `model_file`) and `victor.json`, built
+/// in a temporary folder next to `dir` and renamed into place, so `dir` is never half-written.
+/// Replaces `dir` only if it is a victor bundle or an empty folder (see [`check_replaceable`]);
+/// leaves no temporary folder behind, also when it fails.
+pub fn write_bundle(dir: &Path, meta: &BundleMeta, model_file: &Path) -> Result<(), TrainError> {
+    write_bundle_replacing(dir, meta, model_file, Replace::OnlyBundle)
+}
+
+/// [`write_bundle`], replacing what `replace` allows.
+pub fn write_bundle_replacing(
+    dir: &Path,
+    meta: &BundleMeta,
+    model_file: &Path,
+    replace: Replace,
+) -> Result<(), TrainError> {
+    check_replaceable(dir, replace)?;
+    let target = absolute(dir)?;
+    let parent = target.parent().unwrap_or(Path::new("/")).to_path_buf();
+    // Dropped (and removed) on every early return below.
     let tmp = tempfile::Builder::new()
         .prefix(".victor-bundle-")
         .tempdir_in(&parent)
@@ -179,15 +312,33 @@ pub fn write_bundle(dir: &Path, meta: &BundleMeta, model_file: &Path) -> Result<
     })?;
     std::fs::write(tmp.path().join(META_FILE), json + "\n").map_err(io(tmp.path()))?;
     std::fs::copy(model_file, tmp.path().join(MODEL_FILE)).map_err(io(model_file))?;
-    let staged = tmp.keep();
-    if dir.exists() {
-        let old = parent.join(format!(".victor-old-{}", std::process::id()));
-        std::fs::rename(dir, &old).map_err(io(dir))?;
-        std::fs::rename(&staged, dir).map_err(io(dir))?;
-        let _ = std::fs::remove_dir_all(&old);
-    } else {
-        std::fs::rename(&staged, dir).map_err(io(dir))?;
+    match std::fs::symlink_metadata(&target) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            std::fs::rename(tmp.path(), &target).map_err(io(dir))?;
+        }
+        Err(e) => return Err(io(dir)(e)),
+        Ok(m) if m.is_dir() => {
+            let old = tempfile::Builder::new()
+                .prefix(".victor-old-")
+                .tempdir_in(&parent)
+                .map_err(io(&parent))?;
+            let old_dir = old.path().join("old");
+            std::fs::rename(&target, &old_dir).map_err(io(dir))?;
+            if let Err(e) = std::fs::rename(tmp.path(), &target) {
+                // Put the old folder back before saying why.
+                let _ = std::fs::rename(&old_dir, &target);
+                return Err(io(dir)(e));
+            }
+            // `old` is removed with what it holds when dropped.
+        }
+        Ok(_) => {
+            // A file or a link, and replacing it was allowed.
+            std::fs::remove_file(&target).map_err(io(dir))?;
+            std::fs::rename(tmp.path(), &target).map_err(io(dir))?;
+        }
     }
+    // The staged folder is now `dir`: nothing left to remove.
+    let _ = tmp.keep();
     Ok(())
 }
 
@@ -258,5 +409,32 @@ mod tests {
             "{text}"
         );
         assert!(text.ends_with('}'));
+    }
+
+    #[test]
+    fn a_failed_write_leaves_no_temporary_folder_and_the_old_bundle_in_place() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let model = tmp.path().join("model");
+        std::fs::write(&model, b"model").expect("write");
+        let out = tmp.path().join("out");
+        write_bundle(&out, &meta(), &model).expect("written");
+        assert_eq!(check_replaceable(&out, Replace::OnlyBundle).ok(), Some(()));
+        let err = write_bundle(&out, &meta(), &tmp.path().join("missing")).expect_err("no model");
+        assert!(matches!(err, TrainError::Io { .. }), "{err}");
+        assert!(out.join(META_FILE).is_file() && out.join(MODEL_FILE).is_file());
+        let names: Vec<String> = std::fs::read_dir(tmp.path())
+            .expect("read_dir")
+            .filter_map(Result::ok)
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        assert!(
+            names.iter().all(|n| !n.starts_with(".victor-")),
+            "{names:?}"
+        );
+        // A victor.json of another format is no bundle.
+        std::fs::write(out.join(META_FILE), r#"{"format": "other"}"#).expect("write");
+        let err = check_replaceable(&out, Replace::OnlyBundle).expect_err("other format");
+        assert!(err.to_string().contains("format \"other\""), "{err}");
+        assert_eq!(check_replaceable(&out, Replace::Anything).ok(), Some(()));
     }
 }

@@ -39,6 +39,9 @@ pub struct CvOptions {
     /// did not train on in `DIR/fold-K/held-out.txt`, one a line: to label those pages again,
     /// with other decodings or other tools.
     pub keep_models: Option<std::path::PathBuf>,
+    /// What a kept fold's bundle may replace at `DIR/fold-K` (see
+    /// [`check_replaceable`](crate::bundle::check_replaceable)).
+    pub replace: crate::bundle::Replace,
     /// Share of each fold's training pages to train on, in (0, 1]; 1 trains on all of them. A
     /// smaller share takes the pages [`training_subset`] picks, so the pages of a smaller share
     /// are among those of a larger one and every share scores the same held-out pages: runs with
@@ -234,9 +237,9 @@ pub fn cross_validate(
         let model = Model::from_parts(&meta_json, &bytes, dir.path())?;
         if let Some(keep) = &cv.keep_models {
             let out = keep.join(format!("fold-{}", fold + 1));
-            crate::bundle::write_bundle(&out, &meta, &model_path)?;
+            crate::bundle::write_bundle_replacing(&out, &meta, &model_path, cv.replace)?;
             let ids: String = test.iter().map(|p| format!("{}\n", p.id)).collect();
-            let list = out.join("held-out.txt");
+            let list = out.join(crate::bundle::HELD_OUT_FILE);
             std::fs::write(&list, ids).map_err(|source| TrainError::Io { path: list, source })?;
         }
         let parts: Vec<Assessment> = test

@@ -102,6 +102,20 @@ pub enum TrainError {
         /// The error.
         source: std::io::Error,
     },
+    /// The destination of a bundle holds something that is not a bundle.
+    #[error("will not replace {path}: {reason}")]
+    NotABundle {
+        /// The destination.
+        path: std::path::PathBuf,
+        /// What it is.
+        reason: String,
+    },
+    /// The destination of a bundle is the working folder or holds it.
+    #[error("will not replace {path}: it is the working folder or holds it")]
+    WorkingFolder {
+        /// The destination.
+        path: std::path::PathBuf,
+    },
     /// The boosted trees could not be fitted.
     #[error(transparent)]
     Boost(#[from] crate::boost::BoostError),

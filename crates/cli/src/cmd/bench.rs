@@ -4,6 +4,7 @@
 //! repeated; the median of the repetitions is reported with pages/s, MB/s and the ratio to the
 //! baseline (lol_html's tokenizer alone, with a no-op text handler), all in the same process.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -30,7 +31,8 @@ pub struct Args {
     /// Feature configuration (JSON) for the stages without a model; default: the built-in one.
     #[arg(long, value_name = "FILE")]
     config: Option<PathBuf>,
-    /// Model bundle for the labeling stages (default: the built-in models/default).
+    /// Model bundle for the labeling stages, a folder or a name as for `victor label` (default:
+    /// the built-in `default`).
     #[arg(long, value_name = "MODEL")]
     model: Option<PathBuf>,
     /// Skip the labeling stages (no model needed).
@@ -121,20 +123,26 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         });
     }
     let base = stages.first_mut().map_or(f64::NAN, |s| median(&mut s.secs));
-    println!(
+    writeln!(
+        std::io::stdout(),
         "{:<40} {:>10} {:>10} {:>10} {:>9}",
-        "stage", "median s", "pages/s", "MB/s", "x base"
-    );
+        "stage",
+        "median s",
+        "pages/s",
+        "MB/s",
+        "x base"
+    )?;
     for s in &mut stages {
         let m = median(&mut s.secs);
-        println!(
+        writeln!(
+            std::io::stdout(),
             "{:<40} {:>10.3} {:>10.0} {:>10.1} {:>9.2}",
             s.name,
             m,
             pages.len() as f64 / m,
             bytes as f64 / 1e6 / m,
             m / base
-        );
+        )?;
     }
     if sink == usize::MAX {
         eprintln!("(unlikely)");

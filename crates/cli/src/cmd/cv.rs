@@ -1,6 +1,7 @@
 //! `victor cv`: k-fold cross-validation by page or by site, with the Victor paper's Table 2 figures,
 //! or a learning curve over shares of the training pages (`--learning-curve`).
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -9,10 +10,11 @@ use victor_annotations::format::PageRef;
 use victor_eval::{BlockCounts, MeanSe, TextScores, gain_per_doubling, paired_difference};
 use victor_label::expected::{ExpectedOptions, calibration_grid};
 use victor_train::assess::{Assessment, default_grid};
+use victor_train::bundle::Replace;
 use victor_train::cv::{CvEvent, CvOptions, FoldResult, cross_validate};
 use victor_train::{Setup, TrainOptions};
 
-use super::train::TrainArgs;
+use super::train::{TrainArgs, check_out};
 use crate::util::{output, progress};
 
 /// Cross-validate training options on annotated pages.
@@ -54,6 +56,10 @@ pub struct Args {
     /// DIR/fold-K` to inspect the out-of-fold output or score it with another measure.
     #[arg(long, value_name = "DIR")]
     keep_models: Option<PathBuf>,
+    /// With --keep-models, replace DIR/fold-K whatever it holds (by default only a bundle or an
+    /// empty folder is replaced, anything else refused).
+    #[arg(long, requires = "keep_models")]
+    force: bool,
     /// Learning curve: run the cross-validation once for each share of every fold's training
     /// pages (comma-separated, each above 0 and at most 1, e.g. 0.25,0.5,0.75,1), with the same
     /// folds and held-out pages each time (a smaller share's pages are among a larger one's), and
@@ -151,8 +157,32 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         calibrations: calibration_grid(),
         by_site: args.folds_by == FoldsBy::Site,
         keep_models: args.keep_models.clone(),
+        replace: if args.force {
+            Replace::Anything
+        } else {
+            Replace::OnlyBundle
+        },
         train_share: 1.0,
     };
+    if let Some(keep) = &args.keep_models {
+        // Every folder a fold's bundle will take, checked before any training.
+        let mut shares = args.learning_curve.clone();
+        shares.sort_by(f64::total_cmp);
+        shares.dedup();
+        let parents: Vec<PathBuf> = if shares.is_empty() {
+            vec![keep.clone()]
+        } else {
+            shares
+                .iter()
+                .map(|s| keep.join(format!("share-{s}")))
+                .collect()
+        };
+        for parent in &parents {
+            for fold in 1..=folds {
+                check_out(&parent.join(format!("fold-{fold}")), cv.replace)?;
+            }
+        }
+    }
     let title = format!(
         "{folds}-fold {}{}{}",
         if args.learning_curve.is_empty() {
@@ -220,22 +250,30 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .collect(),
         });
     }
-    println!(
+    writeln!(
+        std::io::stdout(),
         "{:<64} {:>8} {:>8}",
         format!("{title} ({} pages)", pages.len()),
         "mean %",
         "sd"
-    );
+    )?;
     for r in &rows {
         let (m, sd) = mean_sd(&r.values);
-        println!("{:<64} {:>8.2} {:>8.2}", r.name, 100.0 * m, 100.0 * sd);
+        writeln!(
+            std::io::stdout(),
+            "{:<64} {:>8.2} {:>8.2}",
+            r.name,
+            100.0 * m,
+            100.0 * sd
+        )?;
     }
     let secs: Vec<f64> = results.iter().map(|r| r.seconds).collect();
-    println!(
+    writeln!(
+        std::io::stdout(),
         "training time per fold: {:.1} s mean; wall time {:.1} s",
         mean_sd(&secs).0,
         started.elapsed().as_secs_f64()
-    );
+    )?;
     if let Some(path) = &args.csv {
         output::write_atomic_with(path, |buf| {
             let mut w = csv::Writer::from_writer(buf);
@@ -383,19 +421,28 @@ fn learning_curve(
                 .and_then(|j| paired_difference(&points[j].per_page, &p.per_page))
         })
         .collect();
-    println!(
+    writeln!(
+        std::io::stdout(),
         "{title} ({} pages; text-level macro F1 % of the held-out pages, expected-F1 with the settings best on them)",
         pages.len()
-    );
-    println!(
+    )?;
+    writeln!(
+        std::io::stdout(),
         "{:>6} {:>12} {:>8} {:>8} {:>14} {:>12} {:>16}",
-        "share", "train pages", "Viterbi", "T=0.50", "best T", "expected-F1", "change [SE]"
-    );
+        "share",
+        "train pages",
+        "Viterbi",
+        "T=0.50",
+        "best T",
+        "expected-F1",
+        "change [SE]"
+    )?;
     for (p, change) in points.iter().zip(&changes) {
         let change = change.map_or(String::new(), |c| {
             format!("{:+.2} [{:.2}]", 100.0 * c.mean, 100.0 * c.se)
         });
-        println!(
+        writeln!(
+            std::io::stdout(),
             "{:>6} {:>12.1} {:>8.2} {:>8.2} {:>14} {:>12.2} {:>16}",
             p.share,
             p.train_pages,
@@ -408,18 +455,23 @@ fn learning_curve(
             ),
             100.0 * p.expected.1,
             change
-        );
+        )?;
     }
     let sizes: Vec<f64> = points.iter().map(|p| p.train_pages).collect();
     let runs: Vec<&[f64]> = points.iter().map(|p| p.per_page.as_slice()).collect();
     if let Some(g) = gain_per_doubling(&sizes, &runs) {
-        println!(
+        writeln!(
+            std::io::stdout(),
             "expected-F1 gains {:+.2} [{:.2}] points per doubling of the training pages (least squares over the shares, page by page)",
             100.0 * g.mean,
             100.0 * g.se
-        );
+        )?;
     }
-    println!("wall time {:.1} s", started.elapsed().as_secs_f64());
+    writeln!(
+        std::io::stdout(),
+        "wall time {:.1} s",
+        started.elapsed().as_secs_f64()
+    )?;
     if let Some(path) = &args.csv {
         output::write_atomic_with(path, |buf| {
             let mut w = csv::Writer::from_writer(buf);

@@ -12,6 +12,7 @@
 //! empty output, as a missing output file does for the scorer, so the macro F1 of a manifest
 //! set is what `checks/score.py` reports for `victor label`'s outputs.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -235,13 +236,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         |m| m.display().to_string(),
     );
     let dname = model::decoding_name(decoding);
-    println!(
+    writeln!(
+        std::io::stdout(),
         "victor eval: model {model_name}, {dname}, split {}",
         args.input.split
-    );
-    print!("{}", report(&inputs, &per_input, &all));
+    )?;
+    write!(std::io::stdout(), "{}", report(&inputs, &per_input, &all))?;
     if args.worst > 0 {
-        print!("{}", worst(&inputs, &outcomes, args.worst));
+        write!(
+            std::io::stdout(),
+            "{}",
+            worst(&inputs, &outcomes, args.worst)
+        )?;
     }
     report_problems(&inputs, &outcomes);
     if !args.input.quiet {

@@ -4,6 +4,7 @@
 //! it on a pool of `--jobs` threads with a progress bar, prints skipped pages as they happen,
 //! and prints the report's summary (the report itself lands in `OUTDIR/import-report.json`).
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -133,8 +134,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .install(|| import_set(&args.dir, &args.out, &options, &on_event))
         .with_context(|| format!("cannot import {}", args.dir.display()))?;
     bar.finish_and_clear();
-    print!("{report}");
-    println!("report: {}", args.out.join(REPORT_FILE).display());
+    write!(std::io::stdout(), "{report}")?;
+    writeln!(
+        std::io::stdout(),
+        "report: {}",
+        args.out.join(REPORT_FILE).display()
+    )?;
     if report.imported == 0 && report.selected > 0 {
         eprintln!("victor: no page could be imported");
         return Ok(ExitCode::FAILURE);

@@ -62,7 +62,9 @@ pub struct Args {
     /// Read more page paths from this file, one a line (`-` for standard input).
     #[arg(long, value_name = "LIST")]
     files_from: Option<PathBuf>,
-    /// Model bundle folder, or a name under models/ (default: the built-in models/default).
+    /// Model bundle folder, or a name: $VICTOR_MODELS/NAME, ./models/NAME,
+    /// ~/.local/share/victor/models/NAME, or a bundle built into the binary (default: the
+    /// built-in `default`).
     ///
     /// Shipped, one per guideline (models/README.md): `article` (the default: the main article
     /// text), `news` (article plus captions and datelines), `corpus` (all running text: lists,
@@ -85,8 +87,10 @@ pub struct Args {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
-    /// Write one file per page into this folder (input file name, format's extension);
-    /// default: everything to standard output.
+    /// Write one file per page into this folder: the input's path relative to the folder it was
+    /// found in (`site/a/index.html` under `site` -> DIR/a/index.txt), or the file name of a
+    /// page named directly, with the format's extension; default: everything to standard
+    /// output.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// Refuse a page that splits into more text blocks than this (labeling needs about 1 KB
@@ -179,13 +183,6 @@ fn to_stdout(
     out.write_all(page)
 }
 
-/// Output file for an input: its name without extension ([`inputs::page_stem`]) with the format's
-/// extension.
-fn out_path(dir: &Path, input: &Path, format: Format) -> PathBuf {
-    let stem = inputs::page_stem(input);
-    dir.join(format!("{stem}.{}", format.extension()))
-}
-
 /// A labeling error as the failure report shows it, with the option that lifts a limit.
 fn describe(e: &victor_label::LabelError) -> String {
     use victor_features::{PageError, SegmentError};
@@ -236,22 +233,36 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let model = model::load(args.model.as_deref())?;
     let decoding = model::decoding(args.viterbi, args.expected_f1, args.threshold, &model)?;
     let decoding_name = model::decoding_name(decoding);
-    let pages = inputs::collect(&args.pages, args.files_from.as_deref())?;
+    let inputs = inputs::collect_pages(&args.pages, args.files_from.as_deref())?;
+    let pages: Vec<PathBuf> = inputs.iter().map(|i| i.path.clone()).collect();
     if pages.is_empty() {
         anyhow::bail!(
             "no pages to label (give files, folders, `-` for standard input, or --files-from)"
         );
     }
+    // Under --out, each page's output file: its input's path relative to the folder it was
+    // found in (or its file name), with the format's extension.
+    let mut out_paths = std::collections::HashMap::<&Path, PathBuf>::new();
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-        let mut seen = std::collections::HashSet::new();
-        for p in &pages {
-            if !seen.insert(out_path(dir, p, args.format)) {
+        let mut seen = std::collections::HashMap::<PathBuf, &Path>::new();
+        for input in &inputs {
+            let out = input.out_path(dir, args.format.extension());
+            if let Some(other) = seen.insert(out.clone(), &input.path) {
                 anyhow::bail!(
-                    "two inputs would write {}: rename one, or label them into separate folders",
-                    out_path(dir, p, args.format).display()
+                    "{} and {} would both write {}: rename one, or label them into separate folders",
+                    other.display(),
+                    input.path.display(),
+                    out.display()
                 );
             }
+            out_paths.insert(&input.path, out);
+        }
+        let folders: std::collections::BTreeSet<&Path> =
+            out_paths.values().filter_map(|p| p.parent()).collect();
+        for folder in folders {
+            std::fs::create_dir_all(folder)
+                .with_context(|| format!("cannot create {}", folder.display()))?;
         }
     }
     let jobs = args
@@ -264,6 +275,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let written = AtomicUsize::new(0);
     let stdout = std::io::stdout();
     let stdout_state = StdoutState::default();
+    // Standard output was closed by its reader (`victor label DIR | head -1`): the batch stops
+    // at once and the run ends quietly, as `grep` and `rg` do.
+    let closed = AtomicBool::new(false);
+    let write_stdout = |lock: &mut std::io::StdoutLock<'_>, page: &[u8]| -> Result<(), String> {
+        match to_stdout(lock, args.format, page, &stdout_state) {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
+                closed.store(true, Ordering::SeqCst);
+                Ok(())
+            }
+            r => r.map_err(|e| format!("cannot write output: {e}")),
+        }
+    };
 
     let one =
         |labeler: &mut Labeler<'_>, buf: &mut Vec<u8>, path: &PathBuf| -> Result<(), String> {
@@ -275,13 +298,17 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                         write_csv_header(&mut file).map_err(|e| e.to_string())?;
                     }
                     file.extend_from_slice(buf);
-                    output::write_atomic_in_existing(&out_path(dir, path, args.format), &file)
+                    let target = out_paths.get(path.as_path()).cloned().unwrap_or_else(|| {
+                        dir.join(format!(
+                            "{}.{}",
+                            inputs::page_stem(path),
+                            args.format.extension()
+                        ))
+                    });
+                    output::write_atomic_in_existing(&target, &file)
                         .map_err(|e| crate::util::errors::message(&e))?;
                 }
-                None => {
-                    to_stdout(&mut stdout.lock(), args.format, buf, &stdout_state)
-                        .map_err(|e| format!("cannot write output: {e}"))?;
-                }
+                None => write_stdout(&mut stdout.lock(), buf)?,
             }
             written.fetch_add(1, Ordering::Relaxed);
             Ok(())
@@ -301,6 +328,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         let mut buf = Vec::new();
         if jobs == 1 || pages.len() < 2 {
             for p in &pages {
+                if closed.load(Ordering::SeqCst) {
+                    break;
+                }
                 let r = one(&mut labeler, &mut buf, p);
                 report(p, r);
             }
@@ -308,6 +338,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             let pool = thread_pool(jobs)?;
             // Chunks keep memory flat while preserving order on stdout.
             for chunk in pages.chunks(256) {
+                if closed.load(Ordering::SeqCst) {
+                    break;
+                }
                 let outs: Vec<Result<Vec<u8>, String>> = pool.install(|| {
                     chunk
                         .par_iter()
@@ -330,9 +363,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 });
                 let mut lock = stdout.lock();
                 for (p, r) in chunk.iter().zip(outs) {
+                    if closed.load(Ordering::SeqCst) {
+                        break;
+                    }
                     let r = r.and_then(|b| {
-                        to_stdout(&mut lock, args.format, &b, &stdout_state)
-                            .map_err(|e| format!("cannot write output: {e}"))?;
+                        write_stdout(&mut lock, &b)?;
                         written.fetch_add(1, Ordering::Relaxed);
                         Ok(())
                     });
@@ -353,6 +388,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         });
     }
     bar.finish_and_clear();
+    if closed.load(Ordering::SeqCst) {
+        return Ok(ExitCode::SUCCESS);
+    }
     let _ = std::io::stdout().flush();
     let failures = failures.into_inner().unwrap_or_default();
     if !failures.is_empty() {

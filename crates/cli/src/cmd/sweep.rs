@@ -8,6 +8,7 @@
 //! summed up in input order. A page that cannot be labelled counts as an empty output at every
 //! threshold, as in `victor eval`.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -215,14 +216,19 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         |m| m.display().to_string(),
     );
     let names: Vec<&str> = inputs.iter().map(|i| i.name.as_str()).collect();
-    println!(
+    writeln!(
+        std::io::stdout(),
         "victor sweep: model {model_name}, {} (split {}): {} pages, {block_pages} with gold labels, {text_pages} with gold text",
         names.join(" + "),
         args.input.split,
         pages.len(),
-    );
-    print!("{}", table(&rows, block_pages > 0));
-    print!("{}", highlights(&rows, model.recommended_threshold()));
+    )?;
+    write!(std::io::stdout(), "{}", table(&rows, block_pages > 0))?;
+    write!(
+        std::io::stdout(),
+        "{}",
+        highlights(&rows, model.recommended_threshold())
+    )?;
     if !failed.is_empty() {
         eprintln!(
             "victor sweep: {} pages could not be labelled (text level: scored as empty output):",

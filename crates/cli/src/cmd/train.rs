@@ -10,10 +10,10 @@ use victor_label::bundle::{BundleMeta, META_FILE, RecommendedDecoding, SetInfo, 
 use victor_label::expected::{ExpectedOptions, calibration_grid};
 use victor_train::assess::default_grid;
 use victor_train::boost::BoostOptions;
-use victor_train::bundle::{make_meta, write_bundle};
+use victor_train::bundle::{Replace, check_replaceable, make_meta, write_bundle_replacing};
 use victor_train::cv::{CvEvent, CvOptions, cross_validate};
 use victor_train::pipeline::export_crfsuite;
-use victor_train::{Algorithm, Event, Setup, TrainOptions, train_crf};
+use victor_train::{Algorithm, Event, Setup, TrainError, TrainOptions, train_crf};
 
 use crate::util::{capture::Capture, progress};
 
@@ -172,9 +172,15 @@ pub struct Args {
     /// Folders of annotated pages (see annotations/README.md).
     #[arg(required = true)]
     annotations: Vec<PathBuf>,
-    /// The bundle folder to write (e.g. models/mine).
+    /// The bundle folder to write (e.g. models/mine). It may exist only as an empty folder or as
+    /// a victor bundle (victor.json and model.crfsuite), which is replaced; anything else is
+    /// refused, unless --force.
     #[arg(long, value_name = "DIR", required_unless_present = "export_crfsuite")]
     out: Option<PathBuf>,
+    /// Replace --out whatever it holds (a folder of other files, a file), except the working
+    /// folder or a folder that holds it.
+    #[arg(long)]
+    force: bool,
     /// Instead of training, write the training data to FILE in CRFsuite's text format and exit
     /// (no bundle; --out is not needed). One line per block: the label, then its attributes,
     /// tab-separated (`\` and `:` in names escaped with a backslash, value 1 omitted); an empty
@@ -239,6 +245,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let Some(out) = args.out.as_deref() else {
         anyhow::bail!("--out DIR is required");
     };
+    let replace = if args.force {
+        Replace::Anything
+    } else {
+        Replace::OnlyBundle
+    };
+    // Before the training, not after it: a refusal costs nothing.
+    check_out(out, replace)?;
 
     let threshold = if args.threshold_folds >= 2 {
         let bar = progress::bar(args.threshold_folds as u64, "folds", args.quiet);
@@ -251,6 +264,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             calibrations: calibration_grid(),
             by_site: false,
             keep_models: None,
+            replace: Replace::OnlyBundle,
             train_share: 1.0,
         };
         let results = cross_validate(pages, setup, &l.opts, &cv, &|e| match e {
@@ -342,7 +356,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let data = data?;
     let sets = set_infos(&l.corpus, &args.annotations, args.train.split.as_deref());
     let meta = make_meta(setup, &opts, &data, sets, threshold, args.notes.clone());
-    write_bundle(out, &meta, &model_path)?;
+    write_bundle_replacing(out, &meta, &model_path, replace).map_err(|e| hint_force(e, replace))?;
     let size = std::fs::metadata(out.join("model.crfsuite"))
         .map(|m| m.len())
         .unwrap_or(0);
@@ -360,6 +374,22 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// Checks that a bundle may be written at `dir` (see [`check_replaceable`]), saying how to
+/// override a refusal.
+pub(crate) fn check_out(dir: &Path, replace: Replace) -> anyhow::Result<()> {
+    check_replaceable(dir, replace).map_err(|e| hint_force(e, replace))
+}
+
+/// The error, with "--force" named when it would have let the bundle be written.
+pub(crate) fn hint_force(e: TrainError, replace: Replace) -> anyhow::Error {
+    match e {
+        TrainError::NotABundle { .. } if replace == Replace::OnlyBundle => {
+            anyhow::anyhow!("{e} (--force replaces it anyway)")
+        }
+        e => e.into(),
+    }
 }
 
 /// `--export-crfsuite`: the training data in CRFsuite's text format, no training.

@@ -60,9 +60,68 @@ pub fn read_page(path: &Path) -> std::io::Result<Vec<u8>> {
         std::io::stdin().lock().read_to_end(&mut bytes)?;
         bytes
     } else {
-        std::fs::read(path)?
+        read_regular_file(path)?
     };
     gunzip_capped(bytes, MAX_PAGE_BYTES)
+}
+
+/// What a path that is not a regular file is, for the message that refuses it (`a FIFO`).
+fn kind_of(t: std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+        if t.is_block_device() || t.is_char_device() {
+            return "a device";
+        }
+    }
+    if t.is_dir() {
+        "a folder"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// The error for a path that is not a regular file.
+fn not_regular(t: std::fs::FileType) -> std::io::Error {
+    let kind = kind_of(t);
+    let text = if kind.starts_with("not ") {
+        kind.to_string()
+    } else {
+        format!("not a regular file but {kind}")
+    };
+    std::io::Error::new(std::io::ErrorKind::InvalidInput, text)
+}
+
+/// Reads a regular file whole; refuses a FIFO, a socket, a device or a folder with the reason,
+/// without ever waiting on it (a FIFO is opened non-blocking and checked before it is read).
+fn read_regular_file(path: &Path) -> std::io::Result<Vec<u8>> {
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(not_regular(meta.file_type()));
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        // Should the path have become a FIFO since the check, opening does not wait for a
+        // writer; the check below then refuses it.
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let mut file = options.open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(not_regular(meta.file_type()));
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// The bytes inflated if they start with the gzip magic number (all members of a multi-member
@@ -90,10 +149,39 @@ fn gunzip_capped(bytes: Vec<u8>, max: u64) -> std::io::Result<Vec<u8>> {
     Ok(out)
 }
 
+/// A page found by [`collect_pages`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Input {
+    /// The path to read (`-` for standard input).
+    pub path: PathBuf,
+    /// Where its output goes under an output folder, before the format's extension replaces
+    /// its own: for a page found by walking a folder, its path relative to that folder
+    /// (`site/a/index.html` under `site` is `a/index.html`); else its file name.
+    pub rel: PathBuf,
+}
+
+impl Input {
+    /// The output file for this page under `dir`, with extension `ext`: its relative path
+    /// ([`Input::rel`]) with the name's extensions (and `.gz`) replaced ([`page_stem`]).
+    pub fn out_path(&self, dir: &Path, ext: &str) -> PathBuf {
+        let folder = self.rel.parent().unwrap_or(Path::new(""));
+        dir.join(folder)
+            .join(format!("{}.{ext}", page_stem(&self.rel)))
+    }
+}
+
 /// Expands files and folders (recursively, pages by extension, sorted) and an optional list file
 /// (`-` for standard input, one path a line) into a list of page paths. A page path `-` (one page
 /// read from standard input) may appear once, and not with `--files-from -`.
 pub fn collect(paths: &[PathBuf], files_from: Option<&Path>) -> anyhow::Result<Vec<PathBuf>> {
+    Ok(collect_pages(paths, files_from)?
+        .into_iter()
+        .map(|i| i.path)
+        .collect())
+}
+
+/// [`collect`], with where each page's output goes under an output folder ([`Input::rel`]).
+pub fn collect_pages(paths: &[PathBuf], files_from: Option<&Path>) -> anyhow::Result<Vec<Input>> {
     let stdin_pages = paths.iter().filter(|p| is_stdin(p)).count();
     if stdin_pages > 1 {
         anyhow::bail!("`-` (a page from standard input) can be given only once");
@@ -115,9 +203,19 @@ pub fn collect(paths: &[PathBuf], files_from: Option<&Path>) -> anyhow::Result<V
                 .filter(|f| is_page_name(f))
                 .collect();
             found.sort();
-            out.extend(found);
+            out.extend(found.into_iter().map(|f| {
+                Input {
+                    rel: f
+                        .strip_prefix(p)
+                        .map_or_else(|_| file_name(&f), Path::to_path_buf),
+                    path: f,
+                }
+            }));
         } else {
-            out.push(p.clone());
+            out.push(Input {
+                path: p.clone(),
+                rel: file_name(p),
+            });
         }
     }
     if let Some(list) = files_from {
@@ -133,11 +231,24 @@ pub fn collect(paths: &[PathBuf], files_from: Option<&Path>) -> anyhow::Result<V
             let line = line.with_context(|| format!("cannot read list {}", list.display()))?;
             let t = line.trim();
             if !t.is_empty() {
-                out.push(PathBuf::from(t));
+                let path = PathBuf::from(t);
+                out.push(Input {
+                    rel: file_name(&path),
+                    path,
+                });
             }
         }
     }
     Ok(out)
+}
+
+/// A path's file name as a relative path (`-` stays `-`; a path without a name, `page`).
+fn file_name(path: &Path) -> PathBuf {
+    if is_stdin(path) {
+        return PathBuf::from(STDIN);
+    }
+    path.file_name()
+        .map_or_else(|| PathBuf::from("page"), PathBuf::from)
 }
 
 #[cfg(test)]
@@ -145,7 +256,7 @@ mod tests {
     use std::io::Write;
     use std::path::Path;
 
-    use super::{gunzip_capped, is_page_name, page_stem};
+    use super::{gunzip_capped, is_page_name, page_stem, read_page};
 
     fn gzip(data: &[u8]) -> Vec<u8> {
         let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
@@ -198,5 +309,21 @@ mod tests {
         assert_eq!(page_stem(Path::new("x/page.html.gz")), "page");
         assert_eq!(page_stem(Path::new("x/page.html")), "page");
         assert_eq!(page_stem(Path::new("-")), "stdin");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_or_a_folder_is_refused_with_its_reason_not_waited_on() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let fifo = tmp.path().join("fifo.html");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.expect("mkfifo runs").success());
+        let err = read_page(&fifo).expect_err("a FIFO");
+        assert!(err.to_string().contains("FIFO"), "{err}");
+        let err = read_page(tmp.path()).expect_err("a folder");
+        assert!(err.to_string().contains("folder"), "{err}");
+        let page = tmp.path().join("p.html");
+        std::fs::write(&page, b"<p>x</p>").expect("write");
+        assert_eq!(read_page(&page).expect("a file"), b"<p>x</p>");
     }
 }

@@ -1,5 +1,6 @@
 //! Atomic output: write to a temporary file in the destination folder, then rename, so no reader
-//! ever sees a half-written file.
+//! ever sees a half-written file. The file gets the permissions the umask gives a new file
+//! (0644 under the usual 022), as if it had been written in place.
 
 use std::io::Write;
 use std::path::Path;
@@ -28,7 +29,15 @@ pub fn write_atomic_in_existing(path: &Path, bytes: &[u8]) -> anyhow::Result<()>
 }
 
 fn replace_in(dir: &Path, path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)
+    let mut builder = tempfile::Builder::new();
+    #[cfg(unix)]
+    {
+        // Created as any file is (0666 less the umask), not 0600 as temporary files are.
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let mut tmp = builder
+        .tempfile_in(dir)
         .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
     tmp.write_all(bytes)
         .with_context(|| format!("cannot write {}", path.display()))?;

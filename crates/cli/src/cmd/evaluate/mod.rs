@@ -75,7 +75,9 @@ pub struct InputArgs {
     /// with manifest.jsonl, pages and gold files).
     #[arg(required = true, value_name = "INPUT")]
     pub inputs: Vec<PathBuf>,
-    /// Model bundle folder, or a name under models/ (default: the built-in models/default).
+    /// Model bundle folder, or a name: $VICTOR_MODELS/NAME, ./models/NAME,
+    /// ~/.local/share/victor/models/NAME, or a bundle built into the binary (default: the
+    /// built-in `default`).
     #[arg(long, value_name = "MODEL")]
     pub model: Option<PathBuf>,
     /// Only pages of this split (`dev`, `test`; `all`: every page).

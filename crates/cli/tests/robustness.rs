@@ -1,0 +1,422 @@
+//! Issue 34, "Nothing lost, nothing hung": a trainer that never deletes what is not a bundle, a
+//! closed standard output that ends the run, paths that are not regular files refused, lying
+//! charset declarations, `--model NAME` from anywhere, `--out` mirroring trees, and the umask.
+
+mod common;
+
+use std::path::Path;
+
+use common::{examples, run, s};
+
+/// `victor train annotations/examples --out OUT` (quick: no threshold cross-validation).
+fn train_into(out: &Path, extra: &[&str]) -> std::process::Output {
+    let ex = examples();
+    let mut args = vec![
+        "train",
+        s(&ex),
+        "--threshold-folds",
+        "0",
+        "-q",
+        "--out",
+        s(out),
+    ];
+    args.extend_from_slice(extra);
+    run(&args)
+}
+
+fn stderr(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Names in a folder that start with `.victor-` (the trainer's temporary folders).
+fn leftovers(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .expect("read_dir")
+        .filter_map(Result::ok)
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with(".victor-"))
+        .collect()
+}
+
+#[test]
+fn train_out_never_deletes_what_is_not_a_bundle() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    // A folder of the user's files: refused, untouched, named with the reason.
+    let d = tmp.path().join("d");
+    std::fs::create_dir_all(d.join("sub")).expect("mkdir");
+    std::fs::write(d.join("notes.txt"), "keep").expect("write");
+    std::fs::write(d.join("sub/x.txt"), "keep").expect("write");
+    let o = train_into(&d, &[]);
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(
+        err.contains(s(&d)) && err.contains("notes.txt") && err.contains("--force"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(d.join("notes.txt")).expect("kept"),
+        "keep"
+    );
+    assert_eq!(
+        std::fs::read_to_string(d.join("sub/x.txt")).expect("kept"),
+        "keep"
+    );
+
+    // A file: refused, untouched.
+    let f = tmp.path().join("f");
+    std::fs::write(&f, "precious").expect("write");
+    let o = train_into(&f, &[]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("is a file, not a folder"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read_to_string(&f).expect("kept"), "precious");
+
+    // An empty folder and then a bundle are replaced; an extra file makes it no bundle.
+    let b = tmp.path().join("b");
+    std::fs::create_dir(&b).expect("mkdir");
+    assert!(train_into(&b, &[]).status.success(), "empty folder");
+    assert!(train_into(&b, &[]).status.success(), "a bundle is replaced");
+    assert!(b.join("victor.json").is_file() && b.join("model.crfsuite").is_file());
+    std::fs::write(b.join("mine.txt"), "x").expect("write");
+    assert!(
+        !train_into(&b, &[]).status.success(),
+        "no longer only a bundle"
+    );
+    assert!(b.join("mine.txt").is_file());
+
+    // --force replaces a folder of other files and a file.
+    assert!(train_into(&d, &["--force"]).status.success());
+    assert!(!d.join("notes.txt").exists() && d.join("victor.json").is_file());
+    assert!(train_into(&f, &["--force"]).status.success());
+    assert!(f.join("victor.json").is_file());
+
+    // `--out .` (the working folder) is refused, also with --force, and leaves nothing.
+    for force in [false, true] {
+        let ex = examples();
+        let mut args = vec![
+            "train",
+            s(&ex),
+            "--threshold-folds",
+            "0",
+            "-q",
+            "--out",
+            ".",
+        ];
+        if force {
+            args.push("--force");
+        }
+        let o = std::process::Command::new(common::VICTOR)
+            .args(&args)
+            .current_dir(&b)
+            .output()
+            .expect("runs");
+        assert!(!o.status.success());
+        assert!(stderr(&o).contains("working folder"), "{}", stderr(&o));
+        assert!(b.join("mine.txt").is_file());
+    }
+    assert!(
+        leftovers(tmp.path()).is_empty(),
+        "{:?}",
+        leftovers(tmp.path())
+    );
+    assert!(leftovers(&b).is_empty(), "{:?}", leftovers(&b));
+}
+
+#[test]
+fn cv_keep_models_never_deletes_what_is_not_a_bundle() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let keep = tmp.path().join("keep");
+    std::fs::create_dir_all(keep.join("fold-2")).expect("mkdir");
+    std::fs::write(keep.join("fold-2/notes.txt"), "keep").expect("write");
+    let ex = examples();
+    let cv = |extra: &[&str]| {
+        let mut args = vec![
+            "cv",
+            s(&ex),
+            "--folds",
+            "2",
+            "--max-iterations",
+            "5",
+            "-q",
+            "--keep-models",
+            s(&keep),
+        ];
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    let o = cv(&[]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("notes.txt"), "{}", stderr(&o));
+    assert!(keep.join("fold-2/notes.txt").is_file());
+    assert!(!keep.join("fold-1").exists(), "refused before any training");
+    let o = cv(&["--force"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(keep.join("fold-2/held-out.txt").is_file());
+    // Kept folds (with their held-out.txt) are bundles: a second run replaces them.
+    let o = cv(&[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(leftovers(&keep).is_empty(), "{:?}", leftovers(&keep));
+}
+
+/// A folder of `copies` copies of the example pages, then a page that fails (binary bytes) last
+/// in the walk's order: a batch that goes on after its reader has gone reports it.
+fn batch_with_a_bad_last_page(dir: &Path, copies: usize) {
+    std::fs::create_dir_all(dir).expect("mkdir");
+    let pages: Vec<_> = std::fs::read_dir(examples().join("pages"))
+        .expect("pages")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "html"))
+        .collect();
+    for k in 0..copies {
+        for p in &pages {
+            let name = format!("{k:04}-{}", p.file_name().expect("name").to_string_lossy());
+            std::fs::copy(p, dir.join(name)).expect("copy");
+        }
+    }
+    std::fs::write(
+        dir.join("zzzz-bad.html"),
+        [0u8, 1, 2, 3, 0, 0, 0, 255].repeat(100),
+    )
+    .expect("write");
+}
+
+/// Runs victor with standard output read up to `bytes` bytes and then closed.
+fn run_with_closed_stdout(args: &[&str], bytes: usize) -> std::process::Output {
+    use std::io::Read;
+    let mut child = std::process::Command::new(common::VICTOR)
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("victor runs");
+    let mut stdout = child.stdout.take().expect("stdout");
+    let mut first = vec![0u8; bytes];
+    stdout.read_exact(&mut first).expect("some output");
+    drop(stdout);
+    child.wait_with_output().expect("victor ends")
+}
+
+#[test]
+fn a_closed_stdout_ends_the_run_quietly_and_at_once() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let dir = tmp.path().join("many");
+    batch_with_a_bad_last_page(&dir, 150);
+    for args in [
+        vec!["label", "--jobs", "1", "-q", s(&dir)],
+        vec!["label", "--jobs", "2", "-q", s(&dir)],
+        vec!["label", "--format", "jsonl", "-q", s(&dir)],
+        vec!["features", s(&dir)],
+        vec!["features", "--format", "csv", s(&dir)],
+        vec!["features", "--format", "crfpp", s(&dir)],
+    ] {
+        let o = run_with_closed_stdout(&args, 10);
+        let err = stderr(&o);
+        assert!(o.status.success(), "{args:?}: {:?} {err}", o.status);
+        // Neither "Broken pipe" nor the failing last page: the batch stopped.
+        assert!(err.is_empty(), "{args:?}: {err}");
+    }
+}
+
+/// Runs victor, killing it after `secs` seconds: `None` if it had to be killed.
+fn run_with_timeout(args: &[&str], secs: u64) -> Option<std::process::Output> {
+    let mut child = std::process::Command::new(common::VICTOR)
+        .args(args)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("victor runs");
+    let start = std::time::Instant::now();
+    while start.elapsed().as_secs() < secs {
+        if child.try_wait().expect("try_wait").is_some() {
+            return Some(child.wait_with_output().expect("output"));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    None
+}
+
+#[cfg(unix)]
+#[test]
+fn a_path_that_is_not_a_regular_file_is_refused_not_waited_on() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let fifo = tmp.path().join("fifo.html");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.expect("mkfifo runs").success());
+    for command in ["label", "features"] {
+        let o = run_with_timeout(&[command, s(&fifo)], 20).expect("no wait on a FIFO");
+        assert!(!o.status.success());
+        assert!(
+            stderr(&o).contains("not a regular file but a FIFO"),
+            "{}",
+            stderr(&o)
+        );
+    }
+    let o = run_with_timeout(&["label", "/dev/zero"], 20).expect("no endless read of a device");
+    assert!(
+        stderr(&o).contains("not a regular file but a device"),
+        "{}",
+        stderr(&o)
+    );
+    // A walk takes regular files only: the FIFO beside a page is passed over.
+    std::fs::copy(
+        examples().join("pages/forum-bike-chain.html"),
+        tmp.path().join("page.html"),
+    )
+    .expect("copy");
+    let o = run_with_timeout(&["label", "-q", s(tmp.path())], 20).expect("the walk ends");
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+/// Runs victor in `dir` with `VICTOR_MODELS` set or unset and a home of its own.
+fn run_in(dir: &Path, args: &[&str], models_env: Option<&Path>) -> std::process::Output {
+    let mut cmd = std::process::Command::new(common::VICTOR);
+    cmd.args(args)
+        .current_dir(dir)
+        .env("HOME", dir)
+        .env_remove("XDG_DATA_HOME");
+    match models_env {
+        Some(m) => cmd.env("VICTOR_MODELS", m),
+        None => cmd.env_remove("VICTOR_MODELS"),
+    };
+    cmd.output().expect("victor runs")
+}
+
+#[test]
+fn model_by_name_works_from_any_directory() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let page = examples().join("pages/forum-bike-chain.html");
+    let root = common::root();
+    for name in ["article", "news", "corpus", "general", "default"] {
+        let away = run_in(tmp.path(), &["label", "--model", name, s(&page)], None);
+        assert!(away.status.success(), "{name}: {}", stderr(&away));
+        let bundle = root.join("models").join(name);
+        let here = run_in(
+            tmp.path(),
+            &["label", "--model", s(&bundle), s(&page)],
+            None,
+        );
+        assert!(here.status.success(), "{name}: {}", stderr(&here));
+        assert_eq!(
+            away.stdout, here.stdout,
+            "{name}: the built-in bundle is the shipped one"
+        );
+    }
+    // $VICTOR_MODELS comes first: a folder there called `news` holding the corpus bundle.
+    let mine = tmp.path().join("mine");
+    std::fs::create_dir_all(mine.join("news")).expect("mkdir");
+    for f in ["victor.json", "model.crfsuite"] {
+        std::fs::copy(
+            root.join("models/corpus").join(f),
+            mine.join("news").join(f),
+        )
+        .expect("cp");
+    }
+    let env = run_in(
+        tmp.path(),
+        &["label", "--model", "news", s(&page)],
+        Some(&mine),
+    );
+    let corpus = run_in(tmp.path(), &["label", "--model", "corpus", s(&page)], None);
+    assert_eq!(env.stdout, corpus.stdout);
+    // An unknown name says where it looked.
+    let o = run_in(
+        tmp.path(),
+        &["label", "--model", "nope", s(&page)],
+        Some(&mine),
+    );
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    for place in [
+        s(&mine.join("nope")),
+        "models/nope",
+        "built-in bundles (article, corpus, default, general, news)",
+    ] {
+        assert!(err.contains(place), "{place} not in {err}");
+    }
+}
+
+#[test]
+fn out_mirrors_a_folders_tree_and_a_real_collision_names_both_inputs() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let page = examples().join("pages/forum-bike-chain.html");
+    let tree = tmp.path().join("site");
+    std::fs::create_dir_all(tree.join("a")).expect("mkdir");
+    std::fs::create_dir_all(tree.join("b/c")).expect("mkdir");
+    std::fs::copy(&page, tree.join("a/index.html")).expect("cp");
+    std::fs::copy(&page, tree.join("b/c/index.html")).expect("cp");
+    std::fs::copy(&page, tree.join("top.html")).expect("cp");
+    let out = tmp.path().join("out");
+    let o = run(&["label", "-q", s(&tree), "--out", s(&out)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    for f in ["a/index.txt", "b/c/index.txt", "top.txt"] {
+        assert!(out.join(f).is_file(), "{f} missing");
+    }
+    // Named directly, two index.html collide: refused before anything is written.
+    let (a, b) = (tree.join("a/index.html"), tree.join("b/c/index.html"));
+    let out2 = tmp.path().join("out2");
+    let o = run(&["label", "-q", s(&a), s(&b), "--out", s(&out2)]);
+    assert!(!o.status.success());
+    let err = stderr(&o);
+    assert!(err.contains(s(&a)) && err.contains(s(&b)), "{err}");
+    assert!(!out2.join("index.txt").exists());
+}
+
+/// Runs `victor ARGS` under a shell with `umask 022`.
+#[cfg(unix)]
+fn run_with_umask_022(args: &[&str]) -> std::process::Output {
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg("umask 022 && exec \"$0\" \"$@\"")
+        .arg(common::VICTOR)
+        .args(args)
+        .output()
+        .expect("sh runs")
+}
+
+#[cfg(unix)]
+#[test]
+fn files_are_created_with_the_umask() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &Path| std::fs::metadata(p).expect("exists").permissions().mode() & 0o777;
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let page = examples().join("pages/forum-bike-chain.html");
+    let out = tmp.path().join("out");
+    let o = run_with_umask_022(&["label", "-q", s(&page), "--out", s(&out)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(mode(&out.join("forum-bike-chain.txt")), 0o644);
+    let (csv, svg) = (tmp.path().join("s.csv"), tmp.path().join("s.svg"));
+    let ex = examples();
+    let o = run_with_umask_022(&[
+        "sweep",
+        "--model",
+        "article",
+        s(&ex),
+        "--csv",
+        s(&csv),
+        "--plot",
+        s(&svg),
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!((mode(&csv), mode(&svg)), (0o644, 0o644));
+    let bundle = tmp.path().join("bundle");
+    let o = run_with_umask_022(&[
+        "train",
+        s(&ex),
+        "--threshold-folds",
+        "0",
+        "-q",
+        "--out",
+        s(&bundle),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(mode(&bundle), 0o755);
+    assert_eq!(mode(&bundle.join("victor.json")), 0o644);
+}
