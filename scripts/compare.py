@@ -277,8 +277,8 @@ def page_lang(raw: bytes) -> tuple[str | None, str]:
 def guess_lang(text: str) -> str | None:
     """Guess a page's language from its visible text (scripts, styles, comments and tags removed):
     mostly Han -> zh, kana -> ja, Hangul -> ko, Thai -> th; otherwise the language of compare.py's
-    jusText table whose jusText stoplist covers the largest share of the word tokens (at least 10 %).
-    None when jusText is not importable or nothing fits."""
+    jusText table whose jusText stoplist covers the largest share of the word tokens (at least 10 %,
+    of at least 20 words). None when jusText is not importable or nothing fits."""
     global _STOPLISTS
     body = STRIP_TAGS.sub(" ", STRIP_SCRIPTS.sub(" ", text))
     letters = [c for c in body if c.isalpha()]
@@ -304,7 +304,7 @@ def guess_lang(text: str) -> str | None:
         except ImportError:
             pass
     words = re.findall(r"[^\W\d_]+", body.lower())
-    if not words or not _STOPLISTS:
+    if len(words) < 20 or not _STOPLISTS:  # too little text to tell
         return None
     best, best_share = None, 0.1
     for code, stop in _STOPLISTS.items():
@@ -1687,7 +1687,9 @@ def main(argv) -> int:
                 continue
             all_pages[s] = pages
             derived = Counter(
-                f"{p.get('lang') or 'none'} ({p['lang_source']})" for p in pages if p["lang_source"] != "set"
+                f"{p['lang']} ({p['lang_source']})" if p.get("lang") else "none (English stoplist)"
+                for p in pages
+                if p["lang_source"] != "set"
             )
             if derived:
                 print(
@@ -1724,7 +1726,11 @@ def main(argv) -> int:
                     )
                     continue
                 row, pr = score(name, pages, out, run, victor=True)
-                rows.append({"set": set_name, "split": args.split, **row, **run_info})
+                built = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(victor_bin.stat().st_mtime))
+                vopts = f" --victor-bin {shown(victor_bin)} (built {built})" + (f" --victor-model {model}" if model else "")
+                rows.append(
+                    {"set": set_name, "split": args.split, **row, **run_info, "options": options + vopts}
+                )
                 page_rows += pr
             for tool in peers:
                 out = work / tool
