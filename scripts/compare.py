@@ -9,6 +9,15 @@ compared as multisets; P = overlap / extracted tokens, R = overlap / gold tokens
 (<p>, <h>, <l>, <s>) and a leading "URL:" line are stripped; empty gold scores R = 1, and P = F1 = 1
 only if the output is empty too.
 
+Snippet sets (a folder with snippets.jsonl and no manifest.jsonl: one page a line with id, url,
+html, with, without, split; e.g. shared/data/trafilatura-eval) are scored with the measure of
+shared/checks/score_snippets.py (re-implemented, same rules): a `with` snippet found in the output
+(case-sensitive substring after collapsing whitespace runs to one space) is a true positive, a
+`without` snippet found a false positive, a `with` snippet missed a false negative; counts are
+summed over the pages (micro over snippets): P = tp/(tp+fp), R = tp/(tp+fn), F1 = 2tp/(2tp+fp+fn).
+A page is "collapsed" when it has `with` snippets and the output keeps none (the snippet analogue
+of F1 < .5). Their CSVs have snippet_* columns instead of the macro/micro ones.
+
 Tools (--tools, comma-separated; default all):
   victor                 `victor label --format text --jobs 1 --out DIR --files-from LIST [--model M]`
                          (output DIR/<html file stem>.txt); one run per --victor-model
@@ -16,9 +25,15 @@ Tools (--tools, comma-separated; default all):
   trafilatura            trafilatura.extract(bytes) with default settings
   trafilatura-precision  the same with favor_precision=True
   trafilatura-recall     the same with favor_recall=True
+  trafilatura-nocomments the same with include_comments=False, include_tables=True: the setting of
+                         trafilatura's own evaluation (the figures of the trafilatura-eval README)
   readability            readability-lxml Document(page).summary(), then the text of that HTML
-  justext                jusText paragraphs not marked boilerplate; stoplist from the manifest's
-                         `lang` (ISO 639-1), English when absent or unknown
+  justext                jusText paragraphs not marked boilerplate; stoplist from the set's `lang`
+                         (ISO 639-1); when the set has none (snippet sets; some manifest pages),
+                         from the page: <html lang>, else a Content-Language or og:locale <meta>,
+                         else a guess (mostly Han/kana/Hangul/Thai letters -> zh/ja/ko/th, else the
+                         jusText stoplist covering most of the visible words, >= 10 % of >= 20
+                         words); English when nothing fits or jusText has no such stoplist
   boilerpy3              boilerpy3 ArticleExtractor on lxml-normalised HTML (its own parser raises
                          on many pages: the page is parsed by lxml and re-serialised first)
   resiliparse            extract_plain_text(bytes_to_str(raw, detect_encoding(raw)), main_content=True)
@@ -53,8 +68,18 @@ unavailable and the peers still run.
 Outputs (--out-dir, default eval/peers under the project root), written atomically:
   <set>-<split>.csv        one row per tool: macro P/R/F1, median F1, micro P/R/F1, pages with
                            F1 < 0.5, failures, timings, versions
+                           (snippet sets: snippet P/R/F1, snippets found, collapsed pages,
+                           failures, timings, versions); every row records when, on which machine,
+                           under which load and with which options it was measured
   <set>-<split>-pages.csv  one row per tool and page: P, R, F1, status, seconds, token counts
-  summary.md               a Markdown table per set of this run (also printed on stdout)
+                           (snippet sets: snippets found, collapsed, status, seconds, lang used)
+  summary.md               a Markdown table per <set>-<split>.csv present in --out-dir, regenerated
+                           from those CSVs after every run (also printed on stdout)
+Merging: the rows of a tool run now replace that tool's rows in <set>-<split>.csv and -pages.csv;
+the rows of tools not run this time are kept (unless they cover another number of pages, e.g. an
+earlier --limit run), so `--tools victor` refreshes victor's rows alone. victor's rows are named
+victor or victor:<model folder>: a run with another --victor-model adds rows and leaves the others.
+--fresh writes only this run's rows.
 Extracted texts go to a temporary folder (removed at the end) unless --texts-dir is given; they
 derive from research-only pages: never commit them.
 
@@ -66,6 +91,8 @@ interpreter as it is). Progress goes to stderr.
 Example:
   scripts/compare.py ../shared/data/l3s-gn1 ../shared/data/cleaneval --split test
   scripts/compare.py l3s-gn1 --limit 20 --tools resiliparse,readability --out-dir /tmp/peers
+  scripts/compare.py readability-tests trafilatura-eval            # a manifest and a snippet set
+  scripts/compare.py readability-tests trafilatura-eval --tools victor --victor-bin PATH/victor
 """
 
 from __future__ import annotations
@@ -1575,7 +1602,7 @@ def parse_args(argv):
         dest="victor",
         type=Path,
         default=ROOT / "target" / "release" / "victor",
-        help="victor binary (default: target/release/victor under the project root)",
+        help="victor binary, also --victor-bin (default: target/release/victor under the project root)",
     )
     ap.add_argument(
         "--victor-model",
