@@ -270,10 +270,26 @@ def snippet_prf(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
 # Page language for jusText's stoplist when the set gives none (snippet sets have no `lang`).
 HTML_LANG = re.compile(rb"<html\b[^>]*?\s(?:xml:)?lang\s*=\s*[\"']?\s*([a-z]{2,3})(?![a-z])", re.IGNORECASE)
 META_LANG = [
-    re.compile(rb"<meta\b[^>]*?http-equiv\s*=\s*[\"']?content-language[^>]*?content\s*=\s*[\"']?\s*([a-z]{2,3})(?![a-z])", re.I),
-    re.compile(rb"<meta\b[^>]*?content\s*=\s*[\"']?\s*([a-z]{2,3})(?![a-z])[^>]*?http-equiv\s*=\s*[\"']?content-language", re.I),
-    re.compile(rb"<meta\b[^>]*?property\s*=\s*[\"']?og:locale[\"']?[^>]*?content\s*=\s*[\"']?\s*([a-z]{2,3})(?![a-z])", re.I),
-    re.compile(rb"<meta\b[^>]*?content\s*=\s*[\"']?\s*([a-z]{2,3})(?:[-_][a-z]+)?[\"']?[^>]*?property\s*=\s*[\"']?og:locale\b", re.I),
+    re.compile(
+        rb"<meta\b[^>]*?http-equiv\s*=\s*[\"']?content-language"
+        rb"[^>]*?content\s*=\s*[\"']?\s*([a-z]{2,3})(?![a-z])",
+        re.I,
+    ),
+    re.compile(
+        rb"<meta\b[^>]*?content\s*=\s*[\"']?\s*([a-z]{2,3})(?![a-z])"
+        rb"[^>]*?http-equiv\s*=\s*[\"']?content-language",
+        re.I,
+    ),
+    re.compile(
+        rb"<meta\b[^>]*?property\s*=\s*[\"']?og:locale[\"']?"
+        rb"[^>]*?content\s*=\s*[\"']?\s*([a-z]{2,3})(?![a-z])",
+        re.I,
+    ),
+    re.compile(
+        rb"<meta\b[^>]*?content\s*=\s*[\"']?\s*([a-z]{2,3})(?:[-_][a-z]+)?[\"']?"
+        rb"[^>]*?property\s*=\s*[\"']?og:locale\b",
+        re.I,
+    ),
 ]
 STRIP_SCRIPTS = re.compile(r"<(script|style|noscript|template)\b.*?</\1\s*>|<!--.*?-->", re.I | re.S)
 STRIP_TAGS = re.compile(r"<[^>]*>")
@@ -1430,8 +1446,8 @@ def load_line() -> str:
 
 
 SUMMARY_NOTES = """\
-Manifest sets (gold full text): text-level measure of shared/checks/score.py (token multisets, NFKC, lowercased), per page.
-macro = mean over pages; micro = summed token counts; F1 < .5 = pages below; failures = pages
+Manifest sets (gold full text): text-level measure of shared/checks/score.py (token multisets,
+NFKC, lowercased), per page. macro = mean over pages; micro = summed token counts; F1 < .5 = pages below; failures = pages
 where the tool raised, timed out or crashed (scored as empty output).
 pages/s and MB/s: extraction only (reading the file + decoding + extracting, one core, wall
 clock), interpreter start-up excluded; pages/CPU-s: the same per CPU second of the process (less
@@ -1491,7 +1507,8 @@ def merge_rows(old: list[dict], new: list[dict], n_pages: int, what: str) -> tup
             file=sys.stderr,
         )
     if kept:
-        print(f"compare.py: {what}: kept the earlier rows of {', '.join(r['tool'] for r in kept)}", file=sys.stderr)
+        names = ", ".join(r["tool"] for r in kept)
+        print(f"compare.py: {what}: kept the earlier rows of {names}", file=sys.stderr)
     rows = sorted([*kept, *new], key=lambda r: tool_order(r["tool"]))
     return rows, {r["tool"] for r in kept}
 
@@ -1697,7 +1714,8 @@ def main(argv) -> int:
     else:
         tmp_root = tempfile.mkdtemp(prefix="victor-compare-")
         texts_root = Path(tmp_root)
-    options = f"--split {args.split}{f' --limit {args.limit}' if args.limit else ''} --decoding {args.decoding}"
+    limit = f" --limit {args.limit}" if args.limit else ""
+    options = f"--split {args.split}{limit} --decoding {args.decoding}"
     run_info = {
         "run_utc": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
         "machine": machine_line(args.core),
@@ -1754,7 +1772,8 @@ def main(argv) -> int:
                     continue
                 row, pr = score(name, pages, out, run, victor=True)
                 built = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(victor_bin.stat().st_mtime))
-                vopts = f" --victor-bin {shown(victor_bin)} (built {built})" + (f" --victor-model {model}" if model else "")
+                vopts = f" --victor-bin {shown(victor_bin)} (built {built})"
+                vopts += f" --victor-model {model}" if model else ""
                 rows.append(
                     {"set": set_name, "split": args.split, **row, **run_info, "options": options + vopts}
                 )
