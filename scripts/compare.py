@@ -9,6 +9,15 @@ compared as multisets; P = overlap / extracted tokens, R = overlap / gold tokens
 (<p>, <h>, <l>, <s>) and a leading "URL:" line are stripped; empty gold scores R = 1, and P = F1 = 1
 only if the output is empty too.
 
+Snippet sets (a folder with snippets.jsonl and no manifest.jsonl: one page a line with id, url,
+html, with, without, split; e.g. shared/data/trafilatura-eval) are scored with the measure of
+shared/checks/score_snippets.py (re-implemented, same rules): a `with` snippet found in the output
+(case-sensitive substring after collapsing whitespace runs to one space) is a true positive, a
+`without` snippet found a false positive, a `with` snippet missed a false negative; counts are
+summed over the pages (micro over snippets): P = tp/(tp+fp), R = tp/(tp+fn), F1 = 2tp/(2tp+fp+fn).
+A page is "collapsed" when it has `with` snippets and the output keeps none (the snippet analogue
+of F1 < .5). Their CSVs have snippet_* columns instead of the macro/micro ones.
+
 Tools (--tools, comma-separated; default all):
   victor                 `victor label --format text --jobs 1 --out DIR --files-from LIST [--model M]`
                          (output DIR/<html file stem>.txt); one run per --victor-model
@@ -16,9 +25,15 @@ Tools (--tools, comma-separated; default all):
   trafilatura            trafilatura.extract(bytes) with default settings
   trafilatura-precision  the same with favor_precision=True
   trafilatura-recall     the same with favor_recall=True
+  trafilatura-nocomments the same with include_comments=False, include_tables=True: the setting of
+                         trafilatura's own evaluation (the figures of the trafilatura-eval README)
   readability            readability-lxml Document(page).summary(), then the text of that HTML
-  justext                jusText paragraphs not marked boilerplate; stoplist from the manifest's
-                         `lang` (ISO 639-1), English when absent or unknown
+  justext                jusText paragraphs not marked boilerplate; stoplist from the set's `lang`
+                         (ISO 639-1); when the set has none (snippet sets; some manifest pages),
+                         from the page: <html lang>, else a Content-Language or og:locale <meta>,
+                         else a guess (mostly Han/kana/Hangul/Thai letters -> zh/ja/ko/th, else the
+                         jusText stoplist covering most of the visible words, >= 10 % of >= 20
+                         words); English when nothing fits or jusText has no such stoplist
   boilerpy3              boilerpy3 ArticleExtractor on lxml-normalised HTML (its own parser raises
                          on many pages: the page is parsed by lxml and re-serialised first)
   resiliparse            extract_plain_text(bytes_to_str(raw, detect_encoding(raw)), main_content=True)
@@ -53,8 +68,18 @@ unavailable and the peers still run.
 Outputs (--out-dir, default eval/peers under the project root), written atomically:
   <set>-<split>.csv        one row per tool: macro P/R/F1, median F1, micro P/R/F1, pages with
                            F1 < 0.5, failures, timings, versions
+                           (snippet sets: snippet P/R/F1, snippets found, collapsed pages,
+                           failures, timings, versions); every row records when, on which machine,
+                           under which load and with which options it was measured
   <set>-<split>-pages.csv  one row per tool and page: P, R, F1, status, seconds, token counts
-  summary.md               a Markdown table per set of this run (also printed on stdout)
+                           (snippet sets: snippets found, collapsed, status, seconds, lang used)
+  summary.md               a Markdown table per <set>-<split>.csv present in --out-dir, regenerated
+                           from those CSVs after every run (also printed on stdout)
+Merging: the rows of a tool run now replace that tool's rows in <set>-<split>.csv and -pages.csv;
+the rows of tools not run this time are kept (unless they cover another number of pages, e.g. an
+earlier --limit run), so `--tools victor` refreshes victor's rows alone. victor's rows are named
+victor or victor:<model folder>: a run with another --victor-model adds rows and leaves the others.
+--fresh writes only this run's rows.
 Extracted texts go to a temporary folder (removed at the end) unless --texts-dir is given; they
 derive from research-only pages: never commit them.
 
@@ -66,6 +91,8 @@ interpreter as it is). Progress goes to stderr.
 Example:
   scripts/compare.py ../shared/data/l3s-gn1 ../shared/data/cleaneval --split test
   scripts/compare.py l3s-gn1 --limit 20 --tools resiliparse,readability --out-dir /tmp/peers
+  scripts/compare.py readability-tests trafilatura-eval            # a manifest and a snippet set
+  scripts/compare.py readability-tests trafilatura-eval --tools victor --victor-bin PATH/victor
 """
 
 from __future__ import annotations
@@ -130,6 +157,7 @@ PEERS = [
     "trafilatura",
     "trafilatura-precision",
     "trafilatura-recall",
+    "trafilatura-nocomments",
     "readability",
     "justext",
     "boilerpy3",
@@ -141,6 +169,7 @@ PACKAGE_OF = {
     "trafilatura": "trafilatura",
     "trafilatura-precision": "trafilatura",
     "trafilatura-recall": "trafilatura",
+    "trafilatura-nocomments": "trafilatura",
     "readability": "readability-lxml",
     "justext": "jusText",
     "boilerpy3": "boilerpy3",
@@ -196,6 +225,136 @@ def score_page(ext: Counter, gold: Counter) -> tuple[float, float, float, int, i
     ov = sum((ext & gold).values())
     p, r = ov / ne, ov / ng
     return p, r, (2 * p * r / (p + r) if p + r else 0.0), ne, ng, ov
+
+
+# Snippet sets: the rules of shared/checks/score_snippets.py, re-implemented (same rules).
+
+
+def snippet_norm(text: str) -> str:
+    r"""Whitespace runs collapsed to one space, ends stripped (score_snippets.py's `norm`).
+
+    >>> snippet_norm(" a\n\tb\u00a0 c ")
+    'a b c'
+    """
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def snippet_counts(output: str, with_: list[str], without: list[str]) -> tuple[int, int, int]:
+    r"""(tp, fp, fn) of one page: a `with` snippet found in the whitespace-normalised output is a
+    true positive, a `without` snippet found a false positive, a `with` snippet missed a false
+    negative. Case-sensitive substring match, as score_snippets.py.
+
+    >>> snippet_counts("Main  text\nhere. Footer", ["Main text here.", "lost"], ["Footer", "Nav"])
+    (1, 1, 1)
+    >>> snippet_counts("", ["a"], ["b"])
+    (0, 0, 1)
+    """
+    out = snippet_norm(output)
+    tp = sum(snippet_norm(w) in out for w in with_)
+    fp = sum(snippet_norm(w) in out for w in without)
+    return tp, fp, len(with_) - tp
+
+
+def snippet_prf(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
+    """P = tp/(tp+fp), R = tp/(tp+fn), F1 = 2tp/(2tp+fp+fn); 0 when undefined (score_snippets.py).
+
+    >>> snippet_prf(3, 1, 1), snippet_prf(0, 0, 0)
+    ((0.75, 0.75, 0.75), (0.0, 0.0, 0.0))
+    """
+    p = tp / (tp + fp) if tp + fp else 0.0
+    r = tp / (tp + fn) if tp + fn else 0.0
+    f = 2 * tp / (2 * tp + fp + fn) if tp + fp + fn else 0.0
+    return p, r, f
+
+
+# Page language for jusText's stoplist when the set gives none (snippet sets have no `lang`).
+HTML_LANG = re.compile(rb"<html\b[^>]*?\s(?:xml:)?lang\s*=\s*[\"']?\s*([a-z]{2,3})(?![a-z])", re.IGNORECASE)
+META_LANG = [
+    re.compile(
+        rb"<meta\b[^>]*?http-equiv\s*=\s*[\"']?content-language"
+        rb"[^>]*?content\s*=\s*[\"']?\s*([a-z]{2,3})(?![a-z])",
+        re.I,
+    ),
+    re.compile(
+        rb"<meta\b[^>]*?content\s*=\s*[\"']?\s*([a-z]{2,3})(?![a-z])"
+        rb"[^>]*?http-equiv\s*=\s*[\"']?content-language",
+        re.I,
+    ),
+    re.compile(
+        rb"<meta\b[^>]*?property\s*=\s*[\"']?og:locale[\"']?"
+        rb"[^>]*?content\s*=\s*[\"']?\s*([a-z]{2,3})(?![a-z])",
+        re.I,
+    ),
+    re.compile(
+        rb"<meta\b[^>]*?content\s*=\s*[\"']?\s*([a-z]{2,3})(?:[-_][a-z]+)?[\"']?"
+        rb"[^>]*?property\s*=\s*[\"']?og:locale\b",
+        re.I,
+    ),
+]
+STRIP_SCRIPTS = re.compile(r"<(script|style|noscript|template)\b.*?</\1\s*>|<!--.*?-->", re.I | re.S)
+STRIP_TAGS = re.compile(r"<[^>]*>")
+_STOPLISTS: dict | None = None
+
+
+def page_lang(raw: bytes) -> tuple[str | None, str]:
+    r"""(ISO 639-1 code or None, where it came from) of a page: `<html lang>`, else a
+    Content-Language or og:locale `<meta>`, else a guess from its text (see guess_lang).
+
+    >>> page_lang(b'<html class="x" lang="de-DE"><p>Hallo')
+    ('de', 'html lang')
+    >>> page_lang(b'<html><head><meta property="og:locale" content="en_US" />')
+    ('en', 'meta')
+    """
+    m = HTML_LANG.search(raw[:65536])
+    if m:
+        return m.group(1).decode("ascii").lower(), "html lang"
+    head = raw[:65536]
+    for rx in META_LANG:
+        m = rx.search(head)
+        if m:
+            return m.group(1).decode("ascii").lower(), "meta"
+    guess = guess_lang(sniff_decode(raw))
+    return guess, "guessed" if guess else "none"
+
+
+def guess_lang(text: str) -> str | None:
+    """Guess a page's language from its visible text (scripts, styles, comments and tags removed):
+    mostly Han -> zh, kana -> ja, Hangul -> ko, Thai -> th; otherwise the language of compare.py's
+    jusText table whose jusText stoplist covers the largest share of the word tokens (at least 10 %,
+    of at least 20 words). None when jusText is not importable or nothing fits."""
+    global _STOPLISTS
+    body = STRIP_TAGS.sub(" ", STRIP_SCRIPTS.sub(" ", text))
+    letters = [c for c in body if c.isalpha()]
+    if letters:
+        share = lambda lo, hi: sum(lo <= c <= hi for c in letters) / len(letters)  # noqa: E731
+        if share("\u3040", "\u30ff") > 0.1:
+            return "ja"
+        if share("\uac00", "\ud7af") > 0.3:
+            return "ko"
+        if share("\u4e00", "\u9fff") > 0.3:
+            return "zh"
+        if share("\u0e00", "\u0e7f") > 0.3:
+            return "th"
+    if _STOPLISTS is None:
+        _STOPLISTS = {}
+        try:
+            import justext
+
+            available = set(justext.get_stoplists())
+            for code, name in JUSTEXT_LANGS.items():
+                if name in available and name not in _STOPLISTS.values():
+                    _STOPLISTS[code] = justext.get_stoplist(name)
+        except ImportError:
+            pass
+    words = re.findall(r"[^\W\d_]+", body.lower())
+    if len(words) < 20 or not _STOPLISTS:  # too little text to tell
+        return None
+    best, best_share = None, 0.1
+    for code, stop in _STOPLISTS.items():
+        share = sum(w in stop for w in words) / len(words)
+        if share > best_share:
+            best, best_share = code, share
+    return best
 
 
 # ---------------------------------------------------------------------------------------------
@@ -375,6 +534,8 @@ def build_extractor(tool: str, decoding: str):
             "trafilatura": {},
             "trafilatura-precision": {"favor_precision": True},
             "trafilatura-recall": {"favor_recall": True},
+            # trafilatura's own evaluation setting (tests/eval_common.py, shared trafilatura-eval)
+            "trafilatura-nocomments": {"include_comments": False, "include_tables": True},
         }[tool]
 
         def extract(raw, lang):
@@ -833,21 +994,27 @@ def run_victor(binary: Path, model: str | None, pages, out_dir: Path, args, log_
 # Data, scoring of a run, tables.
 
 
+def is_snippet_set(set_dir: Path) -> bool:
+    """A snippet set has snippets.jsonl and no manifest.jsonl."""
+    return not (set_dir / "manifest.jsonl").is_file() and (set_dir / "snippets.jsonl").is_file()
+
+
 def resolve_set(arg: str) -> Path:
-    """A set directory, or a set name under $VICTOR_DATA or ../shared/data."""
-    p = Path(arg)
-    if (p / "manifest.jsonl").is_file():
-        return p.resolve()
+    """A set directory (manifest.jsonl or snippets.jsonl), or a set name under $VICTOR_DATA or
+    ../shared/data."""
     base = Path(os.environ.get("VICTOR_DATA") or ROOT.parent / "shared" / "data")
-    if (base / arg / "manifest.jsonl").is_file():
-        return (base / arg).resolve()
-    raise SystemExit(f"compare.py: no manifest.jsonl in {arg} (nor in {base / arg})")
+    for p in (Path(arg), base / arg):
+        if (p / "manifest.jsonl").is_file() or (p / "snippets.jsonl").is_file():
+            return p.resolve()
+    raise SystemExit(f"compare.py: no manifest.jsonl or snippets.jsonl in {arg} (nor in {base / arg})")
 
 
 def load_pages(set_dir: Path, split: str, limit: int | None) -> list[dict]:
-    """The manifest entries of the split, with the html path and the gold tokens."""
+    """The entries of the split, with the html path and the gold tokens (manifest sets) or the
+    snippets (snippet sets). `lang` is the set's, else derived from the page (page_lang)."""
+    snippets = is_snippet_set(set_dir)
     pages = []
-    with open(set_dir / "manifest.jsonl", encoding="utf-8") as f:
+    with open(set_dir / ("snippets.jsonl" if snippets else "manifest.jsonl"), encoding="utf-8") as f:
         for line in f:
             if not line.strip():
                 continue
@@ -855,9 +1022,17 @@ def load_pages(set_dir: Path, split: str, limit: int | None) -> list[dict]:
             if split != "all" and m.get("split") != split:
                 continue
             m["html_path"] = set_dir / m["html"]
-            gold = (set_dir / m["gold"]).read_text(encoding="utf-8", errors="replace")
-            m["gold_tokens"] = tokens(gold_text(gold))
-            m["bytes"] = m["html_path"].stat().st_size
+            if snippets:
+                m["with"], m["without"] = list(m.get("with") or []), list(m.get("without") or [])
+            else:
+                gold = (set_dir / m["gold"]).read_text(encoding="utf-8", errors="replace")
+                m["gold_tokens"] = tokens(gold_text(gold))
+            raw = m["html_path"].read_bytes()  # also warms the page cache
+            m["bytes"] = len(raw)
+            if m.get("lang"):
+                m["lang_source"] = "set"
+            else:
+                m["lang"], m["lang_source"] = page_lang(raw)
             pages.append(m)
             if limit is not None and len(pages) >= limit:
                 break
@@ -897,7 +1072,6 @@ def score_run(tool: str, pages, texts_dir: Path, run: dict, victor: bool) -> tup
             }
         )
     n = len(pages)
-    mb = sum(p["bytes"] for p in pages) / 1e6
     row = {"tool": tool, "pages": n}
     row["macro_P"] = sum(s[0] for s in f1s) / n
     row["macro_R"] = sum(s[1] for s in f1s) / n
@@ -909,6 +1083,64 @@ def score_run(tool: str, pages, texts_dir: Path, run: dict, victor: bool) -> tup
     row["micro_F1"] = 2 * mp * mr / (mp + mr) if mp + mr else 0.0
     row["pages_F1_lt_0.5"] = sum(s[2] < 0.5 for s in f1s)
     row["failures"], row["timeouts"], row["empty_outputs"] = failures, timeouts, empty
+    add_timing(row, pages, run, victor)
+    return row, rows
+
+
+def score_snippet_run(tool: str, pages, texts_dir: Path, run: dict, victor: bool) -> tuple[dict, list[dict]]:
+    """Score one tool's outputs on a snippet set: counts summed over pages (micro over snippets),
+    and the pages that have `with` snippets but kept none of them ("collapsed")."""
+    rows = []
+    tp = fp = fn = n_with = n_without = collapsed = 0
+    failures = timeouts = empty = 0
+    for p, rec in zip(pages, run["per_page"]):
+        name = p["html_path"].stem if victor else p["id"]
+        f = texts_dir / f"{name}.txt"
+        text = f.read_text(encoding="utf-8", errors="replace") if f.exists() else ""
+        ptp, pfp, pfn = snippet_counts(text, p["with"], p["without"])
+        tp, fp, fn = tp + ptp, fp + pfp, fn + pfn
+        n_with, n_without = n_with + len(p["with"]), n_without + len(p["without"])
+        page_collapsed = bool(p["with"]) and ptp == 0
+        collapsed += page_collapsed
+        status = rec["status"]
+        failures += status != "ok"
+        timeouts += status == "timeout"
+        empty += not text.strip()
+        pp, pr, pf = snippet_prf(ptp, pfp, pfn)
+        rows.append(
+            {
+                "tool": tool,
+                "id": p["id"],
+                "with_found": ptp,
+                "with": len(p["with"]),
+                "without_found": pfp,
+                "without": len(p["without"]),
+                "snippet_P": f"{pp:.4f}",
+                "snippet_R": f"{pr:.4f}",
+                "snippet_F1": f"{pf:.4f}",
+                "collapsed": "yes" if page_collapsed else "no",
+                "status": status,
+                "error": rec["error"],
+                "seconds": "" if victor else f"{rec['wall']:.4f}",
+                "lang": p.get("lang") or "",
+                "lang_source": p.get("lang_source", ""),
+            }
+        )
+    row = {"tool": tool, "pages": len(pages), "measure": "snippet (micro over snippets)"}
+    row["snippet_P"], row["snippet_R"], row["snippet_F1"] = snippet_prf(tp, fp, fn)
+    row["with_found"], row["with_total"] = tp, n_with
+    row["without_found"], row["without_total"] = fp, n_without
+    row["pages_collapsed"] = collapsed
+    row["failures"], row["timeouts"], row["empty_outputs"] = failures, timeouts, empty
+    add_timing(row, pages, run, victor)
+    return row, rows
+
+
+def add_timing(row: dict, pages, run: dict, victor: bool):
+    """The size and timing columns of a set row (shared by both kinds of set)."""
+    n = len(pages)
+    per_page = run["per_page"]
+    mb = sum(p["bytes"] for p in pages) / 1e6
     row["MB"] = mb
     if victor:
         wall, startup, pcpu = run["process_wall"], run.get("startup"), run["process_cpu"]
@@ -932,7 +1164,6 @@ def score_run(tool: str, pages, texts_dir: Path, run: dict, victor: bool) -> tup
     row["process_MB_per_s"] = mb / wall if wall else None
     row["version"] = run.get("version", "")
     row["status"] = run.get("note") or "ok"
-    return row, rows
 
 
 SET_FIELDS = [
@@ -965,6 +1196,50 @@ SET_FIELDS = [
     "process_cpu_s",
     "process_pages_per_s",
     "process_MB_per_s",
+    "run_utc",
+    "machine",
+    "load_avg",
+    "options",
+]
+TIMING_FIELDS = SET_FIELDS[SET_FIELDS.index("MB") :]
+# Snippet sets (snippets.jsonl): the measure of shared/checks/score_snippets.py.
+SNIPPET_SET_FIELDS = [
+    "set",
+    "split",
+    "tool",
+    "status",
+    "version",
+    "pages",
+    "measure",
+    "snippet_P",
+    "snippet_R",
+    "snippet_F1",
+    "with_found",
+    "with_total",
+    "without_found",
+    "without_total",
+    "pages_collapsed",
+    "failures",
+    "timeouts",
+    "empty_outputs",
+    *TIMING_FIELDS,
+]
+SNIPPET_PAGE_FIELDS = [
+    "tool",
+    "id",
+    "with_found",
+    "with",
+    "without_found",
+    "without",
+    "snippet_P",
+    "snippet_R",
+    "snippet_F1",
+    "collapsed",
+    "status",
+    "error",
+    "seconds",
+    "lang",
+    "lang_source",
 ]
 PAGE_FIELDS = [
     "tool",
@@ -1018,20 +1293,84 @@ def csv_text(fields, rows) -> str:
     return buf.getvalue()
 
 
+def num(v):
+    """A CSV cell (or an in-memory value) as a float, None when empty."""
+    if v is None or v == "":
+        return None
+    if isinstance(v, bool):
+        return float(v)
+    try:
+        return float(v)
+    except (TypeError, ValueError):
+        return None
+
+
+def f3(v):
+    """.123 style (1.000 kept)."""
+    v = num(v)
+    return "" if v is None else f"{v:.3f}".replace("0.", ".", 1) if v < 1 else f"{v:.3f}"
+
+
+def rate(v, d=0):
+    v = num(v)
+    return "" if v is None else f"{v:,.{d}f}"
+
+
+def timing_cells(r: dict) -> str:
+    """pages/s | MB/s | pages/CPU-s | process pages/s | version cells of a row."""
+    est = "~" if str(r.get("extract_is_estimate")) in ("yes", "True") else ""
+    cells = [
+        est + rate(r.get("pages_per_s")) if num(r.get("pages_per_s")) else "",
+        est + rate(r.get("MB_per_s"), 2) if num(r.get("MB_per_s")) else "",
+        est + rate(r.get("pages_per_cpu_s")) if num(r.get("pages_per_cpu_s")) else "",
+        rate(r.get("process_pages_per_s")),
+        r.get("version") or "",
+    ]
+    return " | ".join(cells)
+
+
+def unavailable(r: dict) -> str:
+    """The reason a tool was unavailable, or ''."""
+    st = r.get("status") or ""
+    return st[len("unavailable: ") :] if st.startswith("unavailable") else ""
+
+
+def run_lines(rows: list[dict]) -> list[str]:
+    """When and how the rows of a section were measured (rows of one set can come from
+    several runs: a --tools subset refreshes only its own rows)."""
+    groups: dict[tuple, list[str]] = {}
+    for r in rows:
+        key = (
+            r.get("run_utc") or "",
+            r.get("machine") or "",
+            r.get("load_avg") or "",
+            r.get("options") or "",
+        )
+        groups.setdefault(key, []).append(r["tool"])
+
+    def describe(key):
+        when, machine, load, opts = key
+        if not when:
+            return "run time not recorded"
+        return (
+            f"measured {when}"
+            + (f" (`{opts}`)" if opts else "")
+            + (f" on {machine}" if machine else "")
+            + (f"; load average at start {load}" if load else "")
+        )
+
+    if len(groups) == 1:
+        d = describe(next(iter(groups)))
+        return [d[:1].upper() + d[1:] + "."]
+    return [f"- {', '.join(tools)}: {describe(key)}." for key, tools in groups.items()]
+
+
 def md_table(set_name: str, split: str, rows: list[dict]) -> str:
-    """Markdown table of one set's rows."""
-
-    def f3(v):
-        return "" if v is None else f"{v:.3f}".replace("0.", ".", 1) if v < 1 else f"{v:.3f}"
-
-    def rate(v, d=0):
-        return "" if v is None else f"{v:,.{d}f}"
-
-    n = rows[0]["pages"] if rows else 0
-    mb = next((r["MB"] for r in rows if r.get("MB") is not None), 0.0)
-    out = [
-        f"### {set_name} ({split}: {n} pages, {mb:.1f} MB)",
-        "",
+    """Markdown section of one set's rows (CSV rows: strings; in-memory rows work too)."""
+    n = rows[0].get("pages") if rows else 0
+    mb = next((num(r["MB"]) for r in rows if num(r.get("MB")) is not None), 0.0)
+    out = [f"### {set_name} ({split}: {n} pages, {mb:.1f} MB)", "", *run_lines(rows), ""]
+    out += [
         (
             "| tool | macro P | macro R | macro F1 | median F1 | micro F1 | F1 < .5 | failures "
             "| pages/s | MB/s | pages/CPU-s | process pages/s | version |"
@@ -1039,19 +1378,47 @@ def md_table(set_name: str, split: str, rows: list[dict]) -> str:
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for r in rows:
-        if r.get("unavailable"):
-            out.append(f"| {r['tool']} | unavailable: {r['unavailable']} ||||||||||||")
+        if unavailable(r):
+            out.append(f"| {r['tool']} | unavailable: {unavailable(r)} ||||||||||||")
             continue
-        est = "~" if r.get("extract_is_estimate") else ""
-        pps = r.get("pages_per_s")
-        mbs = r.get("MB_per_s")
-        cps = r.get("pages_per_cpu_s")
         out.append(
             f"| {r['tool']} | {f3(r['macro_P'])} | {f3(r['macro_R'])} | **{f3(r['macro_F1'])}** "
             f"| {f3(r['median_F1'])} | {f3(r['micro_F1'])} | {r['pages_F1_lt_0.5']} | {r['failures']} "
-            f"| {est + rate(pps) if pps else ''} | {est + rate(mbs, 2) if mbs else ''} "
-            f"| {est + rate(cps) if cps else ''} "
-            f"| {rate(r.get('process_pages_per_s'))} | {r.get('version', '')} |"
+            f"| {timing_cells(r)} |"
+        )
+    return "\n".join(out) + "\n"
+
+
+def md_snippet_table(set_name: str, split: str, rows: list[dict]) -> str:
+    """Markdown section of a snippet set's rows."""
+    n = rows[0].get("pages") if rows else 0
+    mb = next((num(r["MB"]) for r in rows if num(r.get("MB")) is not None), 0.0)
+    ok = [r for r in rows if not unavailable(r)]
+    n_with = ok[0]["with_total"] if ok else "?"
+    n_without = ok[0]["without_total"] if ok else "?"
+    out = [
+        f"### {set_name} ({split}: {n} pages, {mb:.1f} MB) — snippet set",
+        "",
+        f"The F1 of this set is **snippet F1, micro over snippets** ({n_with} `with` and {n_without} "
+        "`without` snippets summed over the pages; shared/checks/score_snippets.py), not the "
+        "text-level F1 of the other sets. collapsed = pages that have `with` snippets and kept none.",
+        "",
+        *run_lines(rows),
+        "",
+        (
+            "| tool | snippet P | snippet R | snippet F1 | with found | without found | collapsed "
+            "| failures | pages/s | MB/s | pages/CPU-s | process pages/s | version |"
+        ),
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+    ]
+    for r in rows:
+        if unavailable(r):
+            out.append(f"| {r['tool']} | unavailable: {unavailable(r)} ||||||||||||")
+            continue
+        out.append(
+            f"| {r['tool']} | {f3(r['snippet_P'])} | {f3(r['snippet_R'])} | **{f3(r['snippet_F1'])}** "
+            f"| {r['with_found']}/{r['with_total']} | {r['without_found']}/{r['without_total']} "
+            f"| {r['pages_collapsed']} | {r['failures']} | {timing_cells(r)} |"
         )
     return "\n".join(out) + "\n"
 
@@ -1067,23 +1434,132 @@ def machine_line(core: int) -> str:
                     break
     except OSError:
         pass
-    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
     return (
-        f"{model or 'unknown CPU'}, {os.cpu_count()} cores, every tool pinned to core {core}; "
-        f"load average at start {load}; Python {sys.version.split()[0]}"
+        f"{model or 'unknown CPU'}, {os.cpu_count()} cores, every tool pinned to core {core}, "
+        f"Python {sys.version.split()[0]}"
     )
 
 
+def load_line() -> str:
+    """The load averages (1, 5, 15 minutes)."""
+    return ", ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 SUMMARY_NOTES = """\
-Text-level measure of shared/checks/score.py (token multisets, NFKC, lowercased), per page.
-macro = mean over pages; micro = summed token counts; F1 < .5 = pages below; failures = pages
+Manifest sets (gold full text): text-level measure of shared/checks/score.py (token multisets,
+NFKC, lowercased), per page. macro = mean over pages; micro = summed token counts; F1 < .5 = pages below; failures = pages
 where the tool raised, timed out or crashed (scored as empty output).
 pages/s and MB/s: extraction only (reading the file + decoding + extracting, one core, wall
 clock), interpreter start-up excluded; pages/CPU-s: the same per CPU second of the process (less
 sensitive to other load on the machine). For victor, marked ~: process time (median of three runs) minus its best time
 on a list of one empty page. process pages/s: whole process(es), wall clock, start-up included (victor's
-primary figure).
+primary figure). Timings of different runs (machine, load) are not comparable: each section says
+when, where and under which load its rows were measured; trust ratios within one run.
+
+Snippet sets (snippets.jsonl, gold = `with`/`without` snippets): measure of
+shared/checks/score_snippets.py. A `with` snippet found in the output (substring after collapsing
+whitespace) is a true positive, a `without` snippet found a false positive, a missed `with` snippet
+a false negative; counts summed over pages (micro over snippets): P = tp/(tp+fp), R = tp/(tp+fn),
+F1 = 2tp/(2tp+fp+fn). collapsed = pages with `with` snippets of which the output kept none (the
+snippet analogue of F1 < .5).
+
+trafilatura runs with its defaults (include_comments=True, include_tables=True);
+trafilatura-nocomments with include_comments=False, include_tables=True, the setting of
+trafilatura's own evaluation (the trafilatura-eval README's figures). jusText's stoplist: the
+set's `lang`, else the page's `<html lang>`, else a Content-Language/og:locale `<meta>`, else a
+guess from the page text (script share, then jusText stoplist coverage); English when no
+stoplist fits.
 """
+
+
+def set_csv_rows(path: Path) -> tuple[list[str], list[dict]]:
+    """Header and rows of a CSV written by this script ([], [] when missing)."""
+    if not path.is_file():
+        return [], []
+    with open(path, encoding="utf-8", newline="") as f:
+        r = csv.DictReader(f)
+        return list(r.fieldnames or []), list(r)
+
+
+def tool_order(name: str) -> tuple:
+    """victor rows first (by name), then the peers in the order of ALL_TOOLS."""
+    base = name.split(":", 1)[0]
+    return (ALL_TOOLS.index(base) if base in ALL_TOOLS else len(ALL_TOOLS), name)
+
+
+def merge_rows(old: list[dict], new: list[dict], n_pages: int, what: str) -> tuple[list[dict], set]:
+    """The rows of this run plus the old rows of tools not run this time, sorted by tool_order.
+    Old rows over a different number of pages (another --limit) are dropped. Returns the rows and
+    the names of the old tools kept."""
+    ran = {r["tool"] for r in new}
+    kept, dropped = [], []
+    for r in old:
+        if r.get("tool") in ran:
+            continue
+        if str(r.get("pages")) != str(n_pages):
+            dropped.append(r.get("tool"))
+            continue
+        kept.append(r)
+    if dropped:
+        print(
+            f"compare.py: {what}: dropped the old rows of {', '.join(dropped)} "
+            f"(over another number of pages than this run's {n_pages})",
+            file=sys.stderr,
+        )
+    if kept:
+        names = ", ".join(r["tool"] for r in kept)
+        print(f"compare.py: {what}: kept the earlier rows of {names}", file=sys.stderr)
+    rows = sorted([*kept, *new], key=lambda r: tool_order(r["tool"]))
+    return rows, {r["tool"] for r in kept}
+
+
+def write_set(out_dir: Path, set_name: str, split: str, snippets: bool, rows, page_rows, n_pages, fresh):
+    """Write <set>-<split>.csv and -pages.csv, keeping (unless fresh) the rows of the tools that
+    this run did not run."""
+    fields, pfields = (SNIPPET_SET_FIELDS, SNIPPET_PAGE_FIELDS) if snippets else (SET_FIELDS, PAGE_FIELDS)
+    base = f"{set_name}-{split}"
+    if not fresh:
+        header, old = set_csv_rows(out_dir / f"{base}.csv")
+        if old and (("snippet_F1" in header) != snippets):
+            print(f"compare.py: {base}.csv is of the other kind of set; replaced", file=sys.stderr)
+            old = []
+        rows, kept = merge_rows(old, rows, n_pages, f"{base}.csv")
+        _, old_pages = set_csv_rows(out_dir / f"{base}-pages.csv")
+        page_rows = [r for r in old_pages if r.get("tool") in kept] + page_rows
+        page_rows.sort(key=lambda r: tool_order(r["tool"]))  # stable: page order kept per tool
+    write_atomic(out_dir / f"{base}.csv", csv_text(fields, rows))
+    write_atomic(out_dir / f"{base}-pages.csv", csv_text(pfields, page_rows))
+
+
+SPLIT_ORDER = {"test": 0, "dev": 1, "all": 2}
+
+
+def summary_text(out_dir: Path) -> str:
+    """summary.md, regenerated from every <set>-<split>.csv in out_dir (so that a run on some sets,
+    or of some tools, keeps the sections and rows of the others)."""
+    sections = []
+    for path in sorted(out_dir.glob("*.csv")):
+        if path.name.endswith("-pages.csv"):
+            continue
+        header, rows = set_csv_rows(path)
+        if not rows or "tool" not in header or "set" not in header:
+            continue
+        set_name, split = rows[0]["set"], rows[0]["split"]
+        snippets = "snippet_F1" in header
+        sections.append((SPLIT_ORDER.get(split, 9), snippets, set_name, split, rows))
+    sections.sort(key=lambda t: t[:3])
+    stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    out = [
+        "# victor and its peers: text-level F1 (snippet F1 on snippet sets) and speed",
+        "",
+        f"Regenerated {stamp} by scripts/compare.py from the per-set CSVs in this folder "
+        "(`<set>-<split>.csv`, per page `<set>-<split>-pages.csv`).",
+        "",
+        SUMMARY_NOTES,
+    ]
+    for _, snippets, set_name, split, rows in sections:
+        out.append((md_snippet_table if snippets else md_table)(set_name, split, rows))
+    return "\n".join(out)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1139,9 +1615,11 @@ def parse_args(argv):
     )
     ap.add_argument(
         "--victor",
+        "--victor-bin",
+        dest="victor",
         type=Path,
         default=ROOT / "target" / "release" / "victor",
-        help="victor binary (default: target/release/victor under the project root)",
+        help="victor binary, also --victor-bin (default: target/release/victor under the project root)",
     )
     ap.add_argument(
         "--victor-model",
@@ -1156,6 +1634,12 @@ def parse_args(argv):
         type=Path,
         default=ROOT / "eval" / "peers",
         help="where the CSVs and summary.md go (default: eval/peers)",
+    )
+    ap.add_argument(
+        "--fresh",
+        action="store_true",
+        help="write only this run's rows into <set>-<split>.csv (default: the rows of tools not "
+        "run this time, over the same number of pages, are kept)",
     )
     ap.add_argument(
         "--texts-dir",
@@ -1230,33 +1714,38 @@ def main(argv) -> int:
     else:
         tmp_root = tempfile.mkdtemp(prefix="victor-compare-")
         texts_root = Path(tmp_root)
-    command = (
-        f"scripts/compare.py --split {args.split}{f' --limit {args.limit}' if args.limit else ''} "
-        f"--decoding {args.decoding}"
-    )
-    stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    summary = [
-        "# victor and its peers: text-level F1 and speed",
-        "",
-        f"Generated {stamp} by `{command}`.",
-        "",
-        machine_line(args.core) + ".",
-        "",
-        SUMMARY_NOTES,
-    ]
+    limit = f" --limit {args.limit}" if args.limit else ""
+    options = f"--split {args.split}{limit} --decoding {args.decoding}"
+    run_info = {
+        "run_utc": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+        "machine": machine_line(args.core),
+        "load_avg": load_line(),
+        "options": options,
+    }
     try:
-        # warm the page cache so that the first tool does not pay for disk reads
+        # load_pages reads every page once: the page cache is warm for the first tool
         all_pages = {}
         for s in sets:
             pages = load_pages(s, args.split, args.limit)
             if not pages:
                 print(f"compare.py: no pages of split {args.split!r} in {s}", file=sys.stderr)
                 continue
-            for p in pages:
-                p["html_path"].read_bytes()
             all_pages[s] = pages
+            derived = Counter(
+                f"{p['lang']} ({p['lang_source']})" if p.get("lang") else "none (English stoplist)"
+                for p in pages
+                if p["lang_source"] != "set"
+            )
+            if derived:
+                print(
+                    f"compare.py: {s.name}: page languages derived for jusText: "
+                    + ", ".join(f"{k} x{v}" for k, v in derived.most_common()),
+                    file=sys.stderr,
+                )
         for s, pages in all_pages.items():
             set_name = s.name
+            snippets = is_snippet_set(s)
+            score = score_snippet_run if snippets else score_run
             work = texts_root / f"{set_name}-{args.split}"
             work.mkdir(parents=True, exist_ok=True)
             rows, page_rows = [], []
@@ -1281,8 +1770,13 @@ def main(argv) -> int:
                         }
                     )
                     continue
-                row, pr = score_run(name, pages, out, run, victor=True)
-                rows.append({"set": set_name, "split": args.split, **row})
+                row, pr = score(name, pages, out, run, victor=True)
+                built = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(victor_bin.stat().st_mtime))
+                vopts = f" --victor-bin {shown(victor_bin)} (built {built})"
+                vopts += f" --victor-model {model}" if model else ""
+                rows.append(
+                    {"set": set_name, "split": args.split, **row, **run_info, "options": options + vopts}
+                )
                 page_rows += pr
             for tool in peers:
                 out = work / tool
@@ -1302,19 +1796,23 @@ def main(argv) -> int:
                         }
                     )
                     continue
-                row, pr = score_run(tool, pages, out, run, victor=False)
-                rows.append({"set": set_name, "split": args.split, **row})
+                row, pr = score(tool, pages, out, run, victor=False)
+                rows.append({"set": set_name, "split": args.split, **row, **run_info})
                 page_rows += pr
+                figure = (
+                    f"snippet F1 {row['snippet_F1']:.4f} (P {row['snippet_P']:.4f}, R {row['snippet_R']:.4f})"
+                    if snippets
+                    else f"macro F1 {row['macro_F1']:.4f}"
+                )
                 print(
-                    f"{set_name} {tool}: macro F1 {row['macro_F1']:.4f}, "
+                    f"{set_name} {tool}: {figure}, "
                     f"{row['failures']} failures, {row['pages_per_s'] or 0:.1f} pages/s",
                     file=sys.stderr,
                 )
-            base = f"{set_name}-{args.split}"
-            write_atomic(args.out_dir / f"{base}.csv", csv_text(SET_FIELDS, rows))
-            write_atomic(args.out_dir / f"{base}-pages.csv", csv_text(PAGE_FIELDS, page_rows))
-            summary.append(md_table(set_name, args.split, rows))
-        text = "\n".join(summary)
+            for r in rows:  # unavailable rows carry the run too
+                r.update({k: v for k, v in run_info.items() if k not in r})
+            write_set(args.out_dir, set_name, args.split, snippets, rows, page_rows, len(pages), args.fresh)
+        text = summary_text(args.out_dir)
         write_atomic(args.out_dir / "summary.md", text)
         print(text)
     finally:

@@ -251,14 +251,18 @@ plots). The gold block labels of each page come from importing its gold standard
 """
 
 
-def machine_line(summary: Path) -> str:
-    """The machine and load line that compare.py wrote into its summary, if any."""
-    if not summary.is_file():
-        return ""
-    for line in summary.read_text(encoding="utf-8").splitlines():
-        if "load average" in line:
-            return f"\n- Timed on: {line.strip()}"
-    return ""
+def machine_line(peers_dir: Path, sets: list[str], split: str) -> str:
+    """Machine, load and time of the compare.py runs behind the sets' rows (compare.py records
+    them in every row of <set>-<split>.csv; a set's rows can come from several runs)."""
+    runs = []
+    for s in sets:
+        for r in read_rows(peers_dir / f"{s}-{split}.csv"):
+            run = (r.get("machine") or "", r.get("load_avg") or "", r.get("run_utc") or "")
+            if run[0] and run not in runs:
+                runs.append(run)
+    return "".join(
+        f"\n- Timed on: {machine}; load average at start {load} ({when})" for machine, load, when in runs
+    )
 
 
 def write_readme(out_dir: Path, sets: list[str], split: str, models: list[Path], load: str) -> None:
@@ -326,7 +330,7 @@ def main(argv: list[str]) -> int:
         (out / "peers").mkdir(parents=True, exist_ok=True)
         run(cmd, out / "peers" / ".compare-stdout.md")
         (out / "peers" / ".compare-stdout.md").unlink(missing_ok=True)
-    write_readme(out, sets, a.split, models, machine_line(out / "peers" / "summary.md"))
+    write_readme(out, sets, a.split, models, machine_line(out / "peers", sets, a.split))
     log(f"wrote {out / 'README.md'}")
     return 0
 
