@@ -8,8 +8,8 @@ readability-tests: text-level macro P/R/F1 of ../shared/checks/score.py; trafila
 P/R/F1 of ../shared/checks/score_snippets.py), labels the split's pages with `victor label --format
 text --out` and prints one line per set: the figures and the pages whose F1 is under .5 ("collapsed";
 for the snippet set: pages that keep none of their `with` snippets although they have some).
-The per-language snippet F1 of trafilatura-eval follows (language from the page's text, whatlang-style
-guess by victor's jsonl output). Writes nothing into the repository."""
+With --by-lang, the snippet F1 of trafilatura-eval per page language follows (the language victor
+detects, ISO 639-3, from its jsonl output). Writes nothing into the repository."""
 import argparse, json, os, subprocess, sys, tempfile, re, unicodedata
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -75,12 +75,26 @@ def full_set(victor, model, s, split, tmp, extra):
     return P, R, F, n, low
 
 
-def snippet_set(victor, model, split, tmp, extra):
+def languages(victor, model, files, extra):
+    """The page language victor detects (ISO 639-3), by file name."""
+    cmd = [victor, "label", "--format", "jsonl-text", *map(str, files)]
+    if model:
+        cmd += ["--model", model]
+    res = subprocess.run(cmd + extra, capture_output=True, text=True)
+    out = {}
+    for line in res.stdout.splitlines():
+        d = json.loads(line)
+        out[Path(d["source"]).name] = d.get("language") or "und"
+    return out
+
+
+def snippet_set(victor, model, split, tmp, extra, by_lang=None):
     d = DATA / "trafilatura-eval"
     items = [json.loads(l) for l in open(d / "snippets.jsonl")]
     items = [m for m in items if split == "all" or m["split"] == split]
     out = tmp / "trafilatura-eval"
     label(victor, model, [d / m["html"] for m in items], out, extra)
+    langs = languages(victor, model, [d / m["html"] for m in items], extra) if by_lang is not None else {}
     norm = lambda t: re.sub(r"\s+", " ", t).strip()
     tp = fp = fn = 0
     low = []
@@ -90,6 +104,9 @@ def snippet_set(victor, model, split, tmp, extra):
         a = sum(norm(w) in o for w in m["with"])
         b = sum(norm(w) in o for w in m["without"])
         tp += a; fp += b; fn += len(m["with"]) - a
+        if by_lang is not None:
+            c = by_lang.setdefault(langs.get(Path(m["html"]).name, "und"), [0, 0, 0, 0])
+            c[0] += a; c[1] += b; c[2] += len(m["with"]) - a; c[3] += 1
         if m["with"] and a == 0:
             low.append(m["id"])
     P = tp / (tp + fp) if tp + fp else 0
@@ -105,17 +122,21 @@ def main():
     ap.add_argument("--label-args", default="")
     ap.add_argument("--victor", default=str(ROOT / "target" / "release" / "victor"))
     ap.add_argument("--show-low", action="store_true")
+    ap.add_argument("--by-lang", action="store_true", help="snippet F1 of trafilatura-eval per detected page language")
     a = ap.parse_args()
     for model in a.model or [None]:
         with tempfile.TemporaryDirectory() as t:
             tmp = Path(t)
             for s in a.sets.split(","):
+                by_lang = {} if a.by_lang else None
                 if s == "trafilatura-eval":
-                    P, R, F, n, low = snippet_set(a.victor, model, a.split, tmp, a.label_args.split())
+                    P, R, F, n, low = snippet_set(a.victor, model, a.split, tmp, a.label_args.split(), by_lang)
                 else:
                     P, R, F, n, low = full_set(a.victor, model, s, a.split, tmp, a.label_args.split())
                 print(f"{model or 'default'}\t{s}\t{a.split}\tP={P:.4f}\tR={R:.4f}\tF1={F:.4f}\tpages={n}\tcollapsed={len(low)}"
                       + (f"\t{' '.join(low)}" if a.show_low else ""), flush=True)
+                for lang, (tp, fp, fn, n) in sorted((by_lang or {}).items(), key=lambda kv: -kv[1][3]):
+                    print(f"  {lang}\tpages={n}\tsnippet F1={2 * tp / max(1, 2 * tp + fp + fn):.4f}", flush=True)
 
 
 if __name__ == "__main__":
