@@ -263,7 +263,8 @@ fn injection_point(doc: &str, limit: usize) -> usize {
         }
         from = i + 5;
     }
-    find(b"<!doctype", 0).and_then(tag_end).unwrap_or(0)
+    // A doctype never closed (a page cut short) runs to the end of what was searched.
+    find(b"<!doctype", 0).map_or(0, |i| tag_end(i).unwrap_or(limit))
 }
 
 /// The original page with every block highlighted by its label, probabilities on hover
@@ -391,6 +392,11 @@ mod tests {
         let p = page(doc);
         let h = render_html(doc, &p, &[Label::Text], &[[0.0, 1.0, 0.0]]);
         assert!(h.starts_with("<!doctype html><meta charset="), "{h}");
+        // A page cut inside its doctype (found by tests/fuzz_pages.rs).
+        let doc = "<!DOCTYPE htm";
+        let p = page(doc);
+        let h = render_html(doc, &p, &[], &[]);
+        assert!(h.starts_with("<!DOCTYPE htm<meta charset="), "{h}");
         // <header> is not <head>; no doctype: at the start.
         let doc = "<header>Top</header><p>Hello</p>";
         let p = page(doc);
