@@ -806,3 +806,15 @@ fn cv_counts_folds_from_one() {
         "{header}"
     );
 }
+
+#[test]
+fn import_out_naming_a_file_says_so() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let file = tmp.path().join("f");
+    std::fs::write(&file, "x").expect("write");
+    let set = tmp.path().join("set");
+    std::fs::create_dir(&set).expect("mkdir");
+    let err = refused(&["import", "--from", "text", s(&set), "--out", s(&file)]);
+    assert!(err.contains("is a file, not a folder"), "{err}");
+    assert_eq!(std::fs::read_to_string(&file).expect("kept"), "x");
+}

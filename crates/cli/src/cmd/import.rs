@@ -15,7 +15,7 @@ use victor_annotations::import::{
     ImportEvent, ImportOptions, SourceKind, Supplemental, import_set,
 };
 
-use crate::util::progress;
+use crate::util::{output, progress};
 
 /// The importers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -115,6 +115,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     options.threshold = args.threshold;
     options.name = args.name.clone();
 
+    output::prepare_dir(&args.out, "--out")?;
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(n) = args.jobs {
         pool = pool.num_threads(n.max(1));

@@ -8,22 +8,25 @@ pub fn bar(len: u64, what: &str, quiet: bool) -> ProgressBar {
     if quiet {
         pb.set_draw_target(ProgressDrawTarget::hidden());
     }
+    if let Ok(style) = style(what) {
+        pb.set_style(style);
+    }
+    pb
+}
+
+/// The bar's look: message, elapsed time, bar, count, rounded rate ([`rate`]) and ETA.
+fn style(what: &str) -> Result<ProgressStyle, indicatif::style::TemplateError> {
     let template = format!(
         "{{spinner}} {{msg:12}} [{{elapsed_precise}}] {{wide_bar}} {{pos}}/{{len}} {what} ({{rate}}, ETA {{eta}})"
     );
-    if let Ok(style) = ProgressStyle::with_template(&template) {
-        pb.set_style(
-            style
-                .with_key(
-                    "rate",
-                    |state: &ProgressState, w: &mut dyn std::fmt::Write| {
-                        let _ = w.write_str(&rate(state.per_sec()));
-                    },
-                )
-                .progress_chars("=> "),
-        );
-    }
-    pb
+    Ok(ProgressStyle::with_template(&template)?
+        .with_key(
+            "rate",
+            |state: &ProgressState, w: &mut dyn std::fmt::Write| {
+                let _ = w.write_str(&rate(state.per_sec()));
+            },
+        )
+        .progress_chars("=> "))
 }
 
 /// A rate for the bar, rounded as a person reads it: `1642/s`, `12.5/s`, `0.25/s`
@@ -75,6 +78,11 @@ where
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_bar_template_parses() {
+        assert!(super::style("pages").is_ok());
+    }
+
     #[test]
     fn rates_are_rounded() {
         assert_eq!(super::rate(1642.1126), "1642/s");
