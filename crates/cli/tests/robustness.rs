@@ -645,6 +645,20 @@ fn out_problems_are_said_once_up_front_and_an_empty_folder_is_named() {
         "{err}"
     );
     assert!(err.contains("1 not named as a page"), "{err}");
+
+    // eval and sweep name their inputs too.
+    let ex = examples();
+    for cmd in ["eval", "sweep"] {
+        let err = refused(&[cmd, s(&ex), "--split", "nosuch", "-q"]);
+        assert!(
+            err.contains(&format!(
+                "no pages to {}",
+                if cmd == "eval" { "evaluate" } else { "sweep" }
+            )) && err.contains(s(&ex))
+                && err.contains("\"nosuch\""),
+            "{err}"
+        );
+    }
 }
 
 #[cfg(unix)]

@@ -200,13 +200,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .flat_map(|(k, input)| (0..input.len()).map(move |i| (k, input, i)))
         .collect();
     if jobs.is_empty() {
-        anyhow::bail!(
-            "no pages to evaluate{}",
-            args.input
-                .split()
-                .map(|s| format!(" in split {s:?}"))
-                .unwrap_or_default()
-        );
+        return Err(args.input.no_pages("evaluate"));
     }
     let pool = args.input.pool(jobs.len())?;
     let start = Instant::now();

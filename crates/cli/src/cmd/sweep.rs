@@ -243,7 +243,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .flat_map(|input| (0..input.len()).map(move |i| (input, i)))
         .collect();
     if jobs.is_empty() {
-        anyhow::bail!("no pages to sweep");
+        return Err(args.input.no_pages("sweep"));
     }
     let pool = args.input.pool(jobs.len())?;
     let start = Instant::now();

@@ -95,6 +95,22 @@ pub struct InputArgs {
 }
 
 impl InputArgs {
+    /// The error for inputs that hold no page: names them, and the split.
+    pub fn no_pages(&self, verb: &str) -> anyhow::Error {
+        let inputs: Vec<String> = self
+            .inputs
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        anyhow::anyhow!(
+            "no pages to {verb} in {}{}",
+            inputs.join(", "),
+            self.split()
+                .map(|s| format!(" (split {s:?})"))
+                .unwrap_or_default()
+        )
+    }
+
     /// The split filter (`None` for all pages).
     pub fn split(&self) -> Option<&str> {
         match self.split.as_str() {
