@@ -238,7 +238,7 @@ pub struct Walk {
 
 impl Walk {
     /// Prints what the walks passed over on standard error: one line with a count per reason,
-    /// or with `verbose` one line per path; nothing when nothing was skipped.
+    /// and with `verbose` one more line per path; nothing when nothing was skipped.
     pub fn report(&self, verbose: bool) {
         if let Some(line) = self.summary() {
             eprintln!("victor: {line}");
@@ -250,8 +250,8 @@ impl Walk {
         }
     }
 
-    /// The summary line (`skipped 3 files in folders: 2 not named as a page (...), 1 link
-    /// loop`), if anything was skipped.
+    /// The summary line (`skipped 3 entries in folders: 2 not named as a page (...), 1 link
+    /// loop (--verbose lists them)`), if anything was skipped.
     pub fn summary(&self) -> Option<String> {
         if self.skipped.is_empty() {
             return None;
