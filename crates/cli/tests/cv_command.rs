@@ -52,14 +52,14 @@ fn folds_by_site_keep_a_sites_pages_together() {
         s(&csv),
     ]);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    // city.example (2 pages) goes first, to fold 0; the three single pages (two sites and the
-    // forum page, which has no URL and no declared one) fill fold 1, then fold 0.
+    // city.example (2 pages) goes first, to the first fold; the three single pages (two sites and
+    // the forum page, which has no URL and no declared one) fill the second, then the first.
     assert!(
         stderr.contains("folds by site (3 sites, 1 pages without a known site"),
         "{stderr}"
     );
     assert!(stderr.contains("pages per fold: 3 2"), "{stderr}");
-    assert!(stderr.contains("fold 1: trained in"), "{stderr}");
+    assert!(stderr.contains("fold 2 of 2: trained in"), "{stderr}");
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         stdout.contains("2-fold cross-validation by site (5 pages)"),

@@ -397,7 +397,7 @@ fn eval_importer_and_decoding_can_be_chosen() {
         "1.5",
     ]);
     assert!(!bad.status.success());
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("--threshold must be within 0 and 1"));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("must be within 0 and 1"));
     let none = run(&["eval", "--model", s(model_dir), s(tmp.path())]);
     assert!(!none.status.success());
     assert!(String::from_utf8_lossy(&none.stderr).contains("neither an annotated set"));

@@ -420,3 +420,415 @@ fn files_are_created_with_the_umask() {
     assert_eq!(mode(&bundle), 0o755);
     assert_eq!(mode(&bundle.join("victor.json")), 0o644);
 }
+
+/// The first example page.
+fn a_page() -> std::path::PathBuf {
+    examples().join("pages/news-harbour-bridge.html")
+}
+
+/// Runs `victor ARGS`, expects it to fail, and returns its standard error.
+fn refused(args: &[&str]) -> String {
+    let o = run(args);
+    assert!(
+        !o.status.success(),
+        "victor {args:?} should have been refused"
+    );
+    let err = stderr(&o);
+    assert!(!err.contains("panicked"), "{err}");
+    err
+}
+
+#[test]
+fn values_are_checked_where_they_are_read() {
+    let page = a_page();
+    let p = s(&page);
+    let ex = examples();
+    let err = refused(&["label", "--jobs", "0", p]);
+    assert!(
+        err.contains("--jobs") && err.contains("at least 1"),
+        "{err}"
+    );
+    let started = std::time::Instant::now();
+    let err = refused(&["label", "--jobs", "10000", p]);
+    assert!(err.contains("--jobs") && err.contains("1024"), "{err}");
+    assert!(started.elapsed().as_secs() < 5, "refused at once");
+    for folds in ["0", "1"] {
+        let err = refused(&["cv", s(&ex), "--folds", folds, "-q"]);
+        assert!(
+            err.contains("--folds") && err.contains("at least 2"),
+            "{err}"
+        );
+    }
+    let err = refused(&["cv", s(&ex), "--parallel-folds", "0", "-q"]);
+    assert!(err.contains("--parallel-folds"), "{err}");
+    let err = refused(&["train", s(&ex), "--threshold-folds", "1", "--out", "x"]);
+    assert!(err.contains("--threshold-folds"), "{err}");
+    let err = refused(&["bench", "--repeat", "0", p]);
+    assert!(
+        err.contains("--repeat") && err.contains("at least 1"),
+        "{err}"
+    );
+    // A negative value is read as the option's value, so the range check speaks.
+    for t in ["-0.1", "1.5"] {
+        let err = refused(&["label", "--threshold", t, p]);
+        assert!(err.contains("within 0 and 1"), "{t}: {err}");
+        let err = refused(&["eval", "--threshold", t, s(&ex)]);
+        assert!(err.contains("within 0 and 1"), "{t}: {err}");
+    }
+    let err = refused(&["sweep", s(&ex), "--plot", "x.png"]);
+    assert!(err.contains(".svg") && err.contains("x.svg"), "{err}");
+    assert!(!Path::new("x.png").exists());
+}
+
+#[test]
+fn a_bundle_with_values_out_of_range_is_refused_naming_the_file() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let article = common::root().join("models/article");
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(article.join("victor.json")).expect("meta"))
+            .expect("json");
+    let page = a_page();
+    type Change = fn(&mut serde_json::Value);
+    let cases: [(&str, Change, &str); 3] = [
+        (
+            "high",
+            |m| m["threshold"]["value"] = serde_json::json!(1.5),
+            "threshold 1.5 is not within 0 and 1",
+        ),
+        (
+            "negative",
+            |m| m["threshold"]["value"] = serde_json::json!(-0.2),
+            "threshold -0.2 is not within 0 and 1",
+        ),
+        (
+            "labels",
+            |m| m["labels"] = serde_json::json!(["header", "text", "junk"]),
+            "\"junk\" is not one of",
+        ),
+    ];
+    for (name, change, says) in cases {
+        let dir = tmp.path().join(name);
+        std::fs::create_dir(&dir).expect("mkdir");
+        std::fs::copy(article.join("model.crfsuite"), dir.join("model.crfsuite")).expect("copy");
+        let mut m = meta.clone();
+        change(&mut m);
+        std::fs::write(dir.join("victor.json"), m.to_string()).expect("write");
+        let err = refused(&["label", "--model", s(&dir), s(&page)]);
+        assert!(
+            err.contains(s(&dir.join("victor.json"))) && err.contains(says),
+            "{name}: {err}"
+        );
+    }
+}
+
+#[test]
+fn from_names_the_importer_everywhere_and_sweep_has_min_and_max_threshold() {
+    let ex = examples();
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let help = String::from_utf8_lossy(&run(&["sweep", "--help"]).stdout).into_owned();
+    assert!(
+        help.contains("--from <IMPORTER>")
+            && help.contains("--min-threshold")
+            && help.contains("--max-threshold"),
+        "{help}"
+    );
+    assert!(
+        !help.contains("--importer") && !help.contains("--to "),
+        "{help}"
+    );
+    let eval_help = String::from_utf8_lossy(&run(&["eval", "--help"]).stdout).into_owned();
+    assert!(eval_help.contains("--from <IMPORTER>"), "{eval_help}");
+    let rows = |csv: &Path| {
+        std::fs::read_to_string(csv)
+            .expect("csv")
+            .lines()
+            .skip(1)
+            .map(|l| l.split(',').next().unwrap_or("").to_string())
+            .collect::<Vec<_>>()
+    };
+    let new = tmp.path().join("new.csv");
+    let o = run(&[
+        "sweep",
+        s(&ex),
+        "--from",
+        "text",
+        "--min-threshold",
+        "0.4",
+        "--max-threshold",
+        "0.6",
+        "--step",
+        "0.1",
+        "--csv",
+        s(&new),
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(rows(&new), ["0.4", "0.5", "0.6"]);
+    // The old spellings still work: --importer, --to, and a number after --from (with a warning).
+    let old = tmp.path().join("old.csv");
+    let o = run(&[
+        "sweep",
+        s(&ex),
+        "--importer",
+        "text",
+        "--from",
+        "0.4",
+        "--to",
+        "0.6",
+        "--step",
+        "0.1",
+        "--csv",
+        s(&old),
+        "-q",
+    ]);
+    assert!(!o.status.success(), "--from given twice");
+    let o = run(&[
+        "sweep",
+        s(&ex),
+        "--from",
+        "0.4",
+        "--to",
+        "0.6",
+        "--step",
+        "0.1",
+        "--csv",
+        s(&old),
+        "-q",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--min-threshold"), "{}", stderr(&o));
+    assert_eq!(rows(&old), ["0.4", "0.5", "0.6"]);
+    let err = refused(&["sweep", s(&ex), "--from", "bogus"]);
+    assert!(err.contains("not an importer"), "{err}");
+}
+
+#[test]
+fn out_problems_are_said_once_up_front_and_an_empty_folder_is_named() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let page = a_page();
+    let file = tmp.path().join("f");
+    std::fs::write(&file, "x").expect("write");
+    let err = refused(&["label", s(&page), "--out", s(&file)]);
+    assert!(err.contains("is a file, not a folder"), "{err}");
+    assert!(!err.contains("os error 17"), "{err}");
+    let err = refused(&["label", s(&page), "--out", s(&file.join("sub"))]);
+    assert!(err.contains("is a file"), "{err}");
+
+    // A folder that cannot be written into: one message, before any page. (root writes into a
+    // mode-0555 folder, so /sys stands in for it there.)
+    let ro = tmp.path().join("ro");
+    std::fs::create_dir(&ro).expect("mkdir");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o555)).expect("chmod");
+    }
+    let ro = if std::fs::write(ro.join("probe"), "x").is_ok() {
+        std::path::PathBuf::from("/sys")
+    } else {
+        ro
+    };
+    if ro.is_dir() {
+        let ex = examples().join("pages");
+        let err = refused(&["label", s(&ex), "--out", s(&ro)]);
+        assert!(err.contains("cannot write into the folder"), "{err}");
+        assert_eq!(err.lines().count(), 1, "one message: {err}");
+        assert!(!err.contains(".tmp"), "{err}");
+    }
+
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir(&empty).expect("mkdir");
+    std::fs::write(empty.join("notes.txt"), "x").expect("write");
+    let err = refused(&["label", s(&empty)]);
+    assert!(
+        err.contains("no pages to label in") && err.contains(s(&empty)),
+        "{err}"
+    );
+    assert!(err.contains("1 not named as a page"), "{err}");
+
+    // eval and sweep name their inputs too.
+    let ex = examples();
+    for cmd in ["eval", "sweep"] {
+        let err = refused(&[cmd, s(&ex), "--split", "nosuch", "-q"]);
+        assert!(
+            err.contains(&format!(
+                "no pages to {}",
+                if cmd == "eval" { "evaluate" } else { "sweep" }
+            )) && err.contains(s(&ex))
+                && err.contains("\"nosuch\""),
+            "{err}"
+        );
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn walks_say_what_they_skip() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let d = tmp.path().join("crawl");
+    std::fs::create_dir_all(d.join("sub")).expect("mkdir");
+    let page = std::fs::read(a_page()).expect("page");
+    // Pages: these names count.
+    for name in [
+        "a.html",
+        "b.htm",
+        "c.xhtml",
+        "d.xht",
+        "e.shtml",
+        "m.html?x=1",
+        "sub/f.HTML",
+    ] {
+        std::fs::write(d.join(name), &page).expect("write");
+    }
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut gz, &page).expect("gzip");
+    std::fs::write(d.join("g.html.gz"), gz.finish().expect("gzip")).expect("write");
+    // Not pages: other names, a bare .gz, an extension-less file, a FIFO, links that dangle or
+    // loop.
+    for name in ["notes.txt", "bare.gz", "README", "m.txt?x=1"] {
+        std::fs::write(d.join(name), "x").expect("write");
+    }
+    let made = std::process::Command::new("mkfifo")
+        .arg(d.join("fifo.html"))
+        .status();
+    assert!(made.expect("mkfifo").success());
+    std::os::unix::fs::symlink(d.join("nowhere.html"), d.join("dangling.html")).expect("link");
+    std::os::unix::fs::symlink(&d, d.join("sub/loop")).expect("link");
+
+    let out = tmp.path().join("out");
+    let o = run(&["label", s(&d), "--out", s(&out), "-q"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    let lines: Vec<&str> = err.lines().filter(|l| l.contains("skipped")).collect();
+    assert_eq!(lines.len(), 1, "one line: {err}");
+    let line = lines[0];
+    for part in [
+        "skipped 7 entries",
+        "4 not named as a page",
+        "1 FIFO, socket or device",
+        "1 dangling link",
+        "1 link loop",
+        "--verbose",
+    ] {
+        assert!(line.contains(part), "{part}: {line}");
+    }
+    let mut written: Vec<String> = walkdir::WalkDir::new(&out)
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .map(|e| {
+            e.path()
+                .strip_prefix(&out)
+                .map(|p| p.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        })
+        .collect();
+    written.sort();
+    assert_eq!(
+        written,
+        [
+            "a.txt",
+            "b.txt",
+            "c.txt",
+            "d.txt",
+            "e.txt",
+            "g.txt",
+            "m?x=1.txt",
+            "sub/f.txt"
+        ]
+    );
+
+    let o = run(&["label", s(&d), "--out", s(&out), "-q", "--verbose"]);
+    let err = stderr(&o);
+    for name in [
+        "notes.txt",
+        "bare.gz",
+        "README",
+        "fifo.html",
+        "dangling.html",
+        "loop",
+    ] {
+        assert!(
+            err.lines()
+                .any(|l| l.starts_with("victor: skipped ") && l.contains(name)),
+            "{name}: {err}"
+        );
+    }
+}
+
+#[test]
+fn html_output_keeps_the_doctype_first() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let page = tmp.path().join("p.html");
+    let body = std::fs::read_to_string(a_page()).expect("page");
+    let doc = if body
+        .trim_start()
+        .to_ascii_lowercase()
+        .starts_with("<!doctype")
+    {
+        body
+    } else {
+        format!("<!DOCTYPE html>\n{body}")
+    };
+    std::fs::write(&page, &doc).expect("write");
+    let o = run(&["label", "--format", "html", s(&page)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let html = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        html.trim_start()
+            .to_ascii_lowercase()
+            .starts_with("<!doctype html>"),
+        "{}",
+        &html[..html.len().min(200)]
+    );
+    let head = html.to_ascii_lowercase().find("<head").expect("a head");
+    let meta = html.find("Content-Security-Policy").expect("the policy");
+    assert!(meta > head, "victor's tags are inside <head>");
+}
+
+#[test]
+fn cv_counts_folds_from_one() {
+    let ex = examples();
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let keep = tmp.path().join("keep");
+    let csv = tmp.path().join("cv.csv");
+    let o = run(&[
+        "cv",
+        s(&ex),
+        "--folds",
+        "2",
+        "-q",
+        "--keep-models",
+        s(&keep),
+        "--csv",
+        s(&csv),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("fold 1 of 2") && err.contains("fold 2 of 2"),
+        "{err}"
+    );
+    assert!(!err.contains("fold 0"), "{err}");
+    assert!(keep.join("fold-1").is_dir() && keep.join("fold-2").is_dir());
+    let header = std::fs::read_to_string(&csv).expect("csv");
+    assert!(
+        header
+            .lines()
+            .next()
+            .is_some_and(|h| h.ends_with("fold1,fold2")),
+        "{header}"
+    );
+}
+
+#[test]
+fn import_out_naming_a_file_says_so() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let file = tmp.path().join("f");
+    std::fs::write(&file, "x").expect("write");
+    let set = tmp.path().join("set");
+    std::fs::create_dir(&set).expect("mkdir");
+    let err = refused(&["import", "--from", "text", s(&set), "--out", s(&file)]);
+    assert!(err.contains("is a file, not a folder"), "{err}");
+    assert_eq!(std::fs::read_to_string(&file).expect("kept"), "x");
+}

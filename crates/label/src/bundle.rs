@@ -187,6 +187,38 @@ pub enum BundleError {
     /// The configuration, template or labels do not fit.
     #[error("model bundle is inconsistent: {0}")]
     Inconsistent(String),
+    /// `victor.json` parses but holds a value out of its range (a threshold outside [0, 1], a
+    /// label other than header, text and other).
+    #[error("{path}: {reason}")]
+    BadValue {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, with the value.
+        reason: String,
+    },
+}
+
+/// Checks the values of `victor.json` that serde cannot: the labels are header, text and other
+/// (each at most once) and the recommended threshold is a number within 0 and 1.
+fn check_meta(meta: &BundleMeta) -> Result<(), String> {
+    let mut seen: Vec<&str> = Vec::new();
+    for l in &meta.labels {
+        if l.parse::<Label>().is_err() {
+            return Err(format!(
+                "label {l:?} is not one of \"header\", \"text\", \"other\""
+            ));
+        }
+        if seen.contains(&l.as_str()) {
+            return Err(format!("label {l:?} is listed twice"));
+        }
+        seen.push(l);
+    }
+    if let Some(t) = &meta.threshold
+        && !(0.0..=1.0).contains(&t.value)
+    {
+        return Err(format!("threshold {} is not within 0 and 1", t.value));
+    }
+    Ok(())
 }
 
 /// A loaded bundle, ready to label pages. Share it across threads.
@@ -235,6 +267,10 @@ impl Model {
                 path: origin.join(META_FILE),
                 source,
             })?;
+        check_meta(&meta).map_err(|reason| BundleError::BadValue {
+            path: origin.join(META_FILE),
+            reason,
+        })?;
         if meta.format != BUNDLE_FORMAT {
             return Err(BundleError::Version {
                 found: meta.format.clone(),

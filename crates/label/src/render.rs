@@ -227,18 +227,68 @@ pub const CSV_HEADER: [&str; 9] = [
     "page", "block", "start", "end", "label", "p_header", "p_text", "p_other", "text",
 ];
 
+/// Where `render_html` puts its tags: right after the `<head>` start tag when the page has one
+/// before its first block, else right after the `<!DOCTYPE ...>` (a document's first thing must
+/// stay its doctype, or browsers render it in quirks mode), else at the start.
+fn injection_point(doc: &str, limit: usize) -> usize {
+    let limit = limit.min(doc.len());
+    let head = doc.as_bytes().get(..limit).unwrap_or_default();
+    let lower: Vec<u8> = head.iter().map(u8::to_ascii_lowercase).collect();
+    let find = |needle: &[u8], from: usize| -> Option<usize> {
+        lower
+            .get(from..)?
+            .windows(needle.len())
+            .position(|w| w == needle)
+            .map(|i| i + from)
+    };
+    // The end of the start tag that begins at `start`: just past its `>`.
+    let tag_end = |start: usize| -> Option<usize> {
+        lower
+            .get(start..)?
+            .iter()
+            .position(|&c| c == b'>')
+            .map(|i| start + i + 1)
+    };
+    let mut from = 0;
+    while let Some(i) = find(b"<head", from) {
+        let next = lower.get(i + 5).copied();
+        if matches!(
+            next,
+            Some(b'>' | b'/') | Some(b' ' | b'\t' | b'\n' | b'\r' | 0x0c)
+        ) {
+            if let Some(end) = tag_end(i) {
+                return end;
+            }
+            break;
+        }
+        from = i + 5;
+    }
+    // A doctype never closed (a page cut short) runs to the end of what was searched.
+    find(b"<!doctype", 0).map_or(0, |i| tag_end(i).unwrap_or(limit))
+}
+
 /// The original page with every block highlighted by its label, probabilities on hover
 /// (`--format html`). Scripts are disabled by a content security policy, so the page renders
-/// as a static picture of what victor kept.
+/// as a static picture of what victor kept. The tags victor adds go inside `<head>` (or after
+/// the doctype), never before the doctype.
 pub fn render_html(doc: &str, page: &Page, labels: &[Label], probs: &[Probs]) -> String {
     let mut out = String::with_capacity(doc.len() + page.blocks.len() * 120 + 1024);
+    let first_block = page
+        .blocks
+        .iter()
+        .map(|b| b.source.start as usize)
+        .min()
+        .unwrap_or(doc.len());
+    let at = injection_point(doc, first_block);
+    let at = if doc.is_char_boundary(at) { at } else { 0 };
+    out.push_str(&doc[..at]);
     out.push_str(
         "<meta charset=\"utf-8\"><meta http-equiv=\"Content-Security-Policy\" content=\"script-src 'none'\">\
          <style>.victor-header{background:#fcd34d !important;color:#000 !important}\
          .victor-text{background:#86efac !important;color:#000 !important}\
          .victor-other{background:#fecaca !important;color:#555 !important;text-decoration:line-through}</style>\n",
     );
-    let mut pos = 0usize;
+    let mut pos = at;
     for (i, b) in page.blocks.iter().enumerate() {
         let (s, e) = (b.source.start as usize, b.source.end as usize);
         if s < pos
@@ -324,6 +374,36 @@ mod tests {
         let h = render_html(doc, &p, &labels, &probs);
         assert!(h.contains("<p><span class=\"victor-text\" title=\"text: header 0.100 text 0.800 other 0.100\">Hello</span> <b><span class=\"victor-other\""));
         assert!(h.ends_with("!</span></p>"));
+    }
+
+    #[test]
+    fn html_output_keeps_the_doctype_first_and_its_tags_in_head() {
+        let doc =
+            "<!DOCTYPE html>\n<html><head><title>T</title></head><body><p>Hello</p></body></html>";
+        let p = page(doc);
+        let n = p.blocks.len();
+        let h = render_html(doc, &p, &vec![Label::Text; n], &vec![[0.0, 1.0, 0.0]; n]);
+        assert!(
+            h.starts_with("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"),
+            "{h}"
+        );
+        // No head: right after the doctype.
+        let doc = "<!doctype html><p>Hello</p>";
+        let p = page(doc);
+        let h = render_html(doc, &p, &[Label::Text], &[[0.0, 1.0, 0.0]]);
+        assert!(h.starts_with("<!doctype html><meta charset="), "{h}");
+        // A page cut inside its doctype (found by tests/fuzz_pages.rs).
+        let doc = "<!DOCTYPE htm";
+        let p = page(doc);
+        let h = render_html(doc, &p, &[], &[]);
+        assert!(h.starts_with("<!DOCTYPE htm<meta charset="), "{h}");
+        // <header> is not <head>; no doctype: at the start.
+        let doc = "<header>Top</header><p>Hello</p>";
+        let p = page(doc);
+        let n = p.blocks.len();
+        let h = render_html(doc, &p, &vec![Label::Text; n], &vec![[0.0, 1.0, 0.0]; n]);
+        assert!(h.starts_with("<meta charset="), "{h}");
+        assert!(h.contains("<header><span class=\"victor-text\""), "{h}");
     }
     #[test]
     fn jsonl_lines_carry_the_kept_text_with_or_without_blocks() {

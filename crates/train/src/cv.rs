@@ -69,7 +69,7 @@ pub struct FoldResult {
 pub enum CvEvent {
     /// A fold finished.
     FoldDone {
-        /// Fold number.
+        /// Fold number, from 0 (the command line shows it from 1, as `DIR/fold-K` does).
         fold: usize,
         /// Its training time.
         seconds: f64,

@@ -57,7 +57,7 @@ struct StatsArgs {
     #[arg(long)]
     no_pages: bool,
     /// Worker threads (default: one per core).
-    #[arg(long, short = 'j', value_name = "N")]
+    #[arg(long, short = 'j', value_name = "N", value_parser = crate::util::values::jobs)]
     jobs: Option<usize>,
     /// No progress bar.
     #[arg(long, short = 'q')]

@@ -26,7 +26,7 @@ pub struct Args {
     #[arg(long, value_name = "LIST")]
     files_from: Option<PathBuf>,
     /// Repetitions per stage (the median is reported).
-    #[arg(long, default_value_t = 5)]
+    #[arg(long, default_value_t = 5, value_parser = crate::util::values::at_least_one)]
     repeat: usize,
     /// Feature configuration (JSON) for the stages without a model; default: the built-in one.
     #[arg(long, value_name = "FILE")]
@@ -38,6 +38,9 @@ pub struct Args {
     /// Skip the labeling stages (no model needed).
     #[arg(long)]
     no_label: bool,
+    /// List each file the walks of folders passed over, with why.
+    #[arg(long, short)]
+    verbose: bool,
 }
 
 struct Stage {
@@ -52,7 +55,12 @@ fn median(v: &mut [f64]) -> f64 {
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let paths = inputs::collect(&args.pages, args.files_from.as_deref())?;
+    let walk = inputs::collect_pages(&args.pages, args.files_from.as_deref())?;
+    if walk.pages.is_empty() {
+        return Err(walk.nothing_found("time", &args.pages, args.files_from.as_deref()));
+    }
+    walk.report(args.verbose);
+    let paths: Vec<PathBuf> = walk.pages.into_iter().map(|i| i.path).collect();
     let mut pages: Vec<Vec<u8>> = Vec::with_capacity(paths.len());
     for p in &paths {
         pages.push(inputs::read_page(p).with_context(|| format!("cannot read {}", p.display()))?);
@@ -60,7 +68,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bytes: usize = pages.iter().map(Vec::len).sum();
     let config = super::features::load_config(args.config.as_deref())?;
     let extractor = Extractor::new(&config).context("invalid feature configuration")?;
-    let repeat = args.repeat.max(1);
+    let repeat = args.repeat;
     eprintln!(
         "victor bench: {} pages, {:.1} MB, {} repetitions per stage, 1 thread",
         pages.len(),

@@ -31,7 +31,7 @@ pub struct Args {
     #[arg(required = true)]
     annotations: Vec<PathBuf>,
     /// Number of folds.
-    #[arg(long, default_value_t = 10)]
+    #[arg(long, default_value_t = 10, value_parser = crate::util::values::folds)]
     folds: usize,
     /// Seed of the page shuffle.
     #[arg(long, default_value_t = 1)]
@@ -44,7 +44,7 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = FoldsBy::Page)]
     folds_by: FoldsBy,
     /// Folds trained at the same time (each holds most of the training data in memory).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, value_parser = crate::util::values::at_least_one)]
     parallel_folds: usize,
     #[command(flatten)]
     train: TrainArgs,
@@ -278,7 +278,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         output::write_atomic_with(path, |buf| {
             let mut w = csv::Writer::from_writer(buf);
             let mut header = vec!["measure".to_string(), "mean".into(), "sd".into()];
-            header.extend((0..folds).map(|f| format!("fold{f}")));
+            header.extend((1..=folds).map(|f| format!("fold{f}")));
             w.write_record(&header)?;
             for r in &rows {
                 let (m, sd) = mean_sd(&r.values);
@@ -312,7 +312,14 @@ fn run_folds(
     Ok(cross_validate(pages, setup, opts, cv, &|e| match e {
         CvEvent::FoldDone { fold, seconds } => {
             bar.inc(1);
-            progress::note(bar, &format!("fold {fold}: trained in {seconds:.1} s"));
+            progress::note(
+                bar,
+                &format!(
+                    "fold {} of {}: trained in {seconds:.1} s",
+                    fold + 1,
+                    cv.folds
+                ),
+            );
         }
         CvEvent::Skipped { id, reason } => {
             progress::note(bar, &format!("victor: skipped page {id}: {reason}"))

@@ -57,7 +57,7 @@ pub struct Args {
     from: Option<Importer>,
     /// Other-threshold T in [0, 1]: a block is other where P(other) >= T (default: the model's
     /// recommended threshold, or Viterbi if it has none).
-    #[arg(long, value_name = "T", conflicts_with = "viterbi")]
+    #[arg(long, value_name = "T", conflicts_with = "viterbi", allow_negative_numbers = true, value_parser = crate::util::values::unit)]
     threshold: Option<f64>,
     /// Decode the most likely label sequence instead of thresholding.
     #[arg(long)]
@@ -200,15 +200,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .flat_map(|(k, input)| (0..input.len()).map(move |i| (k, input, i)))
         .collect();
     if jobs.is_empty() {
-        anyhow::bail!(
-            "no pages to evaluate{}",
-            args.input
-                .split()
-                .map(|s| format!(" in split {s:?}"))
-                .unwrap_or_default()
-        );
+        return Err(args.input.no_pages("evaluate"));
     }
-    let pool = args.input.pool()?;
+    let pool = args.input.pool(jobs.len())?;
     let start = Instant::now();
     let bar = progress::bar(jobs.len() as u64, "pages", args.input.quiet);
     bar.set_message("evaluating");

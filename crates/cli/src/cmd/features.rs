@@ -47,6 +47,10 @@ pub struct Args {
     /// CRF++ template; with it, jsonl rows also list the block's CRF attributes.
     #[arg(long, value_name = "FILE")]
     template: Option<PathBuf>,
+    /// List each file the walks of folders passed over, with why (by default one line counts
+    /// them by reason).
+    #[arg(long, short)]
+    verbose: bool,
 }
 
 /// Most tag names of a block's path printed: deeper paths keep their last ones after `…/`.
@@ -79,7 +83,12 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             )
         }
     };
-    let pages = inputs::collect(&args.pages, args.files_from.as_deref())?;
+    let walk = inputs::collect_pages(&args.pages, args.files_from.as_deref())?;
+    if walk.pages.is_empty() {
+        return Err(walk.nothing_found("read", &args.pages, args.files_from.as_deref()));
+    }
+    walk.report(args.verbose);
+    let pages: Vec<PathBuf> = walk.pages.into_iter().map(|i| i.path).collect();
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut csv_out =

@@ -15,7 +15,7 @@ use victor_annotations::import::{
     ImportEvent, ImportOptions, SourceKind, Supplemental, import_set,
 };
 
-use crate::util::progress;
+use crate::util::{output, progress};
 
 /// The importers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -78,13 +78,13 @@ pub struct Args {
     #[arg(long, value_name = "N")]
     sample: Option<usize>,
     /// Share of a block's tokens that must align to content gold for it to be content.
-    #[arg(long, default_value_t = 0.5)]
+    #[arg(long, default_value_t = 0.5, allow_negative_numbers = true)]
     threshold: f64,
     /// Name of the set (default: DIR's folder name).
     #[arg(long)]
     name: Option<String>,
     /// Worker threads (default: one per core).
-    #[arg(long, short = 'j', value_name = "N")]
+    #[arg(long, short = 'j', value_name = "N", value_parser = crate::util::values::jobs)]
     jobs: Option<usize>,
     /// No progress bar.
     #[arg(long, short = 'q')]
@@ -115,6 +115,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     options.threshold = args.threshold;
     options.name = args.name.clone();
 
+    output::prepare_dir(&args.out, "--out")?;
     let mut pool = rayon::ThreadPoolBuilder::new();
     if let Some(n) = args.jobs {
         pool = pool.num_threads(n.max(1));

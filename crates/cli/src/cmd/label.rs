@@ -73,7 +73,7 @@ pub struct Args {
     #[arg(long, value_name = "MODEL")]
     model: Option<PathBuf>,
     /// Other-threshold T in [0, 1]: a block is other where P(other) >= T.
-    #[arg(long, value_name = "T", conflicts_with = "viterbi")]
+    #[arg(long, value_name = "T", conflicts_with = "viterbi", allow_negative_numbers = true, value_parser = crate::util::values::unit)]
     threshold: Option<f64>,
     /// Decode the most likely label sequence instead of thresholding.
     #[arg(long)]
@@ -98,11 +98,15 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_BLOCKS)]
     max_blocks: usize,
     /// Threads (default: all cores).
-    #[arg(long, short)]
+    #[arg(long, short, value_name = "N", value_parser = crate::util::values::jobs)]
     jobs: Option<usize>,
     /// No progress display.
     #[arg(long, short)]
     quiet: bool,
+    /// List each file the walks of folders passed over, with why (by default one line counts
+    /// them by reason).
+    #[arg(long, short)]
+    verbose: bool,
 }
 
 fn render(
@@ -233,18 +237,18 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let model = model::load(args.model.as_deref())?;
     let decoding = model::decoding(args.viterbi, args.expected_f1, args.threshold, &model)?;
     let decoding_name = model::decoding_name(decoding);
-    let inputs = inputs::collect_pages(&args.pages, args.files_from.as_deref())?;
-    let pages: Vec<PathBuf> = inputs.iter().map(|i| i.path.clone()).collect();
-    if pages.is_empty() {
-        anyhow::bail!(
-            "no pages to label (give files, folders, `-` for standard input, or --files-from)"
-        );
+    let walk = inputs::collect_pages(&args.pages, args.files_from.as_deref())?;
+    if walk.pages.is_empty() {
+        return Err(walk.nothing_found("label", &args.pages, args.files_from.as_deref()));
     }
+    walk.report(args.verbose);
+    let inputs = walk.pages;
+    let pages: Vec<PathBuf> = inputs.iter().map(|i| i.path.clone()).collect();
     // Under --out, each page's output file: its input's path relative to the folder it was
     // found in (or its file name), with the format's extension.
     let mut out_paths = std::collections::HashMap::<&Path, PathBuf>::new();
     if let Some(dir) = &args.out {
-        std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+        output::prepare_dir(dir, "--out")?;
         let mut seen = std::collections::HashMap::<PathBuf, &Path>::new();
         for input in &inputs {
             let out = input.out_path(dir, args.format.extension());
@@ -265,10 +269,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .with_context(|| format!("cannot create {}", folder.display()))?;
         }
     }
-    let jobs = args
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .max(1);
+    let jobs = crate::util::values::threads(args.jobs, pages.len());
     let bar = progress::bar(pages.len() as u64, "pages", args.quiet);
     bar.set_message("labeling");
     let failures = std::sync::Mutex::new(Vec::<(PathBuf, String)>::new());

@@ -30,7 +30,7 @@ use crate::util::{model, output, progress};
 
 /// Sweep the other-threshold and plot precision against recall.
 ///
-/// For every threshold T from --from to --to by --step (both ends included), blocks whose
+/// For every threshold T from --min-threshold to --max-threshold by --step (both ends included), blocks whose
 /// P(other) is at or above T are other, the rest the likelier of header and text; lower T keeps
 /// less. Prints, and writes with --csv, one row per threshold: blocks labelled content, block
 /// precision, recall, F1 and accuracy (as in `victor eval`), and text-level precision, recall
@@ -41,24 +41,39 @@ use crate::util::{model, output, progress};
 pub struct Args {
     #[command(flatten)]
     input: InputArgs,
-    /// Importer for manifest sets (default: inferred, as in `victor eval --from`).
-    #[arg(long, value_enum, value_name = "IMPORTER")]
-    importer: Option<Importer>,
+    /// Importer for manifest sets: l3s-gn1, cleaneval or text (default: inferred, as in
+    /// `victor eval --from`). A number here is the old spelling of --min-threshold, still taken
+    /// with a warning.
+    #[arg(long = "from", alias = "importer", value_name = "IMPORTER", value_parser = parse_from)]
+    from: Option<FromArg>,
     /// Lowest threshold.
-    #[arg(long, default_value_t = 0.0)]
-    from: f64,
+    #[arg(
+        long,
+        value_name = "T",
+        default_value_t = 0.0,
+        allow_negative_numbers = true,
+        value_parser = crate::util::values::unit
+    )]
+    min_threshold: f64,
     /// Highest threshold.
-    #[arg(long, default_value_t = 1.0)]
-    to: f64,
+    #[arg(
+        long,
+        value_name = "T",
+        alias = "to",
+        default_value_t = 1.0,
+        allow_negative_numbers = true,
+        value_parser = crate::util::values::unit
+    )]
+    max_threshold: f64,
     /// Distance between thresholds.
-    #[arg(long, default_value_t = 0.02)]
+    #[arg(long, default_value_t = 0.02, allow_negative_numbers = true)]
     step: f64,
     /// Write the rows as CSV.
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
     /// Draw the precision/recall curves into this SVG file (SVG only: a PNG would need a font
-    /// file for the bitmap renderer).
-    #[arg(long, value_name = "FILE.svg")]
+    /// file for the bitmap renderer; a name ending in anything but .svg is refused).
+    #[arg(long, value_name = "FILE.svg", value_parser = crate::util::values::svg_path)]
     plot: Option<PathBuf>,
     /// Title of the plot (default: the inputs and the model).
     #[arg(long)]
@@ -68,12 +83,38 @@ pub struct Args {
     full_axes: bool,
 }
 
+/// What `sweep --from` names: an importer, or (the old spelling, before `--from` meant the
+/// importer in every command) the lowest threshold.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum FromArg {
+    /// `--from l3s-gn1|cleaneval|text`.
+    Importer(Importer),
+    /// `--from 0.2`: the old spelling of `--min-threshold 0.2`.
+    MinThreshold(f64),
+}
+
+/// Parses `sweep --from`: an importer's name, or a number (the old lowest threshold).
+fn parse_from(s: &str) -> Result<FromArg, String> {
+    use clap::ValueEnum;
+    if let Ok(i) = Importer::from_str(s, false) {
+        return Ok(FromArg::Importer(i));
+    }
+    if s.trim().parse::<f64>().is_ok() {
+        return crate::util::values::unit(s).map(FromArg::MinThreshold);
+    }
+    Err(format!(
+        "{s:?} is not an importer (l3s-gn1, cleaneval, text); the lowest threshold is --min-threshold"
+    ))
+}
+
 /// The thresholds `from, from + step, ...` up to `to`, which is always included; values are
 /// rounded to 9 decimals so that 0.1 * 3 prints as 0.3.
 pub fn grid(from: f64, to: f64, step: f64) -> anyhow::Result<Vec<f64>> {
     let unit = 0.0..=1.0;
     if !unit.contains(&from) || !unit.contains(&to) || from > to {
-        anyhow::bail!("need 0 <= --from <= --to <= 1, got --from {from} --to {to}");
+        anyhow::bail!(
+            "need 0 <= --min-threshold <= --max-threshold <= 1, got --min-threshold {from} --max-threshold {to}"
+        );
     }
     if !(step > 0.0 && step.is_finite()) {
         anyhow::bail!("--step must be positive, got {step}");
@@ -177,12 +218,24 @@ fn sweep_page(
 
 /// Runs the subcommand.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let thresholds = grid(args.from, args.to, args.step)?;
+    let thresholds = {
+        let mut min = args.min_threshold;
+        if let Some(FromArg::MinThreshold(t)) = args.from {
+            eprintln!(
+                "victor sweep: --from {t} is read as --min-threshold {t} (--from names the importer, as in victor eval)"
+            );
+            min = t;
+        }
+        grid(min, args.max_threshold, args.step)
+    }?;
     let model = model::load(args.input.model.as_deref())?;
     let inputs = open_all(
         &args.input.inputs,
         args.input.split(),
-        args.importer.map(Importer::kind),
+        match args.from {
+            Some(FromArg::Importer(i)) => Some(i.kind()),
+            _ => None,
+        },
         &import_options(&args.input),
     )?;
     let jobs: Vec<(&Input, usize)> = inputs
@@ -190,9 +243,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         .flat_map(|input| (0..input.len()).map(move |i| (input, i)))
         .collect();
     if jobs.is_empty() {
-        anyhow::bail!("no pages to sweep");
+        return Err(args.input.no_pages("sweep"));
     }
-    let pool = args.input.pool()?;
+    let pool = args.input.pool(jobs.len())?;
     let start = Instant::now();
     let bar = progress::bar(jobs.len() as u64, "pages", args.input.quiet);
     bar.set_message("sweeping");

@@ -192,10 +192,10 @@ pub struct Args {
     train: TrainArgs,
     /// Folds of the cross-validation that picks the recommended threshold (0: none; the bundle
     /// then decodes with Viterbi by default).
-    #[arg(long, default_value_t = 5)]
+    #[arg(long, default_value_t = 5, value_parser = crate::util::values::folds_or_none)]
     threshold_folds: usize,
     /// Folds trained at the same time during that cross-validation.
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, value_parser = crate::util::values::at_least_one)]
     parallel_folds: usize,
     /// Notes stored in victor.json (recipe, intended use).
     #[arg(long, default_value = "")]

@@ -11,15 +11,22 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 
-/// File name extensions taken when walking a folder (also with `.gz` after them).
-const PAGE_EXTENSIONS: &[&str] = &["html", "htm", "xhtml", "shtml", "php", "asp", "aspx", "jsp"];
+/// File name extensions taken when walking a folder (also with `.gz` after them, and with a
+/// crawler's saved query string after them: `m.html?x=1`). The server-script names (`php`,
+/// `asp`, `aspx`, `jsp`) are how crawlers save dynamic pages.
+pub const PAGE_EXTENSIONS: &[&str] = &[
+    "html", "htm", "xhtml", "xht", "shtml", "php", "asp", "aspx", "jsp",
+];
 
 /// Largest page, in bytes after decompression, that a gzip-compressed input may inflate to.
 pub const MAX_PAGE_BYTES: u64 = 256 << 20;
 
-/// Whether a file name looks like a page: a page extension, or one followed by `.gz`.
+/// Whether a file name looks like a page: a page extension, or one followed by `.gz`; a query
+/// string a crawler kept in the name (`m.html?x=1`, `index.php?id=3.gz`) does not count.
 fn is_page_name(path: &Path) -> bool {
-    without_gz(path)
+    let name = without_gz(path).to_string_lossy();
+    let before_query = name.split('?').next().unwrap_or("");
+    Path::new(before_query)
         .extension()
         .and_then(|e| e.to_str())
         .is_some_and(|e| PAGE_EXTENSIONS.iter().any(|x| x.eq_ignore_ascii_case(e)))
@@ -34,13 +41,21 @@ fn without_gz(path: &Path) -> &Path {
 }
 
 /// The name an output file takes after its input: the file name without its extension (and
-/// without `.gz` before that), `stdin` for `-`.
+/// without `.gz` before that), `stdin` for `-`. A saved query string stays in the name
+/// (`m.html?x=1` -> `m?x=1`), so that two queries of one page keep two outputs.
 pub fn page_stem(path: &Path) -> String {
     if is_stdin(path) {
         return "stdin".into();
     }
-    without_gz(path)
-        .file_stem()
+    let name = without_gz(path);
+    let text = name.file_name().map(|n| n.to_string_lossy().into_owned());
+    if let Some((page, query)) = text.as_deref().and_then(|t| t.split_once('?')) {
+        let stem = Path::new(page)
+            .file_stem()
+            .map_or_else(|| "page".into(), |s| s.to_string_lossy().into_owned());
+        return format!("{stem}?{query}");
+    }
+    name.file_stem()
         .map_or_else(|| "page".into(), |s| s.to_string_lossy().into_owned())
 }
 
@@ -170,18 +185,175 @@ impl Input {
     }
 }
 
-/// Expands files and folders (recursively, pages by extension, sorted) and an optional list file
-/// (`-` for standard input, one path a line) into a list of page paths. A page path `-` (one page
-/// read from standard input) may appear once, and not with `--files-from -`.
-pub fn collect(paths: &[PathBuf], files_from: Option<&Path>) -> anyhow::Result<Vec<PathBuf>> {
-    Ok(collect_pages(paths, files_from)?
-        .into_iter()
-        .map(|i| i.path)
-        .collect())
+/// Why a walk passed over a path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Skip {
+    /// A regular file whose name is not a page's ([`PAGE_EXTENSIONS`]).
+    OtherName,
+    /// A FIFO, socket or device.
+    NotRegular,
+    /// A symbolic link whose target does not exist.
+    DanglingLink,
+    /// A symbolic link that leads back to a folder it is in.
+    LinkLoop,
+    /// A file or folder that cannot be read (permissions, vanished during the walk).
+    Unreadable,
 }
 
-/// [`collect`], with where each page's output goes under an output folder ([`Input::rel`]).
-pub fn collect_pages(paths: &[PathBuf], files_from: Option<&Path>) -> anyhow::Result<Vec<Input>> {
+impl Skip {
+    /// How the one-line summary names the reason (after a count).
+    fn summary(self) -> String {
+        match self {
+            Skip::OtherName => format!(
+                "not named as a page (*.{}, optionally .gz)",
+                PAGE_EXTENSIONS.join(", *.")
+            ),
+            Skip::NotRegular => "FIFO, socket or device".into(),
+            Skip::DanglingLink => "dangling link".into(),
+            Skip::LinkLoop => "link loop".into(),
+            Skip::Unreadable => "unreadable".into(),
+        }
+    }
+
+    /// How `--verbose` names the reason after a path.
+    fn reason(self) -> &'static str {
+        match self {
+            Skip::OtherName => "not named as a page",
+            Skip::NotRegular => "not a regular file (FIFO, socket or device)",
+            Skip::DanglingLink => "a link to nothing",
+            Skip::LinkLoop => "a link that loops back to a folder it is in",
+            Skip::Unreadable => "cannot be read",
+        }
+    }
+}
+
+/// The pages a set of paths holds, and what walking their folders passed over.
+#[derive(Debug, Default)]
+pub struct Walk {
+    /// The pages, in order: each argument in turn (a folder's pages sorted), then the list's.
+    pub pages: Vec<Input>,
+    /// What walking the folders passed over, with why.
+    pub skipped: Vec<(PathBuf, Skip)>,
+}
+
+impl Walk {
+    /// Prints what the walks passed over on standard error: one line with a count per reason,
+    /// and with `verbose` one more line per path; nothing when nothing was skipped.
+    pub fn report(&self, verbose: bool) {
+        if let Some(line) = self.summary() {
+            eprintln!("victor: {line}");
+        }
+        if verbose {
+            for (path, why) in &self.skipped {
+                eprintln!("victor: skipped {}: {}", path.display(), why.reason());
+            }
+        }
+    }
+
+    /// The summary line (`skipped 3 entries in folders: 2 not named as a page (...), 1 link
+    /// loop (--verbose lists them)`), if anything was skipped.
+    pub fn summary(&self) -> Option<String> {
+        if self.skipped.is_empty() {
+            return None;
+        }
+        let mut counts = std::collections::BTreeMap::<Skip, usize>::new();
+        for (_, why) in &self.skipped {
+            *counts.entry(*why).or_default() += 1;
+        }
+        let parts: Vec<String> = counts
+            .iter()
+            .map(|(why, n)| format!("{n} {}", why.summary()))
+            .collect();
+        let n = self.skipped.len();
+        Some(format!(
+            "skipped {n} {} in folders: {} (--verbose lists them)",
+            if n == 1 { "entry" } else { "entries" },
+            parts.join(", ")
+        ))
+    }
+
+    /// The error for a run that found no page: names the arguments, and what was skipped.
+    pub fn nothing_found(
+        &self,
+        verb: &str,
+        paths: &[PathBuf],
+        files_from: Option<&Path>,
+    ) -> anyhow::Error {
+        let mut named: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+        if let Some(list) = files_from {
+            named.push(format!("--files-from {}", list.display()));
+        }
+        let skipped = self
+            .summary()
+            .map_or_else(String::new, |s| format!("; {s}"));
+        if named.is_empty() {
+            anyhow::anyhow!(
+                "no pages to {verb}: give files, folders, `-` for standard input, or --files-from"
+            )
+        } else {
+            anyhow::anyhow!("no pages to {verb} in {}{skipped}", named.join(", "))
+        }
+    }
+}
+
+/// Why a walk's error passed over its path.
+fn skip_of(e: &walkdir::Error) -> Skip {
+    if e.loop_ancestor().is_some() {
+        return Skip::LinkLoop;
+    }
+    if let Some(path) = e.path()
+        && std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+        && std::fs::metadata(path).is_err()
+    {
+        return Skip::DanglingLink;
+    }
+    Skip::Unreadable
+}
+
+/// Walks folder `root`: its pages (sorted) into `pages`, what it passes over into `skipped`.
+fn walk_folder(root: &Path, pages: &mut Vec<Input>, skipped: &mut Vec<(PathBuf, Skip)>) {
+    let mut found: Vec<PathBuf> = Vec::new();
+    for entry in walkdir::WalkDir::new(root).follow_links(true) {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                let why = skip_of(&e);
+                let path = e
+                    .path()
+                    .map_or_else(|| root.to_path_buf(), Path::to_path_buf);
+                skipped.push((path, why));
+                continue;
+            }
+        };
+        let t = entry.file_type();
+        if t.is_dir() {
+            continue;
+        }
+        if !t.is_file() {
+            skipped.push((entry.into_path(), Skip::NotRegular));
+        } else if is_page_name(entry.path()) {
+            found.push(entry.into_path());
+        } else {
+            skipped.push((entry.into_path(), Skip::OtherName));
+        }
+    }
+    found.sort();
+    pages.extend(found.into_iter().map(|f| {
+        Input {
+            rel: f
+                .strip_prefix(root)
+                .map_or_else(|_| file_name(&f), Path::to_path_buf),
+            path: f,
+        }
+    }));
+}
+
+/// Expands files and folders (recursively, pages by name, sorted) and an optional list file
+/// (`-` for standard input, one path a line) into the pages, with where each page's output goes
+/// under an output folder ([`Input::rel`]) and what the walks skipped (unprinted: see
+/// [`Walk::report`]). A page path `-` (one page read from standard input) may appear once, and
+/// not with `--files-from -`.
+pub fn collect_pages(paths: &[PathBuf], files_from: Option<&Path>) -> anyhow::Result<Walk> {
     let stdin_pages = paths.iter().filter(|p| is_stdin(p)).count();
     if stdin_pages > 1 {
         anyhow::bail!("`-` (a page from standard input) can be given only once");
@@ -191,28 +363,14 @@ pub fn collect_pages(paths: &[PathBuf], files_from: Option<&Path>) -> anyhow::Re
             "standard input cannot hold both a page (`-`) and the list of --files-from -"
         );
     }
-    let mut out = Vec::new();
+    let mut walk = Walk::default();
     for p in paths {
         if p.is_dir() {
-            let mut found: Vec<PathBuf> = walkdir::WalkDir::new(p)
-                .follow_links(true)
-                .into_iter()
-                .filter_map(Result::ok)
-                .filter(|e| e.file_type().is_file())
-                .map(walkdir::DirEntry::into_path)
-                .filter(|f| is_page_name(f))
-                .collect();
-            found.sort();
-            out.extend(found.into_iter().map(|f| {
-                Input {
-                    rel: f
-                        .strip_prefix(p)
-                        .map_or_else(|_| file_name(&f), Path::to_path_buf),
-                    path: f,
-                }
-            }));
+            let before = walk.skipped.len();
+            walk_folder(p, &mut walk.pages, &mut walk.skipped);
+            walk.skipped[before..].sort();
         } else {
-            out.push(Input {
+            walk.pages.push(Input {
                 path: p.clone(),
                 rel: file_name(p),
             });
@@ -232,14 +390,14 @@ pub fn collect_pages(paths: &[PathBuf], files_from: Option<&Path>) -> anyhow::Re
             let t = line.trim();
             if !t.is_empty() {
                 let path = PathBuf::from(t);
-                out.push(Input {
+                walk.pages.push(Input {
                     rel: file_name(&path),
                     path,
                 });
             }
         }
     }
-    Ok(out)
+    Ok(walk)
 }
 
 /// A path's file name as a relative path (`-` stays `-`; a path without a name, `page`).
@@ -306,6 +464,12 @@ mod tests {
         assert!(is_page_name(Path::new("b.HTM")));
         assert!(!is_page_name(Path::new("b.txt.gz")));
         assert!(!is_page_name(Path::new("b.gz")));
+        assert!(!is_page_name(Path::new("README")));
+        assert!(is_page_name(Path::new("m.html?x=1")));
+        assert!(is_page_name(Path::new("index.php?id=3.gz")));
+        assert!(is_page_name(Path::new("a.xht")));
+        assert!(!is_page_name(Path::new("m.txt?x=1.html")));
+        assert_eq!(page_stem(Path::new("m.html?x=1")), "m?x=1");
         assert_eq!(page_stem(Path::new("x/page.html.gz")), "page");
         assert_eq!(page_stem(Path::new("x/page.html")), "page");
         assert_eq!(page_stem(Path::new("-")), "stdin");

@@ -7,3 +7,4 @@ pub mod inputs;
 pub mod model;
 pub mod output;
 pub mod progress;
+pub mod values;

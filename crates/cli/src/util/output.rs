@@ -7,6 +7,42 @@ use std::path::Path;
 
 use anyhow::Context;
 
+/// Makes `dir` a folder that files can be written into (creating it and its parents), or says
+/// once, up front, why it cannot be: it is a file, or it cannot be created or written into.
+/// `what` names the option (`--out`).
+pub fn prepare_dir(dir: &Path, what: &str) -> anyhow::Result<()> {
+    match std::fs::metadata(dir) {
+        Ok(m) if !m.is_dir() => {
+            anyhow::bail!("{what} {} is a file, not a folder", dir.display())
+        }
+        Ok(_) => {}
+        Err(_) => {
+            if let Some(file) = dir.ancestors().skip(1).find(|a| a.is_file()) {
+                anyhow::bail!(
+                    "{what} {}: cannot create the folder, {} is a file",
+                    dir.display(),
+                    file.display()
+                );
+            }
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("{what} {}: cannot create the folder", dir.display()))?;
+        }
+    }
+    // One probe file, created and removed: a folder that cannot be written into fails here
+    // once instead of once a page.
+    tempfile::Builder::new()
+        .prefix(".victor-probe-")
+        .tempfile_in(dir)
+        .map_err(|e| {
+            anyhow::anyhow!(
+                "{what} {}: cannot write into the folder: {}",
+                dir.display(),
+                std::io::Error::from(e.kind())
+            )
+        })?;
+    Ok(())
+}
+
 /// Writes `bytes` to `path` atomically (creating parent folders).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     let dir = match path.parent() {

@@ -902,7 +902,7 @@ pub fn tokenize_only(html: &str) -> Result<usize, SegmentError> {
 
 #[cfg(test)]
 mod tests {
-    use super::{collapse_into, hides};
+    use super::{collapse_into, hides, marks_main};
 
     fn collapsed(s: &str) -> (String, bool, bool) {
         let mut out = String::from("|");

@@ -87,7 +87,7 @@ pub struct InputArgs {
     #[arg(long, value_enum, default_value_t = SupplementalArg::Text)]
     pub supplemental: SupplementalArg,
     /// Threads (default: all cores).
-    #[arg(long, short)]
+    #[arg(long, short, value_name = "N", value_parser = crate::util::values::jobs)]
     pub jobs: Option<usize>,
     /// No progress display.
     #[arg(long, short)]
@@ -95,6 +95,22 @@ pub struct InputArgs {
 }
 
 impl InputArgs {
+    /// The error for inputs that hold no page: names them, and the split.
+    pub fn no_pages(&self, verb: &str) -> anyhow::Error {
+        let inputs: Vec<String> = self
+            .inputs
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        anyhow::anyhow!(
+            "no pages to {verb} in {}{}",
+            inputs.join(", "),
+            self.split()
+                .map(|s| format!(" (split {s:?})"))
+                .unwrap_or_default()
+        )
+    }
+
     /// The split filter (`None` for all pages).
     pub fn split(&self) -> Option<&str> {
         match self.split.as_str() {
@@ -103,12 +119,9 @@ impl InputArgs {
         }
     }
 
-    /// A thread pool of `--jobs` threads.
-    pub fn pool(&self) -> anyhow::Result<rayon::ThreadPool> {
-        let jobs = self
-            .jobs
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-            .max(1);
+    /// A thread pool of `--jobs` threads (every core by default), no more than `items`.
+    pub fn pool(&self, items: usize) -> anyhow::Result<rayon::ThreadPool> {
+        let jobs = crate::util::values::threads(self.jobs, items);
         rayon::ThreadPoolBuilder::new()
             .num_threads(jobs)
             .build()
