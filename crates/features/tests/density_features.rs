@@ -19,13 +19,14 @@ fn column(html: &str, name: &str) -> Vec<f32> {
 const LONG: &str = "The committee met on Tuesday, and after a long debate, it agreed to fund the new \
                     library, the bridge repairs, and a study of the harbour's water quality.";
 
-/// A page whose article is split into one `div` per section, between a menu and a footer.
+/// A page whose article is split into one `div` per section (four paragraphs, then two),
+/// between a menu and a footer.
 fn sectioned() -> String {
     format!(
         r#"<html><body class="mw-hide-empty-elt"><ul class="menu"><li><a href="/">Home</a></li>
 <li><a href="/news">News</a></li></ul>
-<div id="body"><div class="section"><p>{LONG}</p><p>{LONG}</p><p>{LONG}</p></div>
-<div class="section"><p>{LONG}</p><p>{LONG}</p><p>{LONG}</p></div></div>
+<div id="wrap"><div class="part"><p>{LONG}</p><p>{LONG}</p><p>{LONG}</p><p>{LONG}</p></div>
+<div class="part"><p>{LONG}</p><p>{LONG}</p></div></div>
 <div class="footer"><a href="/about">About us</a></div></body></html>"#
     )
 }
@@ -35,30 +36,38 @@ fn an_article_split_into_sections_is_found_whole() {
     // Blocks: Home, News, six paragraphs, About us.
     let in_article = column(&sectioned(), "density.in-article");
     assert_eq!(in_article, [0., 0., 1., 1., 1., 1., 1., 1., 0.]);
-    // Before, in (six times), after; `main.in-best` alone sees one section.
+    // Before, in (six times), after; `main.in-best` alone sees the first section.
     let place = column(&sectioned(), "density.place");
     assert_eq!(place, [1., 1., 2., 2., 2., 2., 2., 2., 4.]);
     let best = common::column(&web(), &sectioned(), "main.in-best");
-    assert_eq!(best.iter().filter(|&&b| b == 1.0).count(), 3, "{best:?}");
+    assert_eq!(best, [0., 0., 1., 1., 1., 1., 0., 0., 0.]);
 }
 
 #[test]
 fn region_shares_and_link_density() {
     let share = column(&sectioned(), "density.region-share");
-    // A section holds half the page's non-link text; the menu holds none of it.
-    assert!((share[2] - 0.5).abs() < 0.01, "{share:?}");
+    // The sections hold two thirds and one third of the page's non-link text; the menu none.
+    assert!((share[2] - 2.0 / 3.0).abs() < 0.01, "{share:?}");
+    assert!((share[7] - 1.0 / 3.0).abs() < 0.01, "{share:?}");
     assert_eq!(share[0], 0.0);
     let links = column(&sectioned(), "density.region-link");
     assert_eq!(links[0], 1.0);
     assert_eq!(links[2], 0.0);
     let best = column(&sectioned(), "density.best-share");
-    assert!(best.iter().all(|&b| (b - 0.5).abs() < 0.01), "{best:?}");
+    assert!(
+        best.iter().all(|&b| (b - 2.0 / 3.0).abs() < 0.01),
+        "{best:?}"
+    );
 }
 
 #[test]
 fn a_body_class_never_hides_the_page() {
     // MediaWiki writes `mw-hide-empty-elt` on <body>: no block is hidden.
-    assert!(column(&sectioned(), "container.hidden").iter().all(|&h| h == 0.0));
+    assert!(
+        column(&sectioned(), "container.hidden")
+            .iter()
+            .all(|&h| h == 0.0)
+    );
 }
 
 #[test]
@@ -89,5 +98,10 @@ fn old_configurations_are_unchanged() {
     // The shipped configuration does not switch `density` on, so bundles trained before it
     // keep their columns.
     let ex = victor_features::Extractor::new(&FeatureConfig::default()).expect("compiles");
-    assert!(!ex.schema().columns.iter().any(|c| c.name.starts_with("density.")));
+    assert!(
+        !ex.schema()
+            .columns
+            .iter()
+            .any(|c| c.name.starts_with("density."))
+    );
 }
