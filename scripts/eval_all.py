@@ -106,7 +106,7 @@ def victor_figures(set_dir: Path, models: list[Path], out: Path, split: str) -> 
             out / f"{name}-eval.txt",
         )
         run(
-            [*base, "sweep", *common, "--from", "0", "--to", "1", "--step", "0.02",
+            [*base, "sweep", *common, "--min-threshold", "0", "--max-threshold", "1", "--step", "0.02",
              "--csv", str(out / f"{name}-sweep.csv"), "--plot", str(out / f"{name}-sweep.svg"),
              "--title", f"{set_dir.name} ({split}), model {name}: precision and recall by threshold"],
             out / f"{name}-sweep.txt",
