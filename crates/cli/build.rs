@@ -15,7 +15,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// The bundles under models/ that are built into the binary, by folder name.
-const BUILT_IN: &[&str] = &["default", "article", "news", "corpus", "general"];
+const BUILT_IN: &[&str] = &["default", "web", "article", "news", "corpus", "general"];
 
 fn main() {
     let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models");
