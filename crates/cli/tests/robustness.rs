@@ -293,7 +293,7 @@ fn model_by_name_works_from_any_directory() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let page = examples().join("pages/forum-bike-chain.html");
     let root = common::root();
-    for name in ["article", "news", "corpus", "general", "default"] {
+    for name in ["web", "article", "news", "corpus", "general", "default"] {
         let away = run_in(tmp.path(), &["label", "--model", name, s(&page)], None);
         assert!(away.status.success(), "{name}: {}", stderr(&away));
         let bundle = root.join("models").join(name);
@@ -336,7 +336,7 @@ fn model_by_name_works_from_any_directory() {
     for place in [
         s(&mine.join("nope")),
         "models/nope",
-        "built-in bundles (article, corpus, default, general, news)",
+        "built-in bundles (article, corpus, default, general, news, web)",
     ] {
         assert!(err.contains(place), "{place} not in {err}");
     }
