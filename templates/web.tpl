@@ -160,5 +160,8 @@ U138:%x[0,density.semantic]/%x[0,main.in-best]
 U139:%x[0,density.place]/%x[0,paragraph.word-count]
 U140:%x[0,density.region-share]/%x[0,paragraph.link-density]
 U141:%x[-1,density.place]/%x[0,density.place]/%x[1,density.place]
+U142:%x[0,density.in-article]
+U143:%x[0,density.in-article]/%x[0,paragraph.word-count]
+U144:%x[0,density.in-article]/%x[0,main.in-best]/%x[0,density.best-share]
 
 B

@@ -169,8 +169,19 @@ pub fn candidates(
     out
 }
 
-/// Values of [`Density::place`]: the block's place relative to the best element.
-pub const PLACES: [&str; 4] = ["none", "before", "in", "after"];
+/// Values of [`Density::place`]: the block's place relative to the article (the best element
+/// and its merged siblings): no article, before it, inside it, between two of its parts, after it.
+pub const PLACES: [&str; 5] = ["none", "before", "in", "gap", "after"];
+
+/// A sibling of the best element joins the article when it scores at least this share of the
+/// best score (and at least [`SIBLING_MIN_SCORE`]), as in Readability.
+const SIBLING_SHARE: f32 = 0.2;
+/// The least score of a sibling that joins the article.
+const SIBLING_MIN_SCORE: f32 = 10.0;
+/// A sibling paragraph joins the article with this many non-link characters ...
+const SIBLING_P_CHARS: u32 = 80;
+/// ... and a link density below this.
+const SIBLING_P_LINKS: f32 = 0.25;
 
 /// Per-block facts about the text and link density of the regions that hold a block (the
 /// `density` feature module). They describe the page's layout in terms that hold on any site
@@ -183,6 +194,11 @@ pub struct Density {
     pub best_share: f32,
     /// Index into [`PLACES`] per block.
     pub place: Vec<u8>,
+    /// Whether the block is in the article: the best element or one of its siblings that
+    /// Readability would merge into it (a sibling scoring at least a fifth of the best, or a
+    /// paragraph of 80 characters with few links). An article split into one element per
+    /// section or per paragraph is then found whole.
+    pub in_article: Vec<bool>,
     /// Share of the page's non-link text inside the block's region: its nearest ancestor with a
     /// `class` or `id`, else its nearest `div`, else the whole page.
     pub region_share: Vec<f32>,
@@ -200,6 +216,7 @@ pub fn density(page: &Page, st: &Structure, cand: &Candidates) -> Density {
     let mut out = Density {
         best_share: 0.0,
         place: vec![0; nb],
+        in_article: vec![false; nb],
         region_share: vec![0.0; nb],
         region_link: vec![0.0; nb],
         semantic: vec![false; nb],
@@ -221,16 +238,51 @@ pub fn density(page: &Page, st: &Structure, cand: &Candidates) -> Density {
         let inherited = p < n && p != e && semantic[p];
         semantic[e] = inherited || el.semantic || el.tag == Tag::ARTICLE || el.tag == Tag::MAIN;
     }
-    let first = cand.in_best.iter().position(|&x| x);
-    let last = cand.in_best.iter().rposition(|&x| x);
+    // The article: the best element and the siblings Readability would merge into it.
+    let mut article = vec![false; n];
+    if best != 0 {
+        let top = cand.scores.get(best).copied().unwrap_or(0.0);
+        let parent = page.elements[best].parent;
+        let bar = (top * SIBLING_SHARE).max(SIBLING_MIN_SCORE);
+        for (e, el) in page.elements.iter().enumerate() {
+            if e == best {
+                article[e] = true;
+                continue;
+            }
+            if e == 0 || el.parent != parent {
+                continue;
+            }
+            let score = cand.scores.get(e).copied().unwrap_or(0.0);
+            let own = cand.chars[e];
+            let links = if own == 0 {
+                0.0
+            } else {
+                cand.link[e] as f32 / own as f32
+            };
+            article[e] = score >= bar
+                || (el.tag == Tag::P
+                    && own.saturating_sub(cand.link[e]) >= SIBLING_P_CHARS
+                    && links < SIBLING_P_LINKS);
+        }
+        for &e in &st.order {
+            let e = e as usize;
+            let p = page.elements[e].parent as usize;
+            if p < n && p != e && article[p] {
+                article[e] = true;
+            }
+        }
+    }
+    for (i, b) in page.blocks.iter().enumerate() {
+        out.in_article[i] = article.get(b.parent as usize).copied().unwrap_or(false);
+    }
+    let first = out.in_article.iter().position(|&x| x);
+    let last = out.in_article.iter().rposition(|&x| x);
     for (i, b) in page.blocks.iter().enumerate() {
         out.place[i] = match (first, last) {
             (Some(f), Some(_)) if i < f => 1,
-            (Some(_), Some(l)) if i > l => 3,
-            (Some(_), Some(_)) if cand.in_best[i] => 2,
-            // Between the first and the last block of the best element but outside it cannot
-            // happen in a tree; count it as inside.
-            (Some(_), Some(_)) => 2,
+            (Some(_), Some(l)) if i > l => 4,
+            (Some(_), Some(_)) if out.in_article[i] => 2,
+            (Some(_), Some(_)) => 3,
             _ => 0,
         };
         let info = st.of_block(b.parent);

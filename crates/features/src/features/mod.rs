@@ -20,7 +20,7 @@
 //! | `stopwords` | `stopword-density`, `paragraph.stopword-density` (stop words of the page's language) |
 //! | `class` | `class.1`, `class.2`: keyword group of the nearest ancestors with a `class`/`id` (whole tokens); `class.in-GROUP` for each `class_outer` group (a token of it on any ancestor below `<body>`) |
 //! | `title` | `title.in-title` (share of the block's words in `<title>`), `title.cover` (share of the title's words in the block) |
-//! | `density` | `density.best-share` (share of the page's non-link text in the element `main` rates best), `density.place` (`none`, `before`, `in` or `after` that element), `density.region-share` and `density.region-link` (share of the page's non-link text in the block's region, its nearest ancestor with a `class` or `id`, else its nearest `div`; the region's link density), `density.semantic` (inside `<article>`, `<main>`, `role="main"`, `itemprop="articleBody"`, ...) |
+//! | `density` | `density.best-share` (share of the page's non-link text in the element `main` rates best), `density.in-article` (in that element or a sibling Readability would merge into it), `density.place` (`none`, `before`, `in`, `gap` or `after` that article), `density.region-share` and `density.region-link` (share of the page's non-link text in the block's region, its nearest ancestor with a `class` or `id`, else its nearest `div`; the region's link density), `density.semantic` (inside `<article>`, `<main>`, `role="main"`, `itemprop="articleBody"`, ...) |
 //! | `bte` | `bte.in` (inside the run of blocks that body text extraction picks: the most words inside and tags outside), `bte.in-text` (the same with the words of links counted as markup) |
 //!
 //! Numeric values are discretized by the bins of the configuration; flags are `0`/`1`;
@@ -211,6 +211,7 @@ enum Feat {
     DensityRegionShare,
     DensityRegionLink,
     DensitySemantic,
+    DensityInArticle,
 }
 
 /// How a column's raw values become discrete values.
@@ -844,6 +845,11 @@ impl Extractor {
                 &mut cols,
             )?;
             flag("density.semantic".into(), Feat::DensitySemantic, &mut cols);
+            flag(
+                "density.in-article".into(),
+                Feat::DensityInArticle,
+                &mut cols,
+            );
         }
         // Bins may be listed for features of modules that are switched off; only names no
         // module could produce are errors (they are typos).
@@ -1442,6 +1448,9 @@ impl Extractor {
                 Feat::DensityRegionLink => {
                     fill(col_out, |i| dens.region_link.get(i).copied().unwrap_or(0.0))
                 }
+                Feat::DensityInArticle => fill(col_out, |i| {
+                    f32::from(u8::from(dens.in_article.get(i).copied().unwrap_or(false)))
+                }),
                 Feat::DensitySemantic => fill(col_out, |i| {
                     f32::from(u8::from(dens.semantic.get(i).copied().unwrap_or(false)))
                 }),
