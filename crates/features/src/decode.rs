@@ -86,22 +86,10 @@ const SNIFF_LEN: usize = 4096;
 pub fn decode(bytes: &[u8]) -> Result<Decoded<'_>, DecodeError> {
     if let Some((enc, bom_len)) = Encoding::for_bom(bytes) {
         let rest = bytes.get(bom_len..).unwrap_or_default();
-        let (text, had_errors) = enc.decode_without_bom_handling(rest);
-        return Ok(Decoded {
-            text,
-            encoding: enc,
-            source: EncodingSource::Bom,
-            had_errors,
-        });
+        return Ok(decode_as(enc, rest, EncodingSource::Bom));
     }
     if let Some(enc) = declared_utf16_without_bom(bytes) {
-        let (text, had_errors) = enc.decode_without_bom_handling(bytes);
-        return Ok(Decoded {
-            text,
-            encoding: enc,
-            source: EncodingSource::Meta,
-            had_errors,
-        });
+        return Ok(decode_as(enc, bytes, EncodingSource::Meta));
     }
     check_not_binary(bytes)?;
     if let Ok(s) = std::str::from_utf8(bytes) {
@@ -144,18 +132,27 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded<'_>, DecodeError> {
         Some(enc) => (enc, EncodingSource::Meta),
         None => guess_legacy(bytes),
     };
-    let (text, had_errors) = if enc == UTF_8 {
+    if enc == UTF_8 {
         // Declared UTF-8, but not valid: a legacy byte or two in a UTF-8 page.
-        (Cow::Owned(utf8_with_fallback(bytes)), true)
-    } else {
-        enc.decode_without_bom_handling(bytes)
-    };
-    Ok(Decoded {
+        return Ok(Decoded {
+            text: Cow::Owned(utf8_with_fallback(bytes)),
+            encoding: enc,
+            source,
+            had_errors: true,
+        });
+    }
+    Ok(decode_as(enc, bytes, source))
+}
+
+/// `bytes` decoded as `enc` (no byte-order mark left in them), with where `enc` came from.
+fn decode_as<'a>(enc: &'static Encoding, bytes: &'a [u8], source: EncodingSource) -> Decoded<'a> {
+    let (text, had_errors) = enc.decode_without_bom_handling(bytes);
+    Decoded {
         text,
         encoding: enc,
         source,
         had_errors,
-    })
+    }
 }
 
 /// chardetng's guess for bytes that are not UTF-8, or windows-1252 for ASCII text with a few
