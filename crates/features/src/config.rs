@@ -131,27 +131,15 @@ pub enum LangIdMethod {
 }
 
 impl Default for FeatureConfig {
+    /// The built-in configuration, `templates/features.json`, compiled into the crate.
+    ///
+    /// # Panics
+    /// Only if that file, a constant of the build, does not parse: the test
+    /// `shipped_configuration_parses` catches it before any release. An empty configuration in its place
+    /// would turn every feature off without a word.
     fn default() -> Self {
-        // The shipped file is part of the crate and checked by a test; fall back to an empty
-        // configuration only if it were ever broken, rather than panicking in library code.
-        serde_json::from_str(DEFAULT_CONFIG_JSON).unwrap_or_else(|_| FeatureConfig {
-            modules: Vec::new(),
-            containers: BTreeMap::new(),
-            splits: BTreeMap::new(),
-            regexp: BTreeMap::new(),
-            class_keywords: Vec::new(),
-            class_depth: 2,
-            class_roles: false,
-            class_outer: Vec::new(),
-            langid: LangIdConfig {
-                allow: Vec::new(),
-                min_block_chars: 80,
-                max_blocks: 8,
-                page_sample_chars: 2000,
-                method: LangIdMethod::Whatlang,
-            },
-            bins: BTreeMap::new(),
-        })
+        serde_json::from_str(DEFAULT_CONFIG_JSON)
+            .expect("the built-in feature configuration templates/features.json parses")
     }
 }
 

@@ -227,7 +227,7 @@ impl CompiledTemplate {
     }
 
     /// Fills `scores` (blocks x model labels) with the state scores of every block of a page.
-    pub fn state_scores(&self, crf: &CrfModel, table: &FeatureTable, scores: &mut Array2<f64>) {
+    pub fn state_scores(&self, table: &FeatureTable, scores: &mut Array2<f64>) {
         let n = table.blocks;
         let l = self.labels;
         if scores.dim() != (n, l) {
@@ -235,7 +235,6 @@ impl CompiledTemplate {
         } else {
             scores.fill(0.0);
         }
-        let _ = crf;
         let Some(out) = scores.as_slice_mut() else {
             return;
         };

@@ -115,7 +115,7 @@ impl<'m> Labeler<'m> {
         out: &mut Vec<Probs>,
     ) -> Result<(), InferenceError> {
         let m = self.model;
-        m.compiled.state_scores(&m.crf, table, &mut self.scores);
+        m.compiled.state_scores(table, &mut self.scores);
         m.crf
             .marginals(self.scores.view(), &mut self.ws, &mut self.marginals)?;
         out.clear();
@@ -139,7 +139,7 @@ impl<'m> Labeler<'m> {
         out: &mut Vec<Label>,
     ) -> Result<(), InferenceError> {
         let m = self.model;
-        m.compiled.state_scores(&m.crf, table, &mut self.scores);
+        m.compiled.state_scores(table, &mut self.scores);
         self.viterbi_scored(out)
     }
 
