@@ -289,6 +289,26 @@ def write_readme(out_dir: Path, sets: list[str], split: str, models: list[Path],
     tmp.replace(out_dir / "README.md")
 
 
+BEGIN, END = "<!-- results table: scripts/eval_all.py writes it -->", "<!-- end of results table -->"
+
+
+def update_project_readme(readme: Path, sets: list[str], split: str, peers_dir: Path) -> None:
+    """Replaces the table between the two markers of the project's README with the headline table
+    of eval/README.md, so the README never holds a hand copy that can drift."""
+    if not readme.is_file():
+        return
+    text = readme.read_text(encoding="utf-8")
+    a, b = text.find(BEGIN), text.find(END)
+    if a < 0 or b < a:
+        log(f"warning: {readme} has no results-table markers; left as it is")
+        return
+    table = "\n".join(headline(sets, split, peers_dir))
+    new = text[: a + len(BEGIN)] + "\n" + table.strip("\n") + "\n" + text[b:]
+    tmp = readme.with_name(".README.md.tmp")
+    tmp.write_text(new, encoding="utf-8")
+    tmp.replace(readme)
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(
         prog="eval_all.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -332,6 +352,9 @@ def main(argv: list[str]) -> int:
         (out / "peers" / ".compare-stdout.md").unlink(missing_ok=True)
     write_readme(out, sets, a.split, models, machine_line(out / "peers", sets, a.split))
     log(f"wrote {out / 'README.md'}")
+    if out == (ROOT / "eval").resolve():
+        update_project_readme(ROOT / "README.md", sets, a.split, out / "peers")
+        log(f"updated the results table of {ROOT / 'README.md'}")
     return 0
 
 
