@@ -15,6 +15,9 @@
 //! The library neither prints nor keeps global state; progress is reported through callbacks,
 //! failures through typed errors.
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
 pub mod align;
 pub mod format;
 pub mod import;

@@ -15,6 +15,9 @@
 //! The crate computes and returns; it never prints. Every fallible function returns a typed
 //! error.
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
 pub mod block_score;
 pub mod paired;
 pub mod plot;

@@ -11,6 +11,8 @@
 //!
 //! The library is plain: bytes in, values out; no global state, no printing, typed errors.
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
 #![recursion_limit = "512"]
 
 pub mod config;

@@ -14,6 +14,9 @@
 //! - [`expected`]: that expected-F1 decoding;
 //! - [`render`]: labelled blocks back to text, and the output formats.
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
 pub mod boost;
 pub mod bundle;
 pub mod compiled;

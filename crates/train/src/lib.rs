@@ -14,6 +14,9 @@
 //! The recommended other-threshold of a bundle is chosen by cross-validation on the training
 //! pages alone (the threshold with the best text-level F1), never on test pages.
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
 pub mod assess;
 pub mod boost;
 pub mod bundle;
