@@ -34,6 +34,20 @@ pub const MAX_MACROS: usize = 4;
 /// the first block, > 0 after the last).
 pub const BOUNDARY: u16 = 0xff00;
 
+/// The encoded value of a row `off` blocks beyond the page's ends (clamped to -127..=127; see
+/// [`BOUNDARY`]).
+#[inline]
+pub fn boundary_code(off: i64) -> u16 {
+    BOUNDARY + (128 + off.clamp(-127, 127)) as u16
+}
+
+/// The offset beyond the page's ends that an encoded value stands for, or `None` for a feature
+/// value (the inverse of [`boundary_code`]).
+#[inline]
+pub fn boundary_offset(v: u16) -> Option<i32> {
+    (v >= BOUNDARY).then(|| i32::from(v - BOUNDARY) - 128)
+}
+
 /// Why a template cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum TemplateError {
@@ -289,15 +303,13 @@ impl Template {
     pub fn value_at(table: &FeatureTable, t: usize, m: Macro) -> u16 {
         let r = t as i64 + i64::from(m.row);
         if r < 0 || r >= table.blocks as i64 {
-            let off = (r - if r < 0 { 0 } else { table.blocks as i64 - 1 }).clamp(-127, 127);
-            return BOUNDARY + (128 + off) as u16;
+            return boundary_code(r - if r < 0 { 0 } else { table.blocks as i64 - 1 });
         }
         table.value(r as usize, m.col)
     }
 
     fn push_value(&self, out: &mut String, col: usize, v: u16) {
-        if v >= BOUNDARY {
-            let off = i32::from(v - BOUNDARY) - 128;
+        if let Some(off) = boundary_offset(v) {
             out.push_str("_B");
             if off > 0 {
                 out.push('+');
@@ -368,7 +380,7 @@ impl Template {
     fn parse_value(&self, col: usize, v: &str) -> Option<u16> {
         if let Some(off) = v.strip_prefix("_B") {
             let off: i32 = off.trim_start_matches('+').parse().ok()?;
-            return Some(BOUNDARY + (128 + off.clamp(-127, 127)) as u16);
+            return Some(boundary_code(i64::from(off)));
         }
         self.lookup.get(col)?.get(v).copied()
     }
@@ -379,6 +391,19 @@ mod tests {
     use super::*;
     use crate::config::FeatureConfig;
     use crate::features::Extractor;
+
+    #[test]
+    fn boundary_codes_round_trip_and_clamp() {
+        for off in -127..=127i64 {
+            let v = boundary_code(off);
+            assert!(v >= BOUNDARY);
+            assert_eq!(boundary_offset(v), Some(off as i32));
+        }
+        assert_eq!(boundary_offset(boundary_code(-1000)), Some(-127));
+        assert_eq!(boundary_offset(boundary_code(1000)), Some(127));
+        assert_eq!(boundary_offset(BOUNDARY - 1), None);
+        assert_eq!(boundary_offset(0), None);
+    }
 
     fn schema() -> Schema {
         Extractor::new(&FeatureConfig::default())

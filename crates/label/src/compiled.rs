@@ -16,7 +16,7 @@
 
 use ndarray::Array2;
 use rustc_hash::FxHashMap;
-use victor_features::template::{BOUNDARY, Macro};
+use victor_features::template::{Macro, boundary_offset};
 use victor_features::{Extractor, FeatureTable, Template};
 
 use crate::crf::CrfModel;
@@ -113,11 +113,9 @@ pub struct CompiledTemplate {
 /// Slot of an encoded value (feature value or boundary code) in a macro's dimension.
 #[inline]
 fn slot(v: u16, values: usize) -> Option<usize> {
-    if v >= BOUNDARY {
-        let off = i32::from(v - BOUNDARY) - 128;
-        (off.abs() <= BOUND).then(|| values + (off + BOUND) as usize)
-    } else {
-        ((v as usize) < values).then_some(v as usize)
+    match boundary_offset(v) {
+        Some(off) => (off.abs() <= BOUND).then(|| values + (off + BOUND) as usize),
+        None => ((v as usize) < values).then_some(v as usize),
     }
 }
 
