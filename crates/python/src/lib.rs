@@ -13,7 +13,7 @@ use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use victor::Decoding;
 
 create_exception!(
-    _victor,
+    victor,
     VictorError,
     PyValueError,
     "A page could not be cleaned, or a model could not be loaded; the message says why."
@@ -206,6 +206,19 @@ impl Cleaner {
             .collect()
     }
 
+    /// The HTML pages of a WARC file (gzipped or not), streamed: an iterator of dicts with
+    /// `record_id`, `url`, `date`, `title`, `language`, `text` (and `error`, the reason, with
+    /// `text` None, for a page that could not be cleaned). Broken records are skipped; the
+    /// iterator's `stats` counts pages, failures, skipped and broken records.
+    fn clean_warc(&self, path: PathBuf) -> PyResult<WarcPages> {
+        let reader = victor::warc::Reader::open(&path)
+            .map_err(|e| VictorError::new_err(format!("{}: {e}", path.display())))?;
+        Ok(WarcPages {
+            cleaner: self.inner.clone(),
+            state: Mutex::new((reader, WarcStats::default())),
+        })
+    }
+
     /// The decoding in use ("viterbi", "expected-f1" or "threshold T").
     #[getter]
     fn decoding(&self) -> String {
@@ -218,6 +231,125 @@ impl Cleaner {
 
     fn __repr__(&self) -> String {
         format!("victor.Cleaner(decoding={:?})", self.decoding())
+    }
+}
+
+/// What a WARC file gave so far.
+#[derive(Clone, Copy, Debug, Default)]
+struct WarcStats {
+    pages: usize,
+    failed: usize,
+    not_html: usize,
+    other: usize,
+    broken: usize,
+}
+
+/// The pages of a WARC file, cleaned as they are read (`Cleaner.clean_warc`).
+#[pyclass(module = "victor", frozen)]
+struct WarcPages {
+    cleaner: victor::Cleaner,
+    /// The reader and the counts (in a mutex: a Python object may be reached from any thread).
+    state: Mutex<(
+        victor::warc::Reader<Box<dyn std::io::BufRead + Send>>,
+        WarcStats,
+    )>,
+}
+
+/// One record's page, cleaned, with its WARC fields.
+struct WarcPage {
+    record_id: Option<String>,
+    url: Option<String>,
+    date: Option<String>,
+    doc: Result<victor::Document, String>,
+}
+
+#[pymethods]
+impl WarcPages {
+    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let (cleaner, state) = (&self.cleaner, &self.state);
+        let next = py.detach(|| {
+            let Ok(mut guard) = state.lock() else {
+                return None;
+            };
+            let (reader, stats) = &mut *guard;
+            for rec in reader.by_ref() {
+                let rec = match rec {
+                    Ok(r) => r,
+                    Err(_) => {
+                        stats.broken += 1;
+                        continue;
+                    }
+                };
+                let page = match victor::warc::html_page(&rec) {
+                    Ok(p) => p,
+                    Err(victor::warc::Skip::NotHtml) => {
+                        stats.not_html += 1;
+                        continue;
+                    }
+                    Err(victor::warc::Skip::NotPage) => {
+                        stats.other += 1;
+                        continue;
+                    }
+                };
+                let url = rec.header("WARC-Target-URI");
+                let doc = cleaner
+                    .label_with(victor::Page {
+                        html: page.body,
+                        charset: page.charset,
+                        url,
+                    })
+                    .map_err(|e| e.to_string());
+                match doc {
+                    Ok(_) => stats.pages += 1,
+                    Err(_) => stats.failed += 1,
+                }
+                return Some(WarcPage {
+                    record_id: rec.header("WARC-Record-ID").map(str::to_string),
+                    url: url.map(str::to_string),
+                    date: rec.header("WARC-Date").map(str::to_string),
+                    doc,
+                });
+            }
+            None
+        });
+        let Some(p) = next else {
+            return Ok(None);
+        };
+        let d = PyDict::new(py);
+        d.set_item("record_id", p.record_id)?;
+        d.set_item("url", p.url)?;
+        d.set_item("date", p.date)?;
+        match p.doc {
+            Ok(doc) => {
+                d.set_item("title", doc.title)?;
+                d.set_item("language", doc.language)?;
+                d.set_item("text", doc.text)?;
+            }
+            Err(e) => {
+                d.set_item("title", py.None())?;
+                d.set_item("language", py.None())?;
+                d.set_item("text", py.None())?;
+                d.set_item("error", e)?;
+            }
+        }
+        Ok(Some(d))
+    }
+
+    /// Counts so far: pages, failed, not_html, other (records that are no page), broken.
+    #[getter]
+    fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let stats = self.state.lock().map(|g| g.1).unwrap_or_default();
+        let d = PyDict::new(py);
+        d.set_item("pages", stats.pages)?;
+        d.set_item("failed", stats.failed)?;
+        d.set_item("not_html", stats.not_html)?;
+        d.set_item("other", stats.other)?;
+        d.set_item("broken", stats.broken)?;
+        Ok(d)
     }
 }
 

@@ -1,4 +1,4 @@
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from os import PathLike
 from typing import Literal, TypedDict
 
@@ -38,8 +38,25 @@ class Cleaner:
         """Title, language, text and every block with its label and probabilities."""
     def clean_many(self, pages: Iterable[str | bytes], threads: int = 1) -> list[str]:
         """The texts of many pages, in order, cleaned on `threads` threads."""
+    def clean_warc(self, path: str | PathLike[str]) -> WarcPages:
+        """The HTML pages of a WARC file (gzipped or not), cleaned as they are read."""
     @property
     def decoding(self) -> str: ...
+
+class WarcPage(TypedDict, total=False):
+    record_id: str | None
+    url: str | None
+    date: str | None
+    title: str | None
+    language: str | None
+    text: str | None
+    error: str
+
+class WarcPages(Iterator[WarcPage]):
+    def __next__(self) -> WarcPage: ...
+    @property
+    def stats(self) -> dict[str, int]:
+        """pages, failed, not_html, other (records that are no page), broken."""
 
 def clean(html: str | bytes, model: str | PathLike[str] | None = None) -> str:
     """The main text of a page with the built-in model (or the bundle folder `model`)."""
