@@ -15,6 +15,7 @@ Prints pages, failures, seconds and pages per second at the end.
 
 import argparse
 import json
+import os
 import sys
 import time
 
@@ -53,6 +54,10 @@ def main(argv=None):
     if not paths:
         ap.error("no WARC file given")
 
+    # Workers run this interpreter (the one with victor installed) unless told otherwise; on a
+    # cluster, set PYSPARK_PYTHON to the workers' Python.
+    if (args.master or "").startswith("local"):
+        os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     from pyspark.sql import SparkSession
     from pyspark.sql.types import StringType, StructField, StructType
 

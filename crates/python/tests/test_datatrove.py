@@ -13,9 +13,9 @@ from warcs import write_warc
 
 
 def test_local_pipeline(tmp_path):
-    missing = [m for m in ("datatrove", "cchardet", "magic", "warcio") if importlib.util.find_spec(m) is None]
+    missing = [m for m in ("datatrove", "cchardet", "magic", "warcio", "orjson") if importlib.util.find_spec(m) is None]
     if missing:
-        print(f"skipped: {', '.join(missing)} not installed (pip install datatrove[io] faust-cchardet python-magic)")
+        print(f"skipped: {', '.join(missing)} not installed (pip install datatrove warcio orjson faust-cchardet python-magic)")
         pytest.skip("datatrove missing")
     from datatrove.executor import LocalPipelineExecutor
     from datatrove.pipeline.readers import WarcReader
