@@ -27,6 +27,9 @@
 //! Features: `builtin` (on by default) builds the shipped default model into the library for
 //! [`Cleaner::builtin`]; without it, load a bundle folder with [`Cleaner::load`].
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
 pub mod warc;
 
 use std::path::Path;
