@@ -282,3 +282,73 @@ impl Cleaner {
         Ok(r?)
     }
 }
+
+#[cfg(all(test, feature = "builtin"))]
+mod tests {
+    use super::*;
+
+    const PAGE: &[u8] = b"<html><head><title>T</title></head><body><nav><a href=/>Home</a> \
+        <a href=/a>About</a></nav><article><h1>Headline</h1><p>A first paragraph of the \
+        article with enough words to be kept as text by the model, since it reads like running \
+        prose and goes on for a while.</p></article></body></html>";
+
+    #[test]
+    fn one_cleaner_serves_threads_and_clones_share_the_model() {
+        fn send_sync<T: Send + Sync>() {}
+        send_sync::<Cleaner>();
+        let c = Cleaner::builtin().unwrap();
+        let want = c.clean(PAGE).unwrap();
+        assert!(want.contains("first paragraph"));
+        let d = c.clone();
+        assert!(std::ptr::eq(c.model(), d.model()));
+        std::thread::scope(|s| {
+            let hs: Vec<_> = (0..3)
+                .map(|_| s.spawn(|| (0..5).map(|_| d.clean(PAGE).unwrap()).collect::<Vec<_>>()))
+                .collect();
+            for h in hs {
+                assert!(h.join().unwrap().iter().all(|t| *t == want));
+            }
+        });
+    }
+
+    #[test]
+    fn label_document_agrees_with_clean_and_keeps_the_url() {
+        let c = Cleaner::builtin().unwrap();
+        let doc = c
+            .label_with(Page {
+                html: PAGE,
+                charset: Some("utf-8"),
+                url: Some("http://example.org/"),
+            })
+            .unwrap();
+        assert_eq!(doc.text, c.clean(PAGE).unwrap());
+        assert_eq!(doc.url.as_deref(), Some("http://example.org/"));
+        assert_eq!(doc.title.as_deref(), Some("T"));
+        for b in &doc.blocks {
+            assert!((b.probabilities.iter().sum::<f64>() - 1.0).abs() < 1e-6);
+            assert!(b.start <= b.end);
+        }
+        assert!(
+            doc.blocks
+                .iter()
+                .any(|b| b.label == "other" && b.text == "Home")
+        );
+    }
+
+    #[test]
+    fn decodings_are_checked_and_errors_say_why() {
+        let c = Cleaner::builtin().unwrap();
+        assert!(matches!(
+            c.with_decoding(Decoding::Threshold(1.5)),
+            Err(Error::Threshold(_))
+        ));
+        assert!(c.with_decoding(Decoding::Threshold(f64::NAN)).is_err());
+        let v = c.with_decoding(Decoding::Viterbi).unwrap();
+        assert_eq!(v.decoding(), Decoding::Viterbi);
+        let e = c.clean(b"\x89PNG\r\n\x1a\n\0\0\0\0").unwrap_err();
+        assert!(e.to_string().contains("binary"), "{e}");
+        assert!(Cleaner::load(Path::new("/nonexistent")).is_err());
+        let small = c.with_max_blocks(2);
+        assert!(small.clean(PAGE).is_err());
+    }
+}
