@@ -62,10 +62,20 @@ fn a_gzipped_warc_gives_one_line_per_html_response() {
     let mut warc = gz(&record("warcinfo", "", b"software: test\r\n"));
     for (i, p) in pages.iter().enumerate() {
         let body = std::fs::read(p).expect("page");
-        warc.extend(gz(&response(&format!("http://example.org/{i}"), "text/html", &body)));
+        warc.extend(gz(&response(
+            &format!("http://example.org/{i}"),
+            "text/html",
+            &body,
+        )));
         if i == 2 {
-            warc.extend(gz(&response("http://example.org/img", "image/png", b"\x89PNG....")));
-            warc.extend(gz(b"WARC/1.0\r\nWARC-Type: response\r\nthis is no header\r\n\r\n"));
+            warc.extend(gz(&response(
+                "http://example.org/img",
+                "image/png",
+                b"\x89PNG....",
+            )));
+            warc.extend(gz(
+                b"WARC/1.0\r\nWARC-Type: response\r\nthis is no header\r\n\r\n",
+            ));
         }
     }
     warc.extend(gz(&response(
@@ -80,7 +90,10 @@ fn a_gzipped_warc_gives_one_line_per_html_response() {
     // The broken record makes the run fail, after every other record was labelled.
     assert!(!out.status.success());
     assert!(stderr.contains("broken record at byte"), "{stderr}");
-    assert!(stderr.contains("1 non-HTML responses, 1 other records; 1 broken records"), "{stderr}");
+    assert!(
+        stderr.contains("1 non-HTML responses, 1 other records; 1 broken records"),
+        "{stderr}"
+    );
     let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
         .lines()
         .map(|l| serde_json::from_str(l).expect("json line"))
@@ -89,9 +102,17 @@ fn a_gzipped_warc_gives_one_line_per_html_response() {
     for (i, p) in pages.iter().enumerate() {
         let l = &lines[i];
         assert_eq!(l["WARC-Target-URI"], format!("http://example.org/{i}"));
-        assert_eq!(l["WARC-Record-ID"], format!("<urn:uuid:http://example.org/{i}>"));
+        assert_eq!(
+            l["WARC-Record-ID"],
+            format!("<urn:uuid:http://example.org/{i}>")
+        );
         assert_eq!(l["WARC-Date"], "2026-01-01T00:00:00Z");
-        assert_eq!(l["text"].as_str(), Some(text_of_file(p).as_str()), "{}", p.display());
+        assert_eq!(
+            l["text"].as_str(),
+            Some(text_of_file(p).as_str()),
+            "{}",
+            p.display()
+        );
     }
     let ru = lines[pages.len()]["text"].as_str().expect("text");
     assert!(ru.contains("Привет мир"), "{ru}");
@@ -104,26 +125,52 @@ fn out_writes_one_file_per_warc_and_stdin_reads_a_plain_warc() {
     let mut plain = Vec::new();
     for (i, p) in pages.iter().enumerate() {
         let body = std::fs::read(p).expect("page");
-        plain.extend(response(&format!("http://example.org/{i}"), "text/html", &body));
+        plain.extend(response(
+            &format!("http://example.org/{i}"),
+            "text/html",
+            &body,
+        ));
     }
     let a = tmp.path().join("a.warc");
     let b = tmp.path().join("b.warc.gz");
     std::fs::write(&a, &plain).expect("write");
     std::fs::write(&b, gz(&plain)).expect("write");
     let dir = tmp.path().join("out");
-    run_ok(&["label", "-q", "--format", "jsonl-text", "--out", s(&dir), s(&a), s(&b)]);
+    run_ok(&[
+        "label",
+        "-q",
+        "--format",
+        "jsonl-text",
+        "--out",
+        s(&dir),
+        s(&a),
+        s(&b),
+    ]);
     let ja = std::fs::read_to_string(dir.join("a.jsonl")).expect("a.jsonl");
     let jb = std::fs::read_to_string(dir.join("b.jsonl")).expect("b.jsonl");
     assert_eq!(ja.lines().count(), pages.len());
     assert_eq!(ja, jb);
 
     let mut child = Command::new(VICTOR)
-        .args(["label", "-q", "--input", "warc", "--format", "jsonl-text", "-"])
+        .args([
+            "label",
+            "-q",
+            "--input",
+            "warc",
+            "--format",
+            "jsonl-text",
+            "-",
+        ])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
         .expect("victor runs");
-    child.stdin.take().expect("stdin").write_all(&plain).expect("write");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(&plain)
+        .expect("write");
     let out = child.wait_with_output().expect("victor ends");
     assert!(out.status.success());
     assert_eq!(String::from_utf8_lossy(&out.stdout), ja);
