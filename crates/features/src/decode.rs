@@ -84,6 +84,22 @@ const SNIFF_LEN: usize = 4096;
 
 /// Decodes raw page bytes. See the module docs for the rules.
 pub fn decode(bytes: &[u8]) -> Result<Decoded<'_>, DecodeError> {
+    decode_with_charset(bytes, None)
+}
+
+/// Decodes raw page bytes whose transport declared a charset (the `charset` of an HTTP
+/// `Content-Type` header, as a WARC response record carries it): the declaration takes the place
+/// of the page's `<meta>` in rule 4 of the module docs (a transport declaration outranks the
+/// document's own, as in browsers), and the byte-order mark and the UTF-8 rules still come first.
+/// A label `encoding_rs` does not know is ignored; UTF-16 declared for bytes without a byte-order
+/// mark is read as UTF-8, as for `<meta>`.
+pub fn decode_with_charset<'a>(
+    bytes: &'a [u8],
+    charset: Option<&str>,
+) -> Result<Decoded<'a>, DecodeError> {
+    let http = charset
+        .and_then(|c| Encoding::for_label(c.trim().as_bytes()))
+        .map(Encoding::output_encoding);
     if let Some((enc, bom_len)) = Encoding::for_bom(bytes) {
         let rest = bytes.get(bom_len..).unwrap_or_default();
         return Ok(decode_as(enc, rest, EncodingSource::Bom));
@@ -118,7 +134,7 @@ pub fn decode(bytes: &[u8]) -> Result<Decoded<'_>, DecodeError> {
             had_errors: true,
         });
     }
-    let (enc, source) = match prescan_meta(bytes) {
+    let (enc, source) = match http.or_else(|| prescan_meta(bytes)) {
         // Declared UTF-8 but not valid UTF-8 (nor mostly): the declaration is wrong or the page
         // has a stray legacy byte. What detection says decides: a legacy encoding other than
         // windows-1252 (windows-1251 Cyrillic under a copied `<meta charset=utf-8>`) is read as
@@ -486,5 +502,22 @@ mod tests {
         ));
         let d = decode(b"").expect("empty decodes");
         assert_eq!(d.text, "");
+    }
+
+    #[test]
+    fn http_charset_outranks_meta_but_not_utf8() {
+        // "Привет" in windows-1251 under a page that declares (wrongly) ISO-8859-1.
+        let mut page = b"<meta charset=iso-8859-1><p>".to_vec();
+        page.extend_from_slice(&[0xcf, 0xf0, 0xe8, 0xe2, 0xe5, 0xf2]);
+        let d = decode_with_charset(&page, Some("windows-1251")).unwrap();
+        assert!(d.text.contains("Привет"), "{}", d.text);
+        let d = decode_with_charset(&page, None).unwrap();
+        assert!(!d.text.contains("Привет"));
+        // An unknown label is ignored; valid UTF-8 stays UTF-8 whatever the header says.
+        let d = decode_with_charset(&page, Some("no-such-charset")).unwrap();
+        assert!(!d.text.contains("Привет"));
+        let utf8 = "<p>Привет</p>".as_bytes();
+        let d = decode_with_charset(utf8, Some("windows-1251")).unwrap();
+        assert!(d.text.contains("Привет"));
     }
 }

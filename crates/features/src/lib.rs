@@ -23,7 +23,7 @@ pub mod segment;
 pub mod template;
 
 pub use config::{ConfigError, FEATURE_VERSION, FeatureConfig, LangIdMethod};
-pub use decode::{DecodeError, Decoded, decode};
+pub use decode::{DecodeError, Decoded, decode, decode_with_charset};
 pub use features::{Column, Extractor, FeatureTable, Kind, Schema};
 pub use page::{Block, Element, ElementId, Page, Split};
 pub use segment::tags::Tag;
@@ -58,7 +58,17 @@ pub fn process<'a>(
     segmenter: &mut Segmenter,
     extractor: &Extractor,
 ) -> Result<Processed<'a>, PageError> {
-    let decoded = decode(bytes)?;
+    process_with_charset(bytes, None, segmenter, extractor)
+}
+
+/// [`process`] for a page whose transport declared a charset (see [`decode_with_charset`]).
+pub fn process_with_charset<'a>(
+    bytes: &'a [u8],
+    charset: Option<&str>,
+    segmenter: &mut Segmenter,
+    extractor: &Extractor,
+) -> Result<Processed<'a>, PageError> {
+    let decoded = decode_with_charset(bytes, charset)?;
     let page = segmenter.segment(&decoded.text)?;
     let table = extractor.extract(&page);
     Ok(Processed {

@@ -192,8 +192,23 @@ impl<'m> Labeler<'m> {
         bytes: &'a [u8],
         decoding: Decoding,
     ) -> Result<LabeledPage<'a>, LabelError> {
-        let processed =
-            victor_features::process(bytes, &mut self.segmenter, &self.model.extractor)?;
+        self.label_bytes_with_charset(bytes, None, decoding)
+    }
+
+    /// [`Labeler::label_bytes`] for a page whose transport declared a charset (an HTTP
+    /// `Content-Type`'s; see [`victor_features::decode_with_charset`]).
+    pub fn label_bytes_with_charset<'a>(
+        &mut self,
+        bytes: &'a [u8],
+        charset: Option<&str>,
+        decoding: Decoding,
+    ) -> Result<LabeledPage<'a>, LabelError> {
+        let processed = victor_features::process_with_charset(
+            bytes,
+            charset,
+            &mut self.segmenter,
+            &self.model.extractor,
+        )?;
         let mut probs = Vec::with_capacity(processed.page.blocks.len());
         let mut labels = Vec::with_capacity(processed.page.blocks.len());
         self.label_table(
@@ -213,6 +228,70 @@ impl<'m> Labeler<'m> {
     /// The decoding the model recommends ([`Model::recommended_decoding`]).
     pub fn default_decoding(&self) -> Decoding {
         self.model.recommended_decoding()
+    }
+}
+
+/// A labeler's buffers without its model: an owner that shares the model between threads (and
+/// so cannot keep a borrow of it) keeps these between pages and rebuilds a [`Labeler`] around
+/// them with [`Labeler::with_scratch`], so buffers grown by earlier pages are reused.
+#[derive(Debug)]
+pub struct Scratch {
+    segmenter: Segmenter,
+    ws: Workspace,
+    scores: Array2<f64>,
+    marginals: Array2<f64>,
+    path: Vec<usize>,
+    expected: expected::Scratch,
+    rows: Vec<f32>,
+    logits: Vec<f64>,
+}
+
+impl Scratch {
+    /// Empty buffers, with the block limit of a [`Labeler::set_max_blocks`].
+    pub fn new(max_blocks: usize) -> Self {
+        let mut segmenter = Segmenter::new();
+        segmenter.set_max_blocks(max_blocks);
+        Scratch {
+            segmenter,
+            ws: Workspace::new(),
+            scores: Array2::zeros((0, 0)),
+            marginals: Array2::zeros((0, 0)),
+            path: Vec::new(),
+            expected: expected::Scratch::default(),
+            rows: Vec::new(),
+            logits: Vec::new(),
+        }
+    }
+}
+
+impl<'m> Labeler<'m> {
+    /// A labeler for a model around buffers kept from an earlier one.
+    pub fn with_scratch(model: &'m Model, s: Scratch) -> Self {
+        Labeler {
+            model,
+            segmenter: s.segmenter,
+            ws: s.ws,
+            scores: s.scores,
+            marginals: s.marginals,
+            path: s.path,
+            expected: s.expected,
+            rows: s.rows,
+            logits: s.logits,
+        }
+    }
+
+    /// The labeler's buffers, to keep for a later [`Labeler::with_scratch`].
+    pub fn into_scratch(self) -> Scratch {
+        Scratch {
+            segmenter: self.segmenter,
+            ws: self.ws,
+            scores: self.scores,
+            marginals: self.marginals,
+            path: self.path,
+            expected: self.expected,
+            rows: self.rows,
+            logits: self.logits,
+        }
     }
 }
 

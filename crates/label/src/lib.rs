@@ -26,4 +26,4 @@ pub mod labeler;
 pub mod render;
 
 pub use bundle::{BundleError, BundleMeta, Model, RecommendedDecoding};
-pub use labeler::{Decoding, LabelError, LabeledPage, Labeler, Probs, decide};
+pub use labeler::{Decoding, LabelError, LabeledPage, Labeler, Probs, Scratch, decide};

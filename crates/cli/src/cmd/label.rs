@@ -8,13 +8,16 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use anyhow::Context;
 use clap::ValueEnum;
 use rayon::prelude::*;
+use victor::{Cleaner, Page};
 use victor_features::DEFAULT_MAX_BLOCKS;
+use victor_label::LabeledPage;
 use victor_label::render::{
     CSV_HEADER, JsonlMeta, render_html, render_text, write_csv, write_jsonl,
 };
-use victor_label::{Decoding, LabeledPage, Labeler, Model};
 
 use crate::util::{inputs, model, output, progress};
+
+mod warc;
 
 /// Output formats of `victor label`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -34,6 +37,17 @@ pub enum Format {
     Html,
     /// One row per block: page, block, start, end, label, p_header, p_text, p_other, text.
     Csv,
+}
+
+/// What `victor label`'s inputs are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Input {
+    /// WARC files by name (*.warc, *.warc.gz), pages otherwise.
+    Auto,
+    /// HTML pages.
+    Html,
+    /// WARC files.
+    Warc,
 }
 
 impl Format {
@@ -100,6 +114,13 @@ pub struct Args {
     /// Threads (default: all cores).
     #[arg(long, short, value_name = "N", value_parser = crate::util::values::jobs)]
     jobs: Option<usize>,
+    /// What the inputs are: `auto` takes files named *.warc or *.warc.gz as WARC files and
+    /// everything else as pages; `warc` reads every input (`-` too) as a WARC file, gzipped or
+    /// not. From a WARC file, `response` records of HTML (and `resource` records of HTML) are
+    /// labelled, with the charset of their HTTP header; jsonl formats add `WARC-Record-ID`,
+    /// `WARC-Target-URI` and `WARC-Date`; `--out DIR` writes one file per WARC file.
+    #[arg(long, value_enum, default_value_t = Input::Auto)]
+    input: Input,
     /// No progress display.
     #[arg(long, short)]
     quiet: bool,
@@ -188,40 +209,51 @@ fn to_stdout(
 }
 
 /// A labeling error as the failure report shows it, with the option that lifts a limit.
-fn describe(e: &victor_label::LabelError) -> String {
+fn describe(e: &victor::Error) -> String {
     use victor_features::{PageError, SegmentError};
+    use victor_label::LabelError;
     match e {
-        victor_label::LabelError::Page(PageError::Segment(SegmentError::TooManyBlocks(_))) => {
+        victor::Error::Label(LabelError::Page(PageError::Segment(
+            SegmentError::TooManyBlocks(_),
+        ))) => {
             format!("{e}; --max-blocks raises it")
         }
         _ => e.to_string(),
     }
 }
 
-/// A labeler for one thread, with the block limit of `--max-blocks`.
-fn labeler_for(model: &Model, max_blocks: usize) -> Labeler<'_> {
-    let mut labeler = Labeler::new(model);
-    labeler.set_max_blocks(max_blocks);
-    labeler
+/// Labels and renders one page into `buf` (cleared first); an error is the reason the failure
+/// report gives.
+fn label_html(
+    cleaner: &Cleaner,
+    page: Page<'_>,
+    source: &str,
+    format: Format,
+    decoding_name: &str,
+    buf: &mut Vec<u8>,
+) -> Result<(), String> {
+    buf.clear();
+    cleaner
+        .with_labeled(page, |lp| render(format, source, lp, decoding_name, buf))
+        .map_err(|e| describe(&e))?
+        .map_err(|e| e.to_string())
 }
 
-/// Reads, labels and renders one page into `buf` (cleared first); an error is the reason the
-/// failure report gives.
+/// Reads, labels and renders one page file into `buf` (cleared first).
 fn label_page(
-    labeler: &mut Labeler<'_>,
+    cleaner: &Cleaner,
     path: &Path,
-    decoding: Decoding,
     format: Format,
     decoding_name: &str,
     buf: &mut Vec<u8>,
 ) -> Result<(), String> {
     let bytes = inputs::read_page(path).map_err(|e| format!("cannot read: {e}"))?;
-    let lp = labeler
-        .label_bytes(&bytes, decoding)
-        .map_err(|e| describe(&e))?;
-    buf.clear();
     let source = path.display().to_string();
-    render(format, &source, &lp, decoding_name, buf).map_err(|e| e.to_string())
+    let page = Page {
+        html: &bytes,
+        ..Page::default()
+    };
+    label_html(cleaner, page, &source, format, decoding_name, buf)
 }
 
 /// A pool of `jobs` labeling threads.
@@ -237,6 +269,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let model = model::load(args.model.as_deref())?;
     let decoding = model::decoding(args.viterbi, args.expected_f1, args.threshold, &model)?;
     let decoding_name = model::decoding_name(decoding);
+    let cleaner = Cleaner::from_model(model, Some(decoding)).with_max_blocks(args.max_blocks);
+    if warc::wanted(&args)? {
+        return warc::run(&args, &cleaner, &decoding_name);
+    }
     let walk = inputs::collect_pages(&args.pages, args.files_from.as_deref())?;
     if walk.pages.is_empty() {
         return Err(walk.nothing_found("label", &args.pages, args.files_from.as_deref()));
@@ -289,31 +325,30 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     };
 
-    let one =
-        |labeler: &mut Labeler<'_>, buf: &mut Vec<u8>, path: &PathBuf| -> Result<(), String> {
-            label_page(labeler, path, decoding, args.format, &decoding_name, buf)?;
-            match &args.out {
-                Some(dir) => {
-                    let mut file = Vec::with_capacity(buf.len() + 64);
-                    if args.format == Format::Csv {
-                        write_csv_header(&mut file).map_err(|e| e.to_string())?;
-                    }
-                    file.extend_from_slice(buf);
-                    let target = out_paths.get(path.as_path()).cloned().unwrap_or_else(|| {
-                        dir.join(format!(
-                            "{}.{}",
-                            inputs::page_stem(path),
-                            args.format.extension()
-                        ))
-                    });
-                    output::write_atomic_in_existing(&target, &file)
-                        .map_err(|e| crate::util::errors::message(&e))?;
+    let one = |buf: &mut Vec<u8>, path: &PathBuf| -> Result<(), String> {
+        label_page(&cleaner, path, args.format, &decoding_name, buf)?;
+        match &args.out {
+            Some(dir) => {
+                let mut file = Vec::with_capacity(buf.len() + 64);
+                if args.format == Format::Csv {
+                    write_csv_header(&mut file).map_err(|e| e.to_string())?;
                 }
-                None => write_stdout(&mut stdout.lock(), buf)?,
+                file.extend_from_slice(buf);
+                let target = out_paths.get(path.as_path()).cloned().unwrap_or_else(|| {
+                    dir.join(format!(
+                        "{}.{}",
+                        inputs::page_stem(path),
+                        args.format.extension()
+                    ))
+                });
+                output::write_atomic_in_existing(&target, &file)
+                    .map_err(|e| crate::util::errors::message(&e))?;
             }
-            written.fetch_add(1, Ordering::Relaxed);
-            Ok(())
-        };
+            None => write_stdout(&mut stdout.lock(), buf)?,
+        }
+        written.fetch_add(1, Ordering::Relaxed);
+        Ok(())
+    };
     let report = |path: &PathBuf, r: Result<(), String>| {
         if let Err(reason) = r {
             bar.println(format!("victor: {}: {reason}", path.display()));
@@ -325,14 +360,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     if jobs == 1 || args.out.is_none() {
         // Sequential: one thread, or output order must follow input order on stdout.
-        let mut labeler = labeler_for(&model, args.max_blocks);
         let mut buf = Vec::new();
         if jobs == 1 || pages.len() < 2 {
             for p in &pages {
                 if closed.load(Ordering::SeqCst) {
                     break;
                 }
-                let r = one(&mut labeler, &mut buf, p);
+                let r = one(&mut buf, p);
                 report(p, r);
             }
         } else {
@@ -345,21 +379,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                 let outs: Vec<Result<Vec<u8>, String>> = pool.install(|| {
                     chunk
                         .par_iter()
-                        .map_init(
-                            || labeler_for(&model, args.max_blocks),
-                            |lab, p| {
-                                let mut b = Vec::new();
-                                let r = label_page(
-                                    lab,
-                                    p,
-                                    decoding,
-                                    args.format,
-                                    &decoding_name,
-                                    &mut b,
-                                );
-                                r.map(|()| b)
-                            },
-                        )
+                        .map(|p| {
+                            let mut b = Vec::new();
+                            let r = label_page(&cleaner, p, args.format, &decoding_name, &mut b);
+                            r.map(|()| b)
+                        })
                         .collect()
                 });
                 let mut lock = stdout.lock();
@@ -379,13 +403,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         let pool = thread_pool(jobs)?;
         pool.install(|| {
-            pages.par_iter().for_each_init(
-                || (labeler_for(&model, args.max_blocks), Vec::new()),
-                |(lab, buf), p| {
-                    let r = one(lab, buf, p);
-                    report(p, r);
-                },
-            );
+            pages.par_iter().for_each_init(Vec::new, |buf, p| {
+                let r = one(buf, p);
+                report(p, r);
+            });
         });
     }
     bar.finish_and_clear();

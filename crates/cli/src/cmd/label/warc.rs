@@ -1,0 +1,281 @@
+//! `victor label` over WARC files: the HTML pages of each file's records, streamed, labelled on
+//! the thread pool in chunks (output keeps the records' order), written to standard output or
+//! one file per WARC file under `--out`.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use rayon::prelude::*;
+use victor::warc::{Reader, Record, Skip, html_page};
+use victor::{Cleaner, Page};
+
+use super::{Args, Format, Input, StdoutState, label_html, thread_pool, to_stdout};
+use crate::util::output;
+
+/// Records labelled together on the pool (bounded, so memory stays flat).
+const CHUNK: usize = 256;
+
+/// Whether the inputs are WARC files: `--input warc`, or (with `--input auto`) every input
+/// named *.warc or *.warc.gz. A mix of WARC files and pages is refused.
+pub(super) fn wanted(args: &Args) -> anyhow::Result<bool> {
+    match args.input {
+        Input::Warc => Ok(true),
+        Input::Html => Ok(false),
+        Input::Auto => {
+            let warc = args.pages.iter().filter(|p| is_warc_name(p)).count();
+            if warc > 0 && (warc < args.pages.len() || args.files_from.is_some()) {
+                anyhow::bail!(
+                    "WARC files and pages in one run: label them separately (or say --input warc)"
+                );
+            }
+            Ok(warc > 0)
+        }
+    }
+}
+
+/// Whether a file is named like a WARC file.
+fn is_warc_name(p: &Path) -> bool {
+    let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let lower = name.to_ascii_lowercase();
+    lower.ends_with(".warc") || lower.ends_with(".warc.gz")
+}
+
+/// The name of a WARC file without .warc / .warc.gz.
+fn warc_stem(p: &Path) -> String {
+    let name = p
+        .file_name()
+        .map_or_else(|| "stdin".to_string(), |n| n.to_string_lossy().into_owned());
+    let lower = name.to_ascii_lowercase();
+    for ext in [".warc.gz", ".warc", ".gz"] {
+        if lower.ends_with(ext) {
+            return name[..name.len() - ext.len()].to_string();
+        }
+    }
+    name
+}
+
+/// What one WARC file gave.
+#[derive(Default)]
+struct Counts {
+    pages: usize,
+    failed: usize,
+    not_html: usize,
+    not_page: usize,
+    broken: usize,
+}
+
+/// A record's page labelled and rendered, with the WARC fields added to a JSON line.
+fn label_record(
+    cleaner: &Cleaner,
+    rec: &Record,
+    file: &str,
+    format: Format,
+    decoding_name: &str,
+) -> Result<Vec<u8>, String> {
+    let page = html_page(rec).map_err(|_| "not an HTML page".to_string())?;
+    let uri = rec.header("WARC-Target-URI");
+    let source = uri.map_or_else(|| format!("{file}@{}", rec.offset), str::to_string);
+    let mut buf = Vec::new();
+    let p = Page {
+        html: page.body,
+        charset: page.charset,
+        url: uri,
+    };
+    label_html(cleaner, p, &source, format, decoding_name, &mut buf)?;
+    if matches!(format, Format::Jsonl | Format::JsonlText) && buf.first() == Some(&b'{') {
+        // The page's object, with the record's fields first (their capitalised names sort
+        // before the lower-case ones, keeping the keys in order).
+        let mut line = Vec::with_capacity(buf.len() + 160);
+        line.push(b'{');
+        for key in ["WARC-Date", "WARC-Record-ID", "WARC-Target-URI"] {
+            let value = serde_json::to_string(&rec.header(key)).map_err(|e| e.to_string())?;
+            line.extend_from_slice(format!("{key:?}:{value},").as_bytes());
+        }
+        line.extend_from_slice(buf.get(1..).unwrap_or_default());
+        buf = line;
+    }
+    Ok(buf)
+}
+
+/// Labels every WARC input.
+pub(super) fn run(args: &Args, cleaner: &Cleaner, decoding_name: &str) -> anyhow::Result<ExitCode> {
+    if args.format == Format::Html {
+        anyhow::bail!(
+            "--format html is for pages, not WARC files: use jsonl, jsonl-text, text or csv"
+        );
+    }
+    let mut files: Vec<PathBuf> = args.pages.clone();
+    if let Some(list) = &args.files_from {
+        let text = if list.as_os_str() == "-" {
+            std::io::read_to_string(std::io::stdin()).context("cannot read standard input")?
+        } else {
+            std::fs::read_to_string(list)
+                .with_context(|| format!("cannot read {}", list.display()))?
+        };
+        files.extend(
+            text.lines()
+                .filter(|l| !l.trim().is_empty())
+                .map(PathBuf::from),
+        );
+    }
+    if files.is_empty() {
+        anyhow::bail!("no WARC file given");
+    }
+    if let Some(dir) = &args.out {
+        output::prepare_dir(dir, "--out")?;
+        let mut seen = std::collections::HashSet::new();
+        for f in &files {
+            if !seen.insert(warc_stem(f)) {
+                anyhow::bail!(
+                    "two WARC files named {} would write one file under --out",
+                    warc_stem(f)
+                );
+            }
+        }
+    }
+    let jobs = crate::util::values::threads(args.jobs, usize::MAX);
+    let pool = thread_pool(jobs)?;
+    let stdout = std::io::stdout();
+    let stdout_state = StdoutState::default();
+    let mut all_ok = true;
+    for file in &files {
+        let name = file.display().to_string();
+        let reader = if file.as_os_str() == "-" {
+            Reader::from_read(std::io::stdin())
+        } else {
+            Reader::open(file)
+        };
+        let reader = match reader {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("victor: {name}: cannot read: {e}");
+                all_ok = false;
+                continue;
+            }
+        };
+        let mut counts = Counts::default();
+        let r = match &args.out {
+            Some(dir) => {
+                let path = dir.join(format!("{}.{}", warc_stem(file), args.format.extension()));
+                let f = File::create(&path)
+                    .with_context(|| format!("cannot create {}", path.display()))?;
+                let mut w = BufWriter::new(f);
+                let state = StdoutState::default();
+                let r = one_file(
+                    reader,
+                    &name,
+                    args,
+                    cleaner,
+                    decoding_name,
+                    &pool,
+                    &mut w,
+                    &state,
+                    &mut counts,
+                );
+                r.and_then(|()| {
+                    w.flush()
+                        .with_context(|| format!("cannot write {}", path.display()))
+                })
+            }
+            None => {
+                let mut lock = stdout.lock();
+                one_file(
+                    reader,
+                    &name,
+                    args,
+                    cleaner,
+                    decoding_name,
+                    &pool,
+                    &mut lock,
+                    &stdout_state,
+                    &mut counts,
+                )
+            }
+        };
+        if let Err(e) = r {
+            if e.downcast_ref::<std::io::Error>()
+                .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+            {
+                return Ok(ExitCode::SUCCESS);
+            }
+            return Err(e);
+        }
+        if !args.quiet {
+            eprintln!(
+                "victor label: {name}: {} pages labelled, {} failed; skipped {} non-HTML responses, {} other records; {} broken records",
+                counts.pages, counts.failed, counts.not_html, counts.not_page, counts.broken
+            );
+        }
+        all_ok &= counts.failed == 0 && counts.broken == 0;
+    }
+    let _ = std::io::stdout().flush();
+    Ok(if all_ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// Streams one WARC file's records, labels their pages a chunk at a time and writes them in order.
+#[allow(clippy::too_many_arguments)]
+fn one_file(
+    reader: Reader<Box<dyn std::io::BufRead + Send>>,
+    name: &str,
+    args: &Args,
+    cleaner: &Cleaner,
+    decoding_name: &str,
+    pool: &rayon::ThreadPool,
+    out: &mut dyn Write,
+    state: &StdoutState,
+    counts: &mut Counts,
+) -> anyhow::Result<()> {
+    let mut chunk: Vec<Record> = Vec::with_capacity(CHUNK);
+    let mut flush = |chunk: &mut Vec<Record>, counts: &mut Counts| -> anyhow::Result<()> {
+        let outs: Vec<Result<Vec<u8>, String>> = pool.install(|| {
+            chunk
+                .par_iter()
+                .map(|rec| label_record(cleaner, rec, name, args.format, decoding_name))
+                .collect()
+        });
+        for (rec, r) in chunk.iter().zip(outs) {
+            match r {
+                Ok(b) => {
+                    to_stdout(&mut &mut *out, args.format, &b, state)?;
+                    counts.pages += 1;
+                }
+                Err(reason) => {
+                    counts.failed += 1;
+                    eprintln!(
+                        "victor: {name}: record at byte {} ({}): {reason}",
+                        rec.offset,
+                        rec.header("WARC-Target-URI").unwrap_or("no URI")
+                    );
+                }
+            }
+        }
+        chunk.clear();
+        Ok(())
+    };
+    for rec in reader {
+        match rec {
+            Ok(rec) => match html_page(&rec) {
+                Ok(_) => {
+                    chunk.push(rec);
+                    if chunk.len() == CHUNK {
+                        flush(&mut chunk, counts)?;
+                    }
+                }
+                Err(Skip::NotHtml) => counts.not_html += 1,
+                Err(Skip::NotPage) => counts.not_page += 1,
+            },
+            Err(e) => {
+                counts.broken += 1;
+                eprintln!("victor: {name}: broken record {e}");
+            }
+        }
+    }
+    flush(&mut chunk, counts)
+}

@@ -1,0 +1,177 @@
+//! `victor label` over WARC files built here from the example pages (gzip members, one a
+//! record, and plain): one JSON line per HTML response with the record's fields and the same
+//! text as the page labelled from its file, the HTTP charset used, non-HTML and other records
+//! skipped, a broken record reported with its offset while the file goes on, `--out` one file
+//! per WARC, and standard input with `--input warc`.
+
+mod common;
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use common::{VICTOR, examples, run, run_ok, s};
+
+fn record(kind: &str, uri: &str, block: &[u8]) -> Vec<u8> {
+    let mut r = format!(
+        "WARC/1.0\r\nWARC-Type: {kind}\r\nWARC-Record-ID: <urn:uuid:{uri}>\r\nWARC-Date: 2026-01-01T00:00:00Z\r\nWARC-Target-URI: {uri}\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n",
+        block.len()
+    )
+    .into_bytes();
+    r.extend_from_slice(block);
+    r.extend_from_slice(b"\r\n\r\n");
+    r
+}
+
+fn response(uri: &str, content_type: &str, body: &[u8]) -> Vec<u8> {
+    let mut http = format!("HTTP/1.1 200 OK\r\nContent-Type: {content_type}\r\n\r\n").into_bytes();
+    http.extend_from_slice(body);
+    record("response", uri, &http)
+}
+
+fn gz(bytes: &[u8]) -> Vec<u8> {
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    e.write_all(bytes).expect("gzip");
+    e.finish().expect("gzip")
+}
+
+fn pages() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(examples().join("pages"))
+        .expect("examples")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "html"))
+        .collect();
+    v.sort();
+    v.truncate(6);
+    v
+}
+
+/// The text `victor label --format jsonl-text` gives a page file.
+fn text_of_file(p: &std::path::Path) -> String {
+    let out = run_ok(&["label", "-q", "--format", "jsonl-text", s(p)]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    v["text"].as_str().expect("text").to_string()
+}
+
+const CYRILLIC: &[u8] = b"<html><head><title>t</title></head><body><article><h1>\xcd\xee\xe2\xee\xf1\xf2\xe8</h1><p>\xcf\xf0\xe8\xe2\xe5\xf2 \xec\xe8\xf0, \xfd\xf2\xee \xe4\xee\xeb\xe3\xe8\xe9 \xf2\xe5\xea\xf1\xf2 \xf1\xf2\xe0\xf2\xfc\xe8 \xe4\xeb\xff \xef\xf0\xee\xe2\xe5\xf0\xea\xe8, \xf7\xf2\xee \xea\xee\xe4\xe8\xf0\xee\xe2\xea\xe0 \xe8\xe7 \xe7\xe0\xe3\xee\xeb\xee\xe2\xea\xe0 HTTP \xe8\xf1\xef\xee\xeb\xfc\xe7\xf3\xe5\xf2\xf1\xff \xef\xf0\xe0\xe2\xe8\xeb\xfc\xed\xee \xe8 \xf2\xe5\xea\xf1\xf2 \xf7\xe8\xf2\xe0\xe5\xf2\xf1\xff.</p></article></body></html>";
+
+#[test]
+fn a_gzipped_warc_gives_one_line_per_html_response() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let pages = pages();
+    let mut warc = gz(&record("warcinfo", "", b"software: test\r\n"));
+    for (i, p) in pages.iter().enumerate() {
+        let body = std::fs::read(p).expect("page");
+        warc.extend(gz(&response(
+            &format!("http://example.org/{i}"),
+            "text/html",
+            &body,
+        )));
+        if i == 2 {
+            warc.extend(gz(&response(
+                "http://example.org/img",
+                "image/png",
+                b"\x89PNG....",
+            )));
+            warc.extend(gz(
+                b"WARC/1.0\r\nWARC-Type: response\r\nthis is no header\r\n\r\n",
+            ));
+        }
+    }
+    warc.extend(gz(&response(
+        "http://example.org/ru",
+        "text/html; charset=windows-1251",
+        CYRILLIC,
+    )));
+    let file = tmp.path().join("crawl.warc.gz");
+    std::fs::write(&file, &warc).expect("write");
+    let out = run(&["label", "--format", "jsonl-text", s(&file)]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // The broken record makes the run fail, after every other record was labelled.
+    assert!(!out.status.success());
+    assert!(stderr.contains("broken record at byte"), "{stderr}");
+    assert!(
+        stderr.contains("1 non-HTML responses, 1 other records; 1 broken records"),
+        "{stderr}"
+    );
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json line"))
+        .collect();
+    assert_eq!(lines.len(), pages.len() + 1);
+    for (i, p) in pages.iter().enumerate() {
+        let l = &lines[i];
+        assert_eq!(l["WARC-Target-URI"], format!("http://example.org/{i}"));
+        assert_eq!(
+            l["WARC-Record-ID"],
+            format!("<urn:uuid:http://example.org/{i}>")
+        );
+        assert_eq!(l["WARC-Date"], "2026-01-01T00:00:00Z");
+        assert_eq!(
+            l["text"].as_str(),
+            Some(text_of_file(p).as_str()),
+            "{}",
+            p.display()
+        );
+    }
+    let ru = lines[pages.len()]["text"].as_str().expect("text");
+    assert!(ru.contains("Привет мир"), "{ru}");
+}
+
+#[test]
+fn out_writes_one_file_per_warc_and_stdin_reads_a_plain_warc() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let pages = pages();
+    let mut plain = Vec::new();
+    for (i, p) in pages.iter().enumerate() {
+        let body = std::fs::read(p).expect("page");
+        plain.extend(response(
+            &format!("http://example.org/{i}"),
+            "text/html",
+            &body,
+        ));
+    }
+    let a = tmp.path().join("a.warc");
+    let b = tmp.path().join("b.warc.gz");
+    std::fs::write(&a, &plain).expect("write");
+    std::fs::write(&b, gz(&plain)).expect("write");
+    let dir = tmp.path().join("out");
+    run_ok(&[
+        "label",
+        "-q",
+        "--format",
+        "jsonl-text",
+        "--out",
+        s(&dir),
+        s(&a),
+        s(&b),
+    ]);
+    let ja = std::fs::read_to_string(dir.join("a.jsonl")).expect("a.jsonl");
+    let jb = std::fs::read_to_string(dir.join("b.jsonl")).expect("b.jsonl");
+    assert_eq!(ja.lines().count(), pages.len());
+    assert_eq!(ja, jb);
+
+    let mut child = Command::new(VICTOR)
+        .args([
+            "label",
+            "-q",
+            "--input",
+            "warc",
+            "--format",
+            "jsonl-text",
+            "-",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("victor runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(&plain)
+        .expect("write");
+    let out = child.wait_with_output().expect("victor ends");
+    assert!(out.status.success());
+    assert_eq!(String::from_utf8_lossy(&out.stdout), ja);
+}

@@ -1,0 +1,96 @@
+"""The Python package against the `victor` command line: same text, title and language on the
+shared pages, for str and bytes, one page at a time and with clean_many on threads; labels and
+probabilities; errors as VictorError."""
+
+import pathlib
+import threading
+
+import pytest
+
+import victor
+from conftest import ROOT, cli_jsonl
+
+EXAMPLES = ROOT / "annotations" / "examples" / "pages"
+
+
+def test_clean_equals_the_cli(pages):
+    for path, want in pages:
+        assert victor.clean(path.read_bytes()) == want["text"], path
+
+
+def test_label_gives_title_language_blocks(pages):
+    c = victor.Cleaner()
+    for path, want in pages[:10]:
+        d = c.label(path.read_bytes())
+        assert d["text"] == want["text"]
+        assert d["title"] == want["title"]
+        assert d["language"] == want["language"]
+        for b in d["blocks"]:
+            p = b["probabilities"]
+            assert abs(p["header"] + p["text"] + p["other"] - 1) < 1e-6
+            assert b["label"] in ("header", "text", "other")
+            assert b["start"] <= b["end"]
+        kept = [b["text"] for b in d["blocks"] if b["label"] != "other"]
+        assert all(k in d["text"] for k in kept)
+
+
+def test_clean_many_on_threads_keeps_order(pages):
+    raw = [p.read_bytes() for p, _ in pages]
+    want = [w["text"] for _, w in pages]
+    c = victor.Cleaner()
+    assert c.clean_many(raw, threads=3) == want
+    assert c.clean_many(iter(raw), threads=1) == want
+
+
+def test_python_threads_share_one_cleaner(pages):
+    c = victor.Cleaner()
+    raw = [p.read_bytes() for p, _ in pages]
+    out = [None] * len(raw)
+
+    def work(k):
+        for i in range(k, len(raw), 2):
+            out[i] = c.clean(raw[i])
+
+    ts = [threading.Thread(target=work, args=(k,)) for k in range(2)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert out == [w["text"] for _, w in pages]
+
+
+def test_str_input_and_decodings():
+    page = sorted(EXAMPLES.glob("*.html"))[0]
+    text = page.read_bytes().decode("utf-8", errors="replace")
+    assert victor.clean(text) == victor.clean(text.encode("utf-8"))
+    for kw, flag in (
+        ({"decoding": "viterbi"}, ["--viterbi"]),
+        ({"threshold": 0.5}, ["--threshold", "0.5"]),
+        ({"decoding": "expected-f1"}, ["--expected-f1"]),
+    ):
+        want = cli_jsonl([page], *flag)[0]
+        assert victor.Cleaner(**kw).clean(page.read_bytes()) == want["text"], kw
+    assert victor.Cleaner(threshold=0.5).decoding == "threshold 0.5"
+
+
+def test_model_folder_is_loaded():
+    bundle = ROOT / "models" / "article"
+    page = sorted(EXAMPLES.glob("*.html"))[1]
+    want = cli_jsonl([page], "--model", str(bundle))[0]
+    assert victor.clean(page.read_bytes(), model=str(bundle)) == want["text"]
+    assert victor.Cleaner(pathlib.Path(bundle)).clean(page.read_bytes()) == want["text"]
+
+
+def test_errors_are_python_exceptions():
+    with pytest.raises(victor.VictorError, match="binary"):
+        victor.clean(b"\x89PNG\r\n\x1a\n" + b"\0" * 64)
+    with pytest.raises(victor.VictorError, match="within 0 and 1"):
+        victor.Cleaner(threshold=1.5)
+    with pytest.raises(ValueError, match="decoding"):
+        victor.Cleaner(decoding="beam")
+    with pytest.raises(victor.VictorError, match="victor.json"):
+        victor.Cleaner("/nonexistent/bundle")
+    with pytest.raises(TypeError):
+        victor.clean(42)
+    with pytest.raises(victor.VictorError, match="page 1"):
+        victor.Cleaner().clean_many([b"<p>fine</p>", b"\x89PNG\r\n\x1a\n" + b"\0" * 64])

@@ -1,0 +1,354 @@
+//! # victor: clean web pages with one type
+//!
+//! [`Cleaner`] holds a model bundle and a decoding, and turns the bytes of an HTML page into its
+//! main text ([`Cleaner::clean`]) or into a [`Document`] with every block, its label and the
+//! probabilities of header, text and other ([`Cleaner::label`]). It is `Send + Sync` and cheap to
+//! clone (the model is shared): one `Cleaner` serves many threads, each page taking a set of
+//! buffers from a pool inside it and putting them back, so buffers grown by earlier pages are
+//! reused.
+//!
+//! ```
+//! # #[cfg(feature = "builtin")] {
+//! let cleaner = victor::Cleaner::builtin()?;
+//! let html = b"<html><head><title>T</title></head><body><nav><a href=/>Home</a></nav>\
+//!     <article><h1>Headline</h1><p>A first paragraph of the article with enough words to be \
+//!     kept as text by the model, since it reads like running prose.</p></article></body></html>";
+//! let text = cleaner.clean(html)?;
+//! let doc = cleaner.label(html)?;
+//! assert_eq!(doc.text, text);
+//! assert_eq!(doc.title.as_deref(), Some("T"));
+//! # }
+//! # Ok::<(), victor::Error>(())
+//! ```
+//!
+//! A page from a WARC file knows its charset from the HTTP header: [`Cleaner::clean_with`] and
+//! [`Cleaner::label_with`] take it (and the page's URL, kept in the [`Document`]) in a [`Page`].
+//!
+//! Features: `builtin` (on by default) builds the shipped default model into the library for
+//! [`Cleaner::builtin`]; without it, load a bundle folder with [`Cleaner::load`].
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod warc;
+
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use serde::Serialize;
+use victor_annotations::Label;
+use victor_label::render::render_text;
+use victor_label::{BundleError, LabelError, LabeledPage, Labeler, Model, Scratch};
+
+pub use victor_features::DEFAULT_MAX_BLOCKS;
+pub use victor_label::Decoding;
+
+/// Why a cleaner could not be made or a page could not be cleaned.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The model bundle does not load.
+    #[error(transparent)]
+    Bundle(#[from] BundleError),
+    /// The page could not be labelled (binary data, too many blocks, a broken model).
+    #[error(transparent)]
+    Label(#[from] LabelError),
+    /// A threshold outside [0, 1] (or not a number).
+    #[error("the threshold must be within 0 and 1, got {0}")]
+    Threshold(f64),
+    /// This library was built without the `builtin` feature (or without models/default).
+    #[error("this victor library was built without the default model (feature `builtin`)")]
+    NoBuiltin,
+}
+
+/// A page with what its transport knows about it.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Page<'a> {
+    /// The raw bytes (the HTTP body, without headers).
+    pub html: &'a [u8],
+    /// The charset of the HTTP `Content-Type` header, if it gave one: it outranks the page's own
+    /// `<meta>` declaration (a byte-order mark and valid UTF-8 still come first).
+    pub charset: Option<&'a str>,
+    /// The page's URL, kept in the [`Document`].
+    pub url: Option<&'a str>,
+}
+
+/// One labelled page, owned and serialisable.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Document {
+    /// The page's URL, if it was given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// The text of the page's `<title>`.
+    pub title: Option<String>,
+    /// The page's language (ISO 639-3), when identified.
+    pub language: Option<String>,
+    /// The cleaned text: the kept blocks, one paragraph a line (no final line break).
+    pub text: String,
+    /// Every block of the page, in document order.
+    pub blocks: Vec<Block>,
+}
+
+/// One block of a [`Document`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Block {
+    /// The block's text.
+    pub text: String,
+    /// Byte offset of its first character in the decoded document.
+    pub start: u32,
+    /// Byte offset after its last character in the decoded document.
+    pub end: u32,
+    /// `header`, `text` or `other`.
+    pub label: &'static str,
+    /// P(header), P(text), P(other).
+    pub probabilities: [f64; 3],
+}
+
+/// A model and a decoding, shared between threads (see the crate docs).
+#[derive(Clone, Debug)]
+pub struct Cleaner {
+    inner: Arc<Inner>,
+}
+
+#[derive(Debug)]
+struct Inner {
+    model: Arc<Model>,
+    decoding: Decoding,
+    max_blocks: usize,
+    /// Buffers of labelers between pages, one set per page in flight at most.
+    pool: Mutex<Vec<Scratch>>,
+}
+
+#[cfg(feature = "builtin")]
+mod builtin {
+    /// `victor.json` of the shipped default bundle.
+    pub const META: &str = include_str!("../../../models/default/victor.json");
+    /// `model.crfsuite` of the shipped default bundle.
+    pub const MODEL: &[u8] = include_bytes!("../../../models/default/model.crfsuite");
+}
+
+impl Cleaner {
+    /// The shipped default model (`models/default`) with its recommended decoding.
+    pub fn builtin() -> Result<Cleaner, Error> {
+        #[cfg(feature = "builtin")]
+        {
+            let model = Model::from_parts(
+                builtin::META,
+                builtin::MODEL,
+                Path::new("<built-in models/default>"),
+            )?;
+            Ok(Cleaner::from_model(model, None))
+        }
+        #[cfg(not(feature = "builtin"))]
+        Err(Error::NoBuiltin)
+    }
+
+    /// The bundle in folder `dir` (`victor.json` and `model.crfsuite`) with its recommended
+    /// decoding.
+    pub fn load(dir: &Path) -> Result<Cleaner, Error> {
+        Ok(Cleaner::from_model(Model::load(dir)?, None))
+    }
+
+    /// A loaded model with a decoding (`None`: the bundle's recommended one).
+    pub fn from_model(model: Model, decoding: Option<Decoding>) -> Cleaner {
+        let decoding = decoding.unwrap_or_else(|| model.recommended_decoding());
+        Cleaner {
+            inner: Arc::new(Inner {
+                model: Arc::new(model),
+                decoding,
+                max_blocks: DEFAULT_MAX_BLOCKS,
+                pool: Mutex::new(Vec::new()),
+            }),
+        }
+    }
+
+    /// The same model with another decoding, checked: a threshold must be within 0 and 1.
+    /// The model is shared with `self`, the buffers are not.
+    pub fn with_decoding(&self, decoding: Decoding) -> Result<Cleaner, Error> {
+        if let Decoding::Threshold(t) = decoding
+            && !(0.0..=1.0).contains(&t)
+        {
+            return Err(Error::Threshold(t));
+        }
+        Ok(self.rebuilt(decoding, self.inner.max_blocks))
+    }
+
+    /// The same model refusing pages of more than `max_blocks` text blocks (default
+    /// [`DEFAULT_MAX_BLOCKS`]; labeling needs about 1 KB a block).
+    pub fn with_max_blocks(&self, max_blocks: usize) -> Cleaner {
+        self.rebuilt(self.inner.decoding, max_blocks)
+    }
+
+    fn rebuilt(&self, decoding: Decoding, max_blocks: usize) -> Cleaner {
+        Cleaner {
+            inner: Arc::new(Inner {
+                model: self.inner.model.clone(),
+                decoding,
+                max_blocks,
+                pool: Mutex::new(Vec::new()),
+            }),
+        }
+    }
+
+    /// The model.
+    pub fn model(&self) -> &Model {
+        &self.inner.model
+    }
+
+    /// The decoding.
+    pub fn decoding(&self) -> Decoding {
+        self.inner.decoding
+    }
+
+    /// The cleaned text of a page: its kept blocks, one paragraph a line.
+    pub fn clean(&self, html: &[u8]) -> Result<String, Error> {
+        self.clean_with(Page {
+            html,
+            ..Page::default()
+        })
+    }
+
+    /// [`Cleaner::clean`] for a page with its HTTP charset.
+    pub fn clean_with(&self, page: Page<'_>) -> Result<String, Error> {
+        self.with_labeled(page, |lp| {
+            let mut s = String::new();
+            render_text(&lp.processed.page, &lp.labels, false, &mut s);
+            if s.ends_with('\n') {
+                s.pop();
+            }
+            s
+        })
+    }
+
+    /// Every block of a page with its label and probabilities, and the cleaned text.
+    pub fn label(&self, html: &[u8]) -> Result<Document, Error> {
+        self.label_with(Page {
+            html,
+            ..Page::default()
+        })
+    }
+
+    /// [`Cleaner::label`] for a page with its HTTP charset and URL.
+    pub fn label_with(&self, page: Page<'_>) -> Result<Document, Error> {
+        self.with_labeled(page, |lp| {
+            let p = &lp.processed.page;
+            let mut text = String::new();
+            render_text(p, &lp.labels, false, &mut text);
+            if text.ends_with('\n') {
+                text.pop();
+            }
+            let blocks = p
+                .blocks
+                .iter()
+                .enumerate()
+                .map(|(i, b)| Block {
+                    text: p.block_text(b).to_string(),
+                    start: b.source.start,
+                    end: b.source.end,
+                    label: lp.labels.get(i).copied().unwrap_or(Label::Other).as_str(),
+                    probabilities: lp.probs.get(i).copied().unwrap_or([0.0, 0.0, 1.0]),
+                })
+                .collect();
+            Document {
+                url: page.url.map(str::to_string),
+                title: p.title.clone(),
+                language: lp.processed.table.language.map(str::to_string),
+                text,
+                blocks,
+            }
+        })
+    }
+
+    /// Labels a page and hands the borrowed result to `f` (no copy of the page's blocks): the
+    /// way to render a page some other way, as `victor label`'s output formats do.
+    pub fn with_labeled<R>(
+        &self,
+        page: Page<'_>,
+        f: impl FnOnce(&LabeledPage<'_>) -> R,
+    ) -> Result<R, Error> {
+        let inner = &*self.inner;
+        let scratch = inner
+            .pool
+            .lock()
+            .ok()
+            .and_then(|mut p| p.pop())
+            .unwrap_or_else(|| Scratch::new(inner.max_blocks));
+        let mut labeler = Labeler::with_scratch(&inner.model, scratch);
+        let r = labeler
+            .label_bytes_with_charset(page.html, page.charset, inner.decoding)
+            .map(|lp| f(&lp));
+        if let Ok(mut p) = inner.pool.lock() {
+            p.push(labeler.into_scratch());
+        }
+        Ok(r?)
+    }
+}
+
+#[cfg(all(test, feature = "builtin"))]
+mod tests {
+    use super::*;
+
+    const PAGE: &[u8] = b"<html><head><title>T</title></head><body><nav><a href=/>Home</a> \
+        <a href=/a>About</a></nav><article><h1>Headline</h1><p>A first paragraph of the \
+        article with enough words to be kept as text by the model, since it reads like running \
+        prose and goes on for a while.</p></article></body></html>";
+
+    #[test]
+    fn one_cleaner_serves_threads_and_clones_share_the_model() {
+        fn send_sync<T: Send + Sync>() {}
+        send_sync::<Cleaner>();
+        let c = Cleaner::builtin().unwrap();
+        let want = c.clean(PAGE).unwrap();
+        assert!(want.contains("first paragraph"));
+        let d = c.clone();
+        assert!(std::ptr::eq(c.model(), d.model()));
+        std::thread::scope(|s| {
+            let hs: Vec<_> = (0..3)
+                .map(|_| s.spawn(|| (0..5).map(|_| d.clean(PAGE).unwrap()).collect::<Vec<_>>()))
+                .collect();
+            for h in hs {
+                assert!(h.join().unwrap().iter().all(|t| *t == want));
+            }
+        });
+    }
+
+    #[test]
+    fn label_document_agrees_with_clean_and_keeps_the_url() {
+        let c = Cleaner::builtin().unwrap();
+        let doc = c
+            .label_with(Page {
+                html: PAGE,
+                charset: Some("utf-8"),
+                url: Some("http://example.org/"),
+            })
+            .unwrap();
+        assert_eq!(doc.text, c.clean(PAGE).unwrap());
+        assert_eq!(doc.url.as_deref(), Some("http://example.org/"));
+        assert_eq!(doc.title.as_deref(), Some("T"));
+        for b in &doc.blocks {
+            assert!((b.probabilities.iter().sum::<f64>() - 1.0).abs() < 1e-6);
+            assert!(b.start <= b.end);
+        }
+        assert!(
+            doc.blocks
+                .iter()
+                .any(|b| b.label == "other" && b.text == "Home")
+        );
+    }
+
+    #[test]
+    fn decodings_are_checked_and_errors_say_why() {
+        let c = Cleaner::builtin().unwrap();
+        assert!(matches!(
+            c.with_decoding(Decoding::Threshold(1.5)),
+            Err(Error::Threshold(_))
+        ));
+        assert!(c.with_decoding(Decoding::Threshold(f64::NAN)).is_err());
+        let v = c.with_decoding(Decoding::Viterbi).unwrap();
+        assert_eq!(v.decoding(), Decoding::Viterbi);
+        let e = c.clean(b"\x89PNG\r\n\x1a\n\0\0\0\0").unwrap_err();
+        assert!(e.to_string().contains("binary"), "{e}");
+        assert!(Cleaner::load(Path::new("/nonexistent")).is_err());
+        let small = c.with_max_blocks(2);
+        assert!(small.clean(PAGE).is_err());
+    }
+}

@@ -1,0 +1,465 @@
+//! Reading WARC files (ISO 28500, WARC/1.0 and 1.1) record by record, and the HTML pages in them.
+//!
+//! [`Reader`] streams: it holds one record's block at a time, so memory stays flat on a
+//! multi-gigabyte file; a gzipped file (`.warc.gz`, one gzip member per record as Common Crawl
+//! writes them, or any number of members) is decompressed as it is read, member after member. A
+//! record whose header is malformed is reported as a [`RecordError`] with its offset and the
+//! reader goes on at the next `WARC/` version line; a file cut short ends with an error for its
+//! last record. Offsets count bytes of the uncompressed WARC stream.
+//!
+//! [`html_page`] picks the pages: `response` records with an HTTP message whose `Content-Type`
+//! is HTML (the HTTP header stripped, its `charset` kept for the decoder), and `resource`
+//! records whose WARC `Content-Type` is HTML.
+//!
+//! Written here rather than taken from the `warc` crate (0.4): that crate reads a record's block
+//! into memory without a limit, stops at the first malformed record, and gives no offsets; the
+//! format is a version line, `Name: value` lines and a block of `Content-Length` bytes.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read};
+use std::path::Path;
+
+/// A record whose block is larger than this is skipped (reported, not held in memory).
+pub const MAX_RECORD: u64 = 256 << 20;
+
+/// One WARC record.
+#[derive(Clone, Debug, Default)]
+pub struct Record {
+    /// Where the record starts, in bytes of the uncompressed WARC stream.
+    pub offset: u64,
+    /// The header fields in their order: names as written, values trimmed.
+    pub headers: Vec<(String, String)>,
+    /// The record's block (`Content-Length` bytes).
+    pub block: Vec<u8>,
+}
+
+impl Record {
+    /// The value of a header field, the name compared without case.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// `WARC-Type` (`response`, `request`, `resource`, `warcinfo`, ...).
+    pub fn warc_type(&self) -> Option<&str> {
+        self.header("WARC-Type")
+    }
+}
+
+/// Why a record could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum RecordError {
+    /// Reading (or decompressing) the file failed; the rest of the file is lost.
+    #[error("at byte {offset}: {source}")]
+    Io {
+        /// Where reading stopped.
+        offset: u64,
+        /// The error.
+        source: io::Error,
+    },
+    /// The record's header is not a WARC header.
+    #[error("at byte {offset}: {reason}")]
+    Malformed {
+        /// Where the record starts.
+        offset: u64,
+        /// What is wrong.
+        reason: String,
+    },
+    /// The file ends inside the record.
+    #[error(
+        "at byte {offset}: the file ends inside the record ({missing} bytes of its block missing)"
+    )]
+    Truncated {
+        /// Where the record starts.
+        offset: u64,
+        /// Bytes of the block that are not there.
+        missing: u64,
+    },
+    /// The block is over [`MAX_RECORD`] bytes: skipped.
+    #[error("at byte {offset}: a record of {len} bytes, over the limit of {MAX_RECORD}: skipped")]
+    TooLarge {
+        /// Where the record starts.
+        offset: u64,
+        /// Its `Content-Length`.
+        len: u64,
+    },
+}
+
+impl RecordError {
+    /// Whether the reader can go on after this error (the file is not cut short or unreadable).
+    pub fn recoverable(&self) -> bool {
+        matches!(
+            self,
+            RecordError::Malformed { .. } | RecordError::TooLarge { .. }
+        )
+    }
+}
+
+/// A streaming reader of WARC records (see the module docs).
+pub struct Reader<R> {
+    inner: R,
+    offset: u64,
+    line: Vec<u8>,
+    done: bool,
+    /// A version line met while skipping a malformed record: the next record starts with it.
+    pending: Option<(u64, Vec<u8>)>,
+}
+
+impl Reader<Box<dyn BufRead + Send>> {
+    /// Opens a WARC file, gzipped (recognised by its first bytes) or not.
+    pub fn open(path: &Path) -> io::Result<Self> {
+        Self::from_read(File::open(path)?)
+    }
+
+    /// A reader over a byte stream, gzipped (recognised by its first bytes) or not.
+    pub fn from_read(r: impl Read + Send + 'static) -> io::Result<Self> {
+        let mut buf = BufReader::with_capacity(1 << 16, r);
+        let gz = buf.fill_buf()?.starts_with(&[0x1f, 0x8b]);
+        let inner: Box<dyn BufRead + Send> = if gz {
+            Box::new(BufReader::with_capacity(
+                1 << 16,
+                flate2::bufread::MultiGzDecoder::new(buf),
+            ))
+        } else {
+            Box::new(buf)
+        };
+        Ok(Reader::new(inner))
+    }
+}
+
+impl<R: BufRead> Reader<R> {
+    /// A reader over an uncompressed WARC stream.
+    pub fn new(inner: R) -> Self {
+        Reader {
+            inner,
+            offset: 0,
+            line: Vec::new(),
+            done: false,
+            pending: None,
+        }
+    }
+
+    /// Reads one line (with its end) into `self.line`; 0 at the end of the stream.
+    fn read_line(&mut self) -> io::Result<usize> {
+        self.line.clear();
+        let n = (&mut self.inner)
+            .take(64 << 10)
+            .read_until(b'\n', &mut self.line)?;
+        self.offset += n as u64;
+        Ok(n)
+    }
+
+    fn io_error(&mut self, source: io::Error) -> Option<Result<Record, RecordError>> {
+        self.done = true;
+        Some(Err(RecordError::Io {
+            offset: self.offset,
+            source,
+        }))
+    }
+
+    /// Skips to the next `WARC/` version line (kept for the next record) or the end.
+    fn resync(&mut self) {
+        loop {
+            match self.read_line() {
+                Ok(0) | Err(_) => return,
+                Ok(n) if self.line.starts_with(b"WARC/") => {
+                    self.pending = Some((self.offset - n as u64, self.line.clone()));
+                    return;
+                }
+                Ok(_) => {}
+            }
+        }
+    }
+
+    fn malformed(&mut self, offset: u64, reason: String) -> Option<Result<Record, RecordError>> {
+        self.resync();
+        Some(Err(RecordError::Malformed { offset, reason }))
+    }
+}
+
+impl<R: BufRead> Iterator for Reader<R> {
+    type Item = Result<Record, RecordError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        // The version line, after the blank lines that end the previous record.
+        let (start, version) = match self.pending.take() {
+            Some(p) => p,
+            None => loop {
+                let start = self.offset;
+                match self.read_line() {
+                    Ok(0) => {
+                        self.done = true;
+                        return None;
+                    }
+                    Ok(_) if self.line.trim_ascii().is_empty() => {}
+                    Ok(_) => break (start, self.line.clone()),
+                    Err(e) => return self.io_error(e),
+                }
+            },
+        };
+        if !version.starts_with(b"WARC/") {
+            let shown = String::from_utf8_lossy(version.get(..40).unwrap_or(&version))
+                .trim()
+                .to_string();
+            return self.malformed(start, format!("not a WARC record (starts {shown:?})"));
+        }
+        let mut rec = Record {
+            offset: start,
+            ..Record::default()
+        };
+        loop {
+            match self.read_line() {
+                Ok(0) => {
+                    self.done = true;
+                    return Some(Err(RecordError::Truncated {
+                        offset: start,
+                        missing: 0,
+                    }));
+                }
+                Ok(_) => {}
+                Err(e) => return self.io_error(e),
+            }
+            let line = self.line.trim_ascii_end();
+            if line.is_empty() {
+                break;
+            }
+            if line.starts_with(b"WARC/") {
+                let offset = self.offset - self.line.len() as u64;
+                self.pending = Some((offset, self.line.clone()));
+                return Some(Err(RecordError::Malformed {
+                    offset: start,
+                    reason: "the header does not end before the next record".into(),
+                }));
+            }
+            let text = String::from_utf8_lossy(line);
+            match text.split_once(':') {
+                Some((name, value)) => rec
+                    .headers
+                    .push((name.trim().to_string(), value.trim().to_string())),
+                // A continuation line (folded header value).
+                None if line.first().is_some_and(|b| b.is_ascii_whitespace()) => {
+                    if let Some((_, v)) = rec.headers.last_mut() {
+                        v.push(' ');
+                        v.push_str(text.trim());
+                    }
+                }
+                None => {
+                    return self.malformed(start, format!("a header line without ':': {text:?}"));
+                }
+            }
+        }
+        let Some(len) = rec.header("Content-Length").map(str::to_string) else {
+            return self.malformed(start, "no Content-Length".into());
+        };
+        let Ok(len) = len.parse::<u64>() else {
+            return self.malformed(start, format!("Content-Length {len:?} is not a number"));
+        };
+        if len > MAX_RECORD {
+            match io::copy(&mut (&mut self.inner).take(len), &mut io::sink()) {
+                Ok(n) if n == len => {
+                    self.offset += n;
+                    return Some(Err(RecordError::TooLarge { offset: start, len }));
+                }
+                Ok(n) => {
+                    self.done = true;
+                    return Some(Err(RecordError::Truncated {
+                        offset: start,
+                        missing: len - n,
+                    }));
+                }
+                Err(e) => return self.io_error(e),
+            }
+        }
+        // The length is within MAX_RECORD, so it fits in usize.
+        rec.block.reserve(len as usize);
+        match (&mut self.inner).take(len).read_to_end(&mut rec.block) {
+            Ok(n) => {
+                self.offset += n as u64;
+                if (n as u64) < len {
+                    self.done = true;
+                    return Some(Err(RecordError::Truncated {
+                        offset: start,
+                        missing: len - n as u64,
+                    }));
+                }
+            }
+            Err(e) => return self.io_error(e),
+        }
+        Some(Ok(rec))
+    }
+}
+
+/// Why a record holds no page: the ones that are not asked for are counted by kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Skip {
+    /// A `response` or `resource` whose content is not HTML.
+    NotHtml,
+    /// A `request`, `warcinfo`, `metadata`, `revisit`, ... record, or a response that is not HTTP.
+    NotPage,
+}
+
+/// The HTML page in a record: its body and the charset its HTTP header declared.
+#[derive(Clone, Copy, Debug)]
+pub struct HtmlPage<'a> {
+    /// The HTTP body (or the `resource` record's block).
+    pub body: &'a [u8],
+    /// The `charset` parameter of the HTTP `Content-Type`, if any.
+    pub charset: Option<&'a str>,
+}
+
+/// Whether a media type (`text/html; charset=...`) is HTML.
+fn is_html(content_type: &str) -> bool {
+    let mime = content_type.split(';').next().unwrap_or("").trim();
+    mime.eq_ignore_ascii_case("text/html") || mime.eq_ignore_ascii_case("application/xhtml+xml")
+}
+
+/// The `charset` parameter of a `Content-Type` value.
+fn charset_of(content_type: &str) -> Option<&str> {
+    content_type.split(';').skip(1).find_map(|p| {
+        let (k, v) = p.split_once('=')?;
+        k.trim()
+            .eq_ignore_ascii_case("charset")
+            .then(|| v.trim().trim_matches(|c| c == '"' || c == '\''))
+            .filter(|v| !v.is_empty())
+    })
+}
+
+/// The HTML page of a record (see the module docs), or why there is none.
+pub fn html_page(rec: &Record) -> Result<HtmlPage<'_>, Skip> {
+    let kind = rec.warc_type().unwrap_or("");
+    if kind.eq_ignore_ascii_case("resource") {
+        return match rec.header("Content-Type") {
+            Some(ct) if is_html(ct) => Ok(HtmlPage {
+                body: &rec.block,
+                charset: charset_of(ct),
+            }),
+            _ => Err(Skip::NotHtml),
+        };
+    }
+    if !kind.eq_ignore_ascii_case("response") {
+        return Err(Skip::NotPage);
+    }
+    // The HTTP message: a status line, header lines, a blank line, the body.
+    let block = rec.block.as_slice();
+    if !block.starts_with(b"HTTP/") {
+        return Err(Skip::NotPage);
+    }
+    let mut pos = 0;
+    let mut content_type: Option<&str> = None;
+    let mut first = true;
+    loop {
+        let rest = block.get(pos..).unwrap_or_default();
+        let Some(nl) = memchr::memchr(b'\n', rest) else {
+            // The header never ends: no body.
+            return Err(Skip::NotPage);
+        };
+        let line = rest.get(..nl).unwrap_or_default().trim_ascii_end();
+        pos += nl + 1;
+        if line.is_empty() {
+            break;
+        }
+        if first {
+            first = false;
+            continue;
+        }
+        if let Some((name, value)) = line.split_at_checked(13)
+            && name.eq_ignore_ascii_case(b"Content-Type:")
+        {
+            content_type = std::str::from_utf8(value).ok().map(str::trim);
+        }
+    }
+    match content_type {
+        Some(ct) if is_html(ct) => Ok(HtmlPage {
+            body: block.get(pos..).unwrap_or_default(),
+            charset: charset_of(ct),
+        }),
+        _ => Err(Skip::NotHtml),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(kind: &str, uri: &str, block: &[u8]) -> Vec<u8> {
+        let mut r = format!(
+            "WARC/1.0\r\nWARC-Type: {kind}\r\nWARC-Target-URI: {uri}\r\nContent-Length: {}\r\n\r\n",
+            block.len()
+        )
+        .into_bytes();
+        r.extend_from_slice(block);
+        r.extend_from_slice(b"\r\n\r\n");
+        r
+    }
+
+    #[test]
+    fn reads_records_skips_broken_ones_and_finds_html() {
+        let mut warc = record("warcinfo", "", b"software: test\r\n");
+        warc.extend(record(
+            "response",
+            "http://a/",
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=\"windows-1251\"\r\n\r\n<p>hi",
+        ));
+        let broken_at = warc.len() as u64;
+        warc.extend_from_slice(
+            b"WARC/1.0\r\nWARC-Type: response\r\nno colon here\r\n\r\njunk\r\n\r\n",
+        );
+        warc.extend(record(
+            "response",
+            "http://b/",
+            b"HTTP/1.1 200 OK\r\ncontent-type: image/png\r\n\r\n\x89PNG",
+        ));
+        warc.extend(record("resource", "http://c/", b"<p>x"));
+        let cut = record(
+            "response",
+            "http://d/",
+            b"HTTP/1.1 200 OK\r\n\r\n0123456789",
+        );
+        warc.extend_from_slice(&cut[..cut.len() - 8]);
+        let recs: Vec<_> = Reader::new(&warc[..]).collect();
+        assert_eq!(recs.len(), 6, "{recs:?}");
+        let ok: Vec<&Record> = recs.iter().filter_map(|r| r.as_ref().ok()).collect();
+        assert_eq!(ok.len(), 4);
+        assert_eq!(ok[0].offset, 0);
+        let page = html_page(ok[1]).unwrap();
+        assert_eq!(page.body, b"<p>hi");
+        assert_eq!(page.charset, Some("windows-1251"));
+        assert_eq!(ok[1].header("warc-target-uri"), Some("http://a/"));
+        assert!(
+            matches!(&recs[2], Err(RecordError::Malformed { offset, .. }) if *offset == broken_at)
+        );
+        assert_eq!(html_page(ok[0]).err(), Some(Skip::NotPage));
+        assert_eq!(html_page(ok[2]).err(), Some(Skip::NotHtml));
+        // A resource record has no HTTP header and no Content-Type here: not HTML.
+        assert_eq!(html_page(ok[3]).err(), Some(Skip::NotHtml));
+        assert!(matches!(&recs[5], Err(RecordError::Truncated { missing, .. }) if *missing > 0));
+    }
+
+    #[test]
+    fn gzip_members_one_per_record() {
+        use std::io::Write;
+        let mut file = Vec::new();
+        for uri in ["http://a/", "http://b/"] {
+            let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            gz.write_all(&record(
+                "response",
+                uri,
+                b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n<p>x",
+            ))
+            .unwrap();
+            file.extend(gz.finish().unwrap());
+        }
+        let recs: Vec<Record> = Reader::from_read(std::io::Cursor::new(file))
+            .unwrap()
+            .collect::<Result<_, _>>()
+            .unwrap();
+        assert_eq!(recs.len(), 2);
+        assert_eq!(recs[1].header("WARC-Target-URI"), Some("http://b/"));
+        assert!(recs[1].offset > 0);
+    }
+}
