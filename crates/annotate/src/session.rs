@@ -23,6 +23,25 @@ pub struct PageSource {
     pub id: String,
     /// Where its bytes are read from (unless the output set has it already).
     pub path: PathBuf,
+    /// Its URL, split and language, when known (a data set's manifest), recorded on saving.
+    pub url: Option<String>,
+    /// Its split (`dev`, `test`).
+    pub split: Option<String>,
+    /// Its language.
+    pub lang: Option<String>,
+}
+
+impl PageSource {
+    /// A page known by id and file only.
+    pub fn new(id: impl Into<String>, path: impl Into<PathBuf>) -> Self {
+        Self {
+            id: id.into(),
+            path: path.into(),
+            url: None,
+            split: None,
+            lang: None,
+        }
+    }
 }
 
 /// Why a page could not be shown or saved.
@@ -209,9 +228,9 @@ impl Session {
             let mut record = s.record.clone().unwrap_or_else(|| PageRecord {
                 format: victor_annotations::format::FORMAT_VERSION,
                 id: src.id.clone(),
-                split: None,
-                lang: None,
-                url: None,
+                split: src.split.clone(),
+                lang: src.lang.clone(),
+                url: src.url.clone(),
                 page: PageInfo::of(&s.bytes, &s.encoding, s.page.blocks.len()),
                 source: Source {
                     set: me.set_name.clone(),

@@ -204,14 +204,8 @@ async fn marks_are_kept_saved_and_counted() {
     std::fs::write(pages_dir.join("second.html"), PAGE).expect("write page");
     let out = tmp.path().join("ann");
     let pages = vec![
-        PageSource {
-            id: "article".into(),
-            path: pages_dir.join("article.html"),
-        },
-        PageSource {
-            id: "second".into(),
-            path: pages_dir.join("second.html"),
-        },
+        PageSource::new("article", pages_dir.join("article.html")),
+        PageSource::new("second", pages_dir.join("second.html")),
     ];
     let (addr, stop) = start(pages, &out).await;
     let b = browser(&chromium, &driver, &tmp.path().join("profile")).await;
@@ -384,14 +378,7 @@ async fn replay(c: &Client, marks: &[Mark]) {
 /// rule gives (the longest paragraphs' blocks as text), and saves a screenshot.
 async fn screenshot(c: &Client, page: &Path, shot: &Path, tmp: &Path) {
     let out = tmp.join("shot-ann");
-    let (addr, stop) = start(
-        vec![PageSource {
-            id: "page".into(),
-            path: page.to_path_buf(),
-        }],
-        &out,
-    )
-    .await;
+    let (addr, stop) = start(vec![PageSource::new("page", page.to_path_buf())], &out).await;
     c.goto(&format!("http://{addr}/"))
         .await
         .expect("open the tool");

@@ -22,8 +22,9 @@ pub enum OrderArg {
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Pages: HTML files, folders of them (walked recursively), or annotated sets (a folder with
-    /// set.json: its pages/).
+    /// Pages: HTML files, folders of them (walked recursively), data sets (a folder with
+    /// manifest.jsonl: its pages, with their ids, URLs and splits), or annotated sets (a folder
+    /// with set.json: its pages/).
     #[arg(required_unless_present = "files_from")]
     pub pages: Vec<PathBuf>,
     /// Read more page paths from this file, one a line (`-`: standard input).
@@ -37,6 +38,9 @@ pub struct Args {
     /// decision threshold are outlined.
     #[arg(long, value_name = "M")]
     pub model: Option<PathBuf>,
+    /// Only the pages of this split of a data set (`dev`, `test`).
+    #[arg(long)]
+    pub split: Option<String>,
     /// The order pages are offered in.
     #[arg(long, value_enum, default_value = "given")]
     pub order: OrderArg,
@@ -56,7 +60,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if matches!(order, Order::Uncertain) && args.model.is_none() {
         anyhow::bail!("--order uncertain needs --model");
     }
-    let pages = collect(&args.pages, args.files_from.as_deref())?;
+    let pages = collect(
+        &args.pages,
+        args.files_from.as_deref(),
+        args.split.as_deref(),
+    )?;
     let model = match &args.model {
         Some(m) => Some(model::load(Some(m))?),
         None => None,
@@ -104,11 +112,31 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 
 /// The pages of the arguments: annotated sets give their `pages/`, the rest is walked as by the
 /// other commands; ids are the file stems made safe as file names, unique.
-fn collect(paths: &[PathBuf], files_from: Option<&Path>) -> anyhow::Result<Vec<PageSource>> {
+fn collect(
+    paths: &[PathBuf],
+    files_from: Option<&Path>,
+    split: Option<&str>,
+) -> anyhow::Result<Vec<PageSource>> {
     let mut plain = Vec::new();
     let mut found: Vec<PathBuf> = Vec::new();
+    let mut listed: Vec<PageSource> = Vec::new();
     for p in paths {
-        if p.join(victor_annotations::format::SET_FILE).is_file() {
+        if p.join("manifest.jsonl").is_file() {
+            let entries = victor_annotations::import::read_manifest(p)
+                .with_context(|| format!("cannot read the data set {}", p.display()))?;
+            listed.extend(
+                entries
+                    .into_iter()
+                    .filter(|e| split.is_none() || e.split.as_deref() == split)
+                    .map(|e| PageSource {
+                        id: safe_id(&e.id),
+                        path: p.join(&e.html),
+                        url: e.url,
+                        split: e.split,
+                        lang: e.lang,
+                    }),
+            );
+        } else if p.join(victor_annotations::format::SET_FILE).is_file() {
             let dir = p.join(victor_annotations::format::PAGES_DIR);
             let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
                 .with_context(|| format!("cannot read {}", dir.display()))?
@@ -129,7 +157,7 @@ fn collect(paths: &[PathBuf], files_from: Option<&Path>) -> anyhow::Result<Vec<P
         }
         found.extend(walk.pages.into_iter().map(|i| i.path));
     }
-    if found.is_empty() {
+    if found.is_empty() && listed.is_empty() {
         anyhow::bail!(
             "no pages found in {}",
             paths
@@ -139,20 +167,21 @@ fn collect(paths: &[PathBuf], files_from: Option<&Path>) -> anyhow::Result<Vec<P
                 .join(", ")
         );
     }
+    listed.extend(
+        found
+            .into_iter()
+            .map(|path| PageSource::new(safe_id(&inputs::page_stem(&path)), path)),
+    );
     let mut seen = HashSet::new();
-    Ok(found
-        .into_iter()
-        .map(|path| {
-            let base = safe_id(&inputs::page_stem(&path));
-            let mut id = base.clone();
-            let mut k = 2;
-            while !seen.insert(id.clone()) {
-                id = format!("{base}-{k}");
-                k += 1;
-            }
-            PageSource { id, path }
-        })
-        .collect())
+    for page in &mut listed {
+        let base = page.id.clone();
+        let mut k = 2;
+        while !seen.insert(page.id.clone()) {
+            page.id = format!("{base}-{k}");
+            k += 1;
+        }
+    }
+    Ok(listed)
 }
 
 /// A page id the annotated set accepts: ASCII letters, digits, `.`, `_`, `-` (others become
