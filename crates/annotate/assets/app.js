@@ -132,7 +132,8 @@ function onKey(e) {
 
 function attach() {
   const doc = frame.contentDocument;
-  if (!doc) return;
+  // The iframe's first document is about:blank, and a page left quickly may still report.
+  if (!doc || doc.location.pathname !== `/page/${state.n}`) return;
   const style = doc.createElement('style');
   style.textContent = PAGE_STYLE;
   (doc.head || doc.documentElement).appendChild(style);

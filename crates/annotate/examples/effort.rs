@@ -7,7 +7,7 @@
 //! cargo run --release -p victor-annotate --example effort -- SET N [MODEL_DIR]
 //! ```
 //!
-//! SET is an annotated set (e.g. made by `victor import`); the first N pages (by id) are used.
+//! SET is an annotated set (e.g. made by `victor import`); its first N test pages (by id) are used.
 
 use std::path::PathBuf;
 
@@ -28,7 +28,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .map(|m| Model::load(&PathBuf::from(m)))
         .transpose()?;
     let mut labeler = model.as_ref().map(Labeler::new);
-    let corpus = Corpus::open([&set], None)?;
+    // Test pages only: the shipped models were trained on dev pages.
+    let corpus = Corpus::open([&set], Some("test"))?;
     println!("page\tblocks\tcontent\tclicks\tkeys\tclicks_model\tkeys_model\tblocks_model_wrong");
     let mut total = [0usize; 5];
     for page in corpus.iter().take(n) {

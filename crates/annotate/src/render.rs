@@ -70,6 +70,9 @@ fn mark_blocks(text: &str, page: &Page) -> String {
             continue;
         }
         out.push_str(&text[at..s]);
+        if i == 0 && page.recovered {
+            close_swallowing(&text[..s], &mut out);
+        }
         let _ = write!(out, "<v-b data-b=\"{i}\">");
         out.push_str(&text[s..e]);
         out.push_str("</v-b>");
@@ -77,6 +80,23 @@ fn mark_blocks(text: &str, page: &Page) -> String {
     }
     out.push_str(&text[at..]);
     out
+}
+
+/// Ends the raw-text elements left open before the first block. The segmenter reads a page
+/// whose unclosed `<title>`, `<textarea>` or `<xmp>` swallows the rest of the document as
+/// browsers of the time showed it ([`victor_features::Page::recovered`]); a browser of today
+/// would show none of the page, so the end tag is added where the blocks begin.
+fn close_swallowing(before: &str, out: &mut String) {
+    let lower = before.to_ascii_lowercase();
+    for tag in ["title", "textarea", "xmp"] {
+        let open = lower.rfind(&format!("<{tag}"));
+        let close = lower.rfind(&format!("</{tag}"));
+        if let Some(o) = open
+            && close.is_none_or(|c| c < o)
+        {
+            let _ = write!(out, "</{tag}>");
+        }
+    }
 }
 
 /// Removes from one element every attribute that runs code, submits, or navigates.
@@ -139,6 +159,17 @@ mod tests {
         );
         assert!(
             out.contains(r#"<p><v-b data-b="1">One</v-b> <b><v-b data-b="2">two</v-b></b></p>"#),
+            "{out}"
+        );
+    }
+
+    #[test]
+    fn an_unclosed_title_is_ended_before_the_blocks() {
+        let out = served(
+            "<html><head><title>T<script src=x></script></head><body><p>Text here</p></body></html>",
+        );
+        assert!(
+            out.contains(r#"</title><v-b data-b="0">Text here</v-b>"#),
             "{out}"
         );
     }

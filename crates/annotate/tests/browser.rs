@@ -69,10 +69,14 @@ async fn key(c: &Client, k: char) {
 /// Clicks block `i` in the page's iframe (and returns to the tool's page).
 async fn click_block(c: &Client, i: usize) {
     c.enter_frame(0).await.expect("enter the page's frame");
-    let el = c
-        .find(Locator::Css(&format!("v-b[data-b=\"{i}\"]")))
-        .await
-        .unwrap_or_else(|e| panic!("block {i} not found: {e}"));
+    let el = match c.find(Locator::Css(&format!("v-b[data-b=\"{i}\"]"))).await {
+        Ok(el) => el,
+        Err(e) => {
+            c.enter_parent_frame().await.expect("back to the tool");
+            let seen = eval(c, "const d = document.getElementById('page').contentDocument; return d.location.href + ' ' + d.querySelectorAll('v-b').length").await;
+            panic!("block {i} not found ({seen}): {e}");
+        }
+    };
     el.click().await.expect("click");
     c.enter_parent_frame().await.expect("back to the tool");
 }
