@@ -90,6 +90,16 @@ struct PageState {
     expected_f1: Option<f64>,
 }
 
+/// What the model says of a page.
+struct ModelView {
+    /// Its labels under the bundle's recommended decoding.
+    labels: Vec<Label>,
+    /// The blocks whose P(other) lies near the page's threshold.
+    uncertain: Vec<u32>,
+    /// The page's expected text-level F1 ([`expected_f1`]).
+    expected_f1: f64,
+}
+
 /// The session.
 pub(crate) struct Session {
     pages: Vec<PageSource>,
@@ -280,7 +290,7 @@ impl Session {
             let bytes = r.bytes()?;
             let loaded = r.load(&mut segmenter)?;
             let encoding = loaded.record.page.encoding.clone();
-            let expected_f1 = self.model_view(&bytes).ok().and_then(|v| v.2);
+            let expected_f1 = self.model_view(&bytes).ok().map(|v| v.expected_f1);
             return Ok(PageState {
                 bytes,
                 encoding,
@@ -317,12 +327,12 @@ impl Session {
             expected_f1: None,
         };
         if self.model.is_some() {
-            let (labels, uncertain, f1) = self.model_view(&bytes)?;
-            if labels.len() == state.page.blocks.len() {
-                state.labels = labels;
-                state.uncertain = uncertain;
+            let view = self.model_view(&bytes)?;
+            if view.labels.len() == state.page.blocks.len() {
+                state.labels = view.labels;
+                state.uncertain = view.uncertain;
                 state.prelabelled = true;
-                state.expected_f1 = f1;
+                state.expected_f1 = Some(view.expected_f1);
             }
         }
         state.bytes = bytes;
@@ -330,7 +340,7 @@ impl Session {
     }
 
     /// The model's labels of a page, its uncertain blocks, and its expected F1.
-    fn model_view(&self, bytes: &[u8]) -> Result<(Vec<Label>, Vec<u32>, Option<f64>), PageError> {
+    fn model_view(&self, bytes: &[u8]) -> Result<ModelView, PageError> {
         let Some(model) = &self.model else {
             return Err(PageError::Model("no model".into()));
         };
@@ -359,7 +369,11 @@ impl Session {
             .filter_map(|(i, _)| u32::try_from(i).ok())
             .collect();
         let f1 = expected_f1(page, &labelled.probs, opts.calibration);
-        Ok((labelled.labels, uncertain, Some(f1)))
+        Ok(ModelView {
+            labels: labelled.labels,
+            uncertain,
+            expected_f1: f1,
+        })
     }
 }
 
