@@ -21,6 +21,7 @@ use victor_annotate::effort::{Mark, START_LABEL, effort, plan};
 use victor_annotate::{Options, Order, PageSource, Server};
 use victor_annotations::Label;
 use victor_annotations::format::Corpus;
+use victor_label::{Labeler, Model};
 
 const PAGE: &str = r#"<!DOCTYPE html>
 <html><head><title>Test page</title>
@@ -170,13 +171,22 @@ async fn start(
     pages: Vec<PageSource>,
     out: &Path,
 ) -> (SocketAddr, tokio::sync::oneshot::Sender<()>) {
+    start_with(pages, out, None, Order::Given).await
+}
+
+async fn start_with(
+    pages: Vec<PageSource>,
+    out: &Path,
+    model: Option<Model>,
+    order: Order,
+) -> (SocketAddr, tokio::sync::oneshot::Sender<()>) {
     let server = Server::bind(Options {
         pages,
         out: out.to_path_buf(),
         set_name: "browser-test".into(),
-        model: None,
-        model_name: None,
-        order: Order::Given,
+        model_name: model.as_ref().map(|_| "web".to_string()),
+        model,
+        order,
         addr: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
     })
     .await
@@ -189,16 +199,92 @@ async fn start(
     (addr, tx)
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn marks_are_kept_saved_and_counted() {
-    let (Some(chromium), Some(driver)) = (
-        on_path("chromium").or_else(|| on_path("chromium-browser")),
-        on_path("chromedriver"),
-    ) else {
+/// Chromium and chromedriver, or `None` (and the test says `skipped`).
+fn chromium() -> Option<(PathBuf, PathBuf)> {
+    let found = on_path("chromium")
+        .or_else(|| on_path("chromium-browser"))
+        .zip(on_path("chromedriver"));
+    if found.is_none() {
         eprintln!(
             "skipped: chromium and chromedriver are not installed (apt-get install chromium chromium-driver)"
         );
         println!("skipped: no chromium/chromedriver");
+    }
+    found
+}
+
+/// A page of link lists only, where the model is less sure than on the article.
+const LINKS: &str = r#"<html><body><div><a href="/a">Home</a></div><div><a href="/b">News and more news today</a></div>
+<div>Contact us</div><ul><li><a href="/c">Sport results of the week</a></li><li><a href="/d">Weather</a></li></ul>
+<p>Copyright 2008 by the company, all rights reserved in all countries of the world.</p></body></html>"#;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn model_prelabels_outlines_and_orders() {
+    let Some((chromium, driver)) = chromium() else {
+        return;
+    };
+    let model_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models/web");
+    let model = Model::load(&model_dir).expect("the shipped web model loads");
+    let tmp = tempfile::tempdir().expect("temp dir");
+    std::fs::write(tmp.path().join("article.html"), PAGE).expect("write");
+    std::fs::write(tmp.path().join("links.html"), LINKS).expect("write");
+    let pages = vec![
+        PageSource::new("article", tmp.path().join("article.html")),
+        PageSource::new("links", tmp.path().join("links.html")),
+    ];
+    let mut want = Vec::new();
+    for html in [PAGE, LINKS] {
+        let mut l = Labeler::new(&model);
+        let d = l.default_decoding();
+        want.push(l.label_bytes(html.as_bytes(), d).expect("labels").labels);
+    }
+    let out = tmp.path().join("ann");
+    let (addr, stop) = start_with(pages, &out, Some(model), Order::Uncertain).await;
+    let b = browser(&chromium, &driver, &tmp.path().join("profile")).await;
+    let c = &b.client;
+    c.goto(&format!("http://{addr}/"))
+        .await
+        .expect("open the tool");
+    wait_ready(c, 0).await;
+
+    // Offered by expected F1, lowest first.
+    let list = eval(c, "return fetch('/api/pages').then(r => r.json())").await;
+    let f1: Vec<f64> = list["pages"]
+        .as_array()
+        .expect("pages")
+        .iter()
+        .map(|p| p["expected_f1"].as_f64().expect("expected F1"))
+        .collect();
+    assert_eq!(f1.len(), 2);
+    assert!(f1[0] <= f1[1], "{list}");
+
+    // The page opens with the model's labels; its uncertain blocks are outlined.
+    let info = eval(c, "return fetch('/api/page/0').then(r => r.json())").await;
+    assert_eq!(info["prelabelled"], json!(true));
+    let k = if info["id"] == json!("article") { 0 } else { 1 };
+    assert_eq!(labels_shown(c).await, want[k]);
+    let outlined = eval(
+        c,
+        "return [...document.getElementById('page').contentDocument.querySelectorAll('v-b.vb-unsure')].map(e => Number(e.dataset.b))",
+    )
+    .await;
+    assert_eq!(outlined, info["uncertain"]);
+
+    // A correction saves the page, recorded as pre-labelled by the model.
+    key(c, 'o').await;
+    click_block(c, 0).await;
+    click_block(c, 0).await;
+    wait_saved(c, 1).await;
+    let id = info["id"].as_str().expect("id");
+    let json = std::fs::read_to_string(out.join(format!("labels/{id}.json"))).expect("saved");
+    assert!(json.contains("prelabelled_by"), "{json}");
+    let _ = stop.send(());
+    b.client.clone().close().await.expect("browser closes");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn marks_are_kept_saved_and_counted() {
+    let Some((chromium, driver)) = chromium() else {
         return;
     };
     let tmp = tempfile::tempdir().expect("temp dir");
