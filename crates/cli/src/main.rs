@@ -28,6 +28,8 @@ enum Command {
     Features(cmd::features::Args),
     /// Import a gold standard (l3s-gn1, cleaneval, or plain text) as annotated pages.
     Import(cmd::import::Args),
+    /// Label pages in a web browser (a local annotation server).
+    Annotate(cmd::annotate::Args),
     /// Work with annotated pages (statistics).
     Annotations(cmd::annotations::Args),
     /// Train a CRF model bundle from annotated pages.
@@ -49,6 +51,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Features(a) => cmd::features::run(a),
         Command::Import(a) => cmd::import::run(a),
+        Command::Annotate(a) => cmd::annotate::run(a),
         Command::Annotations(a) => cmd::annotations::run(a),
         Command::Train(a) => cmd::train::run(a),
         Command::Cv(a) => cmd::cv::run(a),

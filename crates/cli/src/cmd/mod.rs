@@ -1,5 +1,6 @@
 //! One module per subcommand.
 
+pub mod annotate;
 pub mod annotations;
 pub mod bench;
 pub mod cv;

@@ -1,0 +1,189 @@
+// victor annotate: the tool's script. It runs in the tool's page and handles the page shown in
+// the iframe from outside: the iframe is sandboxed without scripts, so nothing of the page runs,
+// and the listeners below are the parent's own.
+const token = document.querySelector('meta[name="victor-token"]').content;
+const frame = document.getElementById('page');
+const saveState = document.getElementById('save');
+const hint = document.getElementById('hint');
+
+// Colours of the labels inside the page; uncertain blocks (model pre-labelling) are outlined.
+const PAGE_STYLE = `
+v-b { cursor: pointer; }
+v-b.vb-header { background: rgba(66, 133, 244, .45) !important; color: #000 !important; }
+v-b.vb-text { background: rgba(76, 175, 80, .40) !important; color: #000 !important; }
+v-b.vb-unsure { outline: 2px dashed #e65100; outline-offset: 1px; }
+v-b.vb-start { outline: 3px solid #d50000 !important; }
+v-b:hover { box-shadow: 0 0 0 1px #999; }
+a[data-href] { cursor: pointer; }`;
+
+const state = {
+  pages: [],
+  n: 0,
+  labels: [],
+  uncertain: new Set(),
+  current: 'text',
+  start: null,
+  undo: [],
+  blocks: [],
+  // Clicks on blocks and key presses (label, undo), for measuring annotation effort.
+  stats: { clicks: 0, keys: 0 },
+  saved: 0,
+};
+window.victor = state;
+
+function setLabel(label, byKey) {
+  if (byKey) state.stats.keys += 1;
+  state.current = label;
+  for (const b of document.querySelectorAll('[data-label]')) {
+    b.classList.toggle('active', b.dataset.label === label);
+  }
+}
+
+function paint() {
+  state.blocks.forEach((els, i) => {
+    for (const el of els) {
+      el.classList.toggle('vb-header', state.labels[i] === 'header');
+      el.classList.toggle('vb-text', state.labels[i] === 'text');
+      el.classList.toggle('vb-unsure', state.uncertain.has(i));
+      el.classList.toggle('vb-start', state.start === i);
+    }
+  });
+  hint.textContent = state.start === null
+    ? `${state.current}: click the first block, then the last`
+    : `${state.current}: now click the last block (Esc cancels)`;
+}
+
+async function save() {
+  const n = state.n;
+  saveState.textContent = 'saving…';
+  saveState.className = '';
+  try {
+    const r = await fetch(`/api/page/${n}/labels`, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/json', 'X-Victor-Token': token },
+      body: JSON.stringify({ labels: state.labels }),
+    });
+    if (!r.ok) throw new Error((await r.json()).error || r.statusText);
+    if (n === state.n) {
+      state.saved += 1;
+      saveState.textContent = 'saved';
+      state.pages[n].annotated = true;
+    }
+  } catch (e) {
+    saveState.textContent = `NOT saved: ${e.message}`;
+    saveState.className = 'error';
+  }
+}
+
+function blockOf(target) {
+  if (!target || !target.closest) return null;
+  const b = target.closest('v-b') || (target.querySelector && target.querySelector('v-b'));
+  if (!b) return null;
+  const i = Number(b.dataset.b);
+  return Number.isInteger(i) && i < state.labels.length ? i : null;
+}
+
+function onClick(e) {
+  // No click leaves the page (links and forms are disabled on the server too).
+  e.preventDefault();
+  e.stopPropagation();
+  const i = blockOf(e.target);
+  if (i === null) return;
+  state.stats.clicks += 1;
+  if (state.start === null) {
+    state.start = i;
+    paint();
+    return;
+  }
+  const [lo, hi] = state.start <= i ? [state.start, i] : [i, state.start];
+  state.start = null;
+  state.undo.push(state.labels.slice());
+  for (let k = lo; k <= hi; k++) state.labels[k] = state.current;
+  paint();
+  save();
+}
+
+function undo() {
+  if (state.start !== null) { state.start = null; paint(); return; }
+  const prev = state.undo.pop();
+  if (!prev) return;
+  state.labels = prev;
+  paint();
+  save();
+}
+
+function onKey(e) {
+  if (e.ctrlKey || e.metaKey || e.altKey) {
+    if ((e.ctrlKey || e.metaKey) && e.key === 'z') { e.preventDefault(); state.stats.keys += 1; undo(); }
+    return;
+  }
+  const k = e.key;
+  if (k === 'h') setLabel('header', true);
+  else if (k === 't') setLabel('text', true);
+  else if (k === 'o') setLabel('other', true);
+  else if (k === 'u') { state.stats.keys += 1; undo(); }
+  else if (k === 'Escape') { state.start = null; }
+  else if (k === 'n' || k === 'ArrowRight') go(state.n + 1);
+  else if (k === 'p' || k === 'ArrowLeft') go(state.n - 1);
+  else return;
+  e.preventDefault();
+  paint();
+}
+
+function attach() {
+  const doc = frame.contentDocument;
+  // The iframe's first document is about:blank, and a page left quickly may still report.
+  if (!doc || doc.location.pathname !== `/page/${state.n}`) return;
+  const style = doc.createElement('style');
+  style.textContent = PAGE_STYLE;
+  (doc.head || doc.documentElement).appendChild(style);
+  state.blocks = state.labels.map(() => []);
+  for (const el of doc.querySelectorAll('v-b[data-b]')) {
+    const i = Number(el.dataset.b);
+    if (state.blocks[i]) state.blocks[i].push(el);
+  }
+  doc.addEventListener('click', onClick, true);
+  doc.addEventListener('auxclick', (e) => e.preventDefault(), true);
+  doc.addEventListener('submit', (e) => e.preventDefault(), true);
+  doc.addEventListener('keydown', onKey, true);
+  paint();
+  document.body.dataset.ready = String(state.n);
+}
+
+async function go(n) {
+  if (n < 0 || n >= state.pages.length) return;
+  delete document.body.dataset.ready;
+  const r = await fetch(`/api/page/${n}`);
+  const info = await r.json();
+  if (!r.ok) {
+    saveState.textContent = `cannot open page: ${info.error}`;
+    saveState.className = 'error';
+    return;
+  }
+  state.n = n;
+  state.labels = info.labels;
+  state.uncertain = new Set(info.uncertain);
+  state.start = null;
+  state.undo = [];
+  document.getElementById('pos').textContent = `${n + 1} of ${state.pages.length}`;
+  document.getElementById('pageid').textContent = info.id + (info.prelabelled ? ' (pre-labelled)' : '');
+  saveState.textContent = info.annotated ? 'saved' : 'not annotated yet';
+  saveState.className = '';
+  history.replaceState(null, '', `#${n + 1}`);
+  frame.src = `/page/${n}`;
+}
+
+frame.addEventListener('load', attach);
+document.addEventListener('keydown', onKey);
+for (const b of document.querySelectorAll('[data-label]')) {
+  b.addEventListener('click', () => { setLabel(b.dataset.label, false); paint(); });
+}
+document.getElementById('undo').addEventListener('click', undo);
+document.getElementById('prev').addEventListener('click', () => go(state.n - 1));
+document.getElementById('next').addEventListener('click', () => go(state.n + 1));
+
+const list = await (await fetch('/api/pages')).json();
+state.pages = list.pages;
+setLabel('text', false);
+const fromHash = Number(location.hash.slice(1)) - 1;
+go(Number.isInteger(fromHash) && fromHash >= 0 ? Math.min(fromHash, state.pages.length - 1) : 0);

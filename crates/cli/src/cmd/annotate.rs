@@ -1,0 +1,205 @@
+//! `victor annotate`: the annotation tool's web server (thin over `victor-annotate`).
+
+use std::collections::HashSet;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::ValueEnum;
+use victor_annotate::{Options, Order, PageSource, Server};
+
+use crate::util::{inputs, model};
+
+/// In which order pages are offered.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum OrderArg {
+    /// As given (folders sorted by name).
+    Given,
+    /// The model's expected text-level F1, lowest first (needs --model).
+    Uncertain,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// Pages: HTML files, folders of them (walked recursively), data sets (a folder with
+    /// manifest.jsonl: its pages, with their ids, URLs and splits), or annotated sets (a folder
+    /// with set.json: its pages/).
+    #[arg(required_unless_present = "files_from")]
+    pub pages: Vec<PathBuf>,
+    /// Read more page paths from this file, one a line (`-`: standard input).
+    #[arg(long, value_name = "LIST")]
+    pub files_from: Option<PathBuf>,
+    /// The annotated set to save to (created if missing; pages already in it open with their
+    /// labels).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Pre-label each page with this model (a bundle folder or a built-in name); blocks near the
+    /// decision threshold are outlined.
+    #[arg(long, value_name = "M")]
+    pub model: Option<PathBuf>,
+    /// Only the pages of this split of a data set (`dev`, `test`).
+    #[arg(long)]
+    pub split: Option<String>,
+    /// The order pages are offered in.
+    #[arg(long, value_enum, default_value = "given")]
+    pub order: OrderArg,
+    /// Port to listen on (0: any free port).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// Address to listen on. Anything but loopback lets other machines label (and read) pages.
+    #[arg(long, default_value_t = IpAddr::V4(Ipv4Addr::LOCALHOST))]
+    pub bind: IpAddr,
+}
+
+pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let order = match args.order {
+        OrderArg::Given => Order::Given,
+        OrderArg::Uncertain => Order::Uncertain,
+    };
+    if matches!(order, Order::Uncertain) && args.model.is_none() {
+        anyhow::bail!("--order uncertain needs --model");
+    }
+    let pages = collect(
+        &args.pages,
+        args.files_from.as_deref(),
+        args.split.as_deref(),
+    )?;
+    let model = match &args.model {
+        Some(m) => Some(model::load(Some(m))?),
+        None => None,
+    };
+    let set_name = args.out.file_name().map_or_else(
+        || "annotations".into(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let options = Options {
+        pages,
+        out: args.out.clone(),
+        set_name,
+        model,
+        model_name: args.model.as_ref().map(|m| m.display().to_string()),
+        order,
+        addr: SocketAddr::new(args.bind, args.port),
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .context("cannot start the server's runtime")?;
+    runtime.block_on(async {
+        let server = Server::bind(options)
+            .await
+            .with_context(|| format!("cannot start the annotation tool for {}", args.out.display()))?;
+        if !args.bind.is_loopback() {
+            eprintln!("victor: warning: listening on {}, not loopback: anyone who reaches it can read the pages", args.bind);
+        }
+        println!(
+            "victor annotate: {} pages, saving to {}; open http://{}/ (Ctrl-C stops)",
+            server.pages(),
+            args.out.display(),
+            server.addr()
+        );
+        server
+            .run(async {
+                let _ = tokio::signal::ctrl_c().await;
+            })
+            .await
+            .context("annotation server failed")
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The pages of the arguments: annotated sets give their `pages/`, the rest is walked as by the
+/// other commands; ids are the file stems made safe as file names, unique.
+fn collect(
+    paths: &[PathBuf],
+    files_from: Option<&Path>,
+    split: Option<&str>,
+) -> anyhow::Result<Vec<PageSource>> {
+    let mut plain = Vec::new();
+    let mut found: Vec<PathBuf> = Vec::new();
+    let mut listed: Vec<PageSource> = Vec::new();
+    for p in paths {
+        if p.join("manifest.jsonl").is_file() {
+            let entries = victor_annotations::import::read_manifest(p)
+                .with_context(|| format!("cannot read the data set {}", p.display()))?;
+            listed.extend(
+                entries
+                    .into_iter()
+                    .filter(|e| split.is_none() || e.split.as_deref() == split)
+                    .map(|e| PageSource {
+                        id: safe_id(&e.id),
+                        path: p.join(&e.html),
+                        url: e.url,
+                        split: e.split,
+                        lang: e.lang,
+                    }),
+            );
+        } else if p.join(victor_annotations::format::SET_FILE).is_file() {
+            let dir = p.join(victor_annotations::format::PAGES_DIR);
+            let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+                .with_context(|| format!("cannot read {}", dir.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|f| f.extension().is_some_and(|e| e == "html"))
+                .collect();
+            files.sort();
+            found.extend(files);
+        } else {
+            plain.push(p.clone());
+        }
+    }
+    if !plain.is_empty() || files_from.is_some() {
+        let walk = inputs::collect_pages(&plain, files_from)?;
+        walk.report(false);
+        if walk.pages.iter().any(|i| inputs::is_stdin(&i.path)) {
+            anyhow::bail!("the annotation tool cannot read a page from standard input");
+        }
+        found.extend(walk.pages.into_iter().map(|i| i.path));
+    }
+    if found.is_empty() && listed.is_empty() {
+        anyhow::bail!(
+            "no pages found in {}",
+            paths
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    listed.extend(
+        found
+            .into_iter()
+            .map(|path| PageSource::new(safe_id(&inputs::page_stem(&path)), path)),
+    );
+    let mut seen = HashSet::new();
+    for page in &mut listed {
+        let base = page.id.clone();
+        let mut k = 2;
+        while !seen.insert(page.id.clone()) {
+            page.id = format!("{base}-{k}");
+            k += 1;
+        }
+    }
+    Ok(listed)
+}
+
+/// A page id the annotated set accepts: ASCII letters, digits, `.`, `_`, `-` (others become
+/// `_`), not starting with `.`, at most 180 characters.
+fn safe_id(stem: &str) -> String {
+    let mut id: String = stem
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(180)
+        .collect();
+    if id.is_empty() || id.starts_with('.') {
+        id.insert(0, 'p');
+    }
+    id
+}
