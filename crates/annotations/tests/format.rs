@@ -35,6 +35,7 @@ fn record(id: &str, split: &str, bytes: &[u8], page: &Page, labels: &[Label]) ->
         },
         annotated_by: Annotator::new("hand"),
         labels: anchor_labels(page, labels).unwrap(),
+        unlabelled: Default::default(),
     }
 }
 

@@ -144,6 +144,21 @@ pub fn resolve_labels(
     anchors: &[BlockLabel],
     recorded_blocks: usize,
 ) -> Result<Vec<Label>, AnchorError> {
+    resolve_anchored(page_id, page, anchors, recorded_blocks).map(|(labels, _)| labels)
+}
+
+/// [`resolve_labels`], also telling which blocks an anchor found (the blocks whose label is
+/// known when the page's unlabelled blocks are unknown).
+///
+/// # Errors
+///
+/// As [`resolve_labels`].
+pub fn resolve_anchored(
+    page_id: &str,
+    page: &Page,
+    anchors: &[BlockLabel],
+    recorded_blocks: usize,
+) -> Result<(Vec<Label>, Vec<bool>), AnchorError> {
     let same_count = page.blocks.len() == recorded_blocks;
     let mut labels = vec![Label::Other; page.blocks.len()];
     let mut assigned = vec![false; page.blocks.len()];
@@ -180,7 +195,7 @@ pub fn resolve_labels(
             }
         }
     }
-    Ok(labels)
+    Ok((labels, assigned))
 }
 
 /// The error for an anchor that found no block: [`AnchorError::TextChanged`] when a block has

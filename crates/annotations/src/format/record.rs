@@ -71,8 +71,32 @@ pub struct PageRecord {
     pub source: Source,
     /// What produced the labels.
     pub annotated_by: Annotator,
-    /// The labelled blocks, in page order; every other block is `other`.
+    /// The labelled blocks, in page order; every other block is `other`, or unknown when
+    /// [`PageRecord::unlabelled`] says so.
     pub labels: Vec<BlockLabel>,
+    /// What the blocks missing from `labels` are: `other` (the default, omitted from files) or
+    /// `unknown` (partial labels: only the listed blocks are known, `other` ones included;
+    /// the trainer sums over every labeling of the others).
+    #[serde(default, skip_serializing_if = "Unlabelled::is_other")]
+    pub unlabelled: Unlabelled,
+}
+
+/// What the blocks without an anchor in a page record are.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Unlabelled {
+    /// Noise, like every block the annotation does not mark (the Victor paper's convention).
+    #[default]
+    Other,
+    /// Unknown: the page is partially labelled.
+    Unknown,
+}
+
+impl Unlabelled {
+    /// Whether this is the default, [`Unlabelled::Other`].
+    pub fn is_other(&self) -> bool {
+        *self == Unlabelled::Other
+    }
 }
 
 /// Facts about the page file, checked when it is loaded.
