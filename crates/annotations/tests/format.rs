@@ -112,6 +112,33 @@ fn round_trip() {
 }
 
 #[test]
+fn partially_labelled_pages_know_only_their_anchored_blocks() {
+    let tmp = tempfile::tempdir().unwrap();
+    write_set(tmp.path());
+    let corpus = Corpus::open([tmp.path()], Some("dev")).unwrap();
+    let mut a = corpus.iter().next().unwrap().unwrap();
+    assert!(a.known.is_empty(), "a fully labelled page lists no flags");
+    // Block 0 marked other, block 2 text, the rest unknown.
+    let partial = [Some(O), None, Some(T), None, None, None];
+    a.record.set_partial_labels(&a.page, &partial).unwrap();
+    let json = a.record.to_json().unwrap();
+    assert!(json.contains("\"unlabelled\": \"unknown\""), "{json}");
+    assert!(json.contains("\"label\": \"other\""), "{json}");
+    SetWriter::open(tmp.path())
+        .unwrap()
+        .write_labels(&a.record)
+        .unwrap();
+    let again = Corpus::open([tmp.path()], Some("dev")).unwrap();
+    let a2 = again.iter().next().unwrap().unwrap();
+    assert_eq!(a2.known, [true, false, true, false, false, false]);
+    assert_eq!((a2.labels[0], a2.labels[2]), (O, T));
+    // Back to full labels: the marker goes.
+    let mut r = a2.record.clone();
+    r.set_labels(&a2.page, &a2.labels).unwrap();
+    assert!(!r.to_json().unwrap().contains("unlabelled"));
+}
+
+#[test]
 fn a_label_that_no_longer_fits_is_an_error_naming_page_and_block() {
     let tmp = tempfile::tempdir().unwrap();
     write_set(tmp.path());

@@ -104,6 +104,15 @@ pub enum AnchorError {
 ///
 /// [`AnchorError::LabelCount`] unless there is exactly one label per block.
 pub fn anchor_labels(page: &Page, labels: &[Label]) -> Result<Vec<BlockLabel>, AnchorError> {
+    anchor_labels_where(page, labels, |i| labels[i].is_content())
+}
+
+/// Anchors for the blocks `i` of `page` with `keep(i)`, labelled `labels[i]`.
+pub(crate) fn anchor_labels_where(
+    page: &Page,
+    labels: &[Label],
+    keep: impl Fn(usize) -> bool,
+) -> Result<Vec<BlockLabel>, AnchorError> {
     if labels.len() != page.blocks.len() {
         return Err(AnchorError::LabelCount {
             labels: labels.len(),
@@ -115,7 +124,7 @@ pub fn anchor_labels(page: &Page, labels: &[Label]) -> Result<Vec<BlockLabel>, A
         .iter()
         .zip(labels)
         .enumerate()
-        .filter(|(_, (_, l))| l.is_content())
+        .filter(|(i, _)| keep(*i))
         .map(|(i, (b, &label))| BlockLabel {
             block: u32::try_from(i).unwrap_or(u32::MAX),
             start: b.source.start,

@@ -12,7 +12,7 @@ use sha2::{Digest, Sha256};
 
 use victor_features::Page;
 
-use super::anchor::{AnchorError, anchor_labels};
+use super::anchor::{AnchorError, anchor_labels, anchor_labels_where};
 use super::layout;
 use crate::Label;
 
@@ -195,6 +195,28 @@ impl PageRecord {
     pub fn set_labels(&mut self, page: &Page, labels: &[Label]) -> Result<(), AnchorError> {
         self.labels = anchor_labels(page, labels)?;
         self.page.blocks = u32::try_from(page.blocks.len()).unwrap_or(u32::MAX);
+        self.unlabelled = Unlabelled::Other;
+        Ok(())
+    }
+
+    /// Replaces the labels with partial ones: one entry per block of `page`, `None` for a block
+    /// whose label is unknown. Every known block is anchored (`other` ones too) and the record
+    /// says `"unlabelled": "unknown"`.
+    ///
+    /// # Errors
+    ///
+    /// [`AnchorError::LabelCount`] unless there is one entry per block; the record is then
+    /// unchanged.
+    pub fn set_partial_labels(
+        &mut self,
+        page: &Page,
+        labels: &[Option<Label>],
+    ) -> Result<(), AnchorError> {
+        let full: Vec<Label> = labels.iter().map(|l| l.unwrap_or(Label::Text)).collect();
+        let anchors = anchor_labels_where(page, &full, |i| labels[i].is_some())?;
+        self.labels = anchors;
+        self.page.blocks = u32::try_from(page.blocks.len()).unwrap_or(u32::MAX);
+        self.unlabelled = Unlabelled::Unknown;
         Ok(())
     }
 
