@@ -24,10 +24,12 @@
 //!   (for a fully labelled sequence, the one-hot labels and the score of the path, the same
 //!   numbers by a shorter way).
 //! - **Optimiser**: `liblbfgs` (the Rust port of libLBFGS that crfs uses): L-BFGS with
-//!   CRFsuite's defaults (6 memories, epsilon 1e-5, delta 1e-5 over 10 iterations,
-//!   More-Thuente line search), OWL-QN with a backtracking line search when `c1 > 0`. As in
-//!   CRFsuite, an optimiser error (a line search that cannot progress) ends the optimisation
-//!   and the current weights are written.
+//!   CRFsuite's defaults (6 memories, epsilon 1e-5, More-Thuente line search), OWL-QN with a
+//!   backtracking line search when `c1 > 0`, and CRFsuite's stopping rules, which the port
+//!   lacks and this module adds: `max_iterations` counts line-search steps (the port counts the
+//!   starting point too, so crfs takes one step fewer), and the delta test (relative decrease
+//!   below 1e-5 over 10 steps) applies. As in CRFsuite, an optimiser error (a line search
+//!   that cannot progress) ends the optimisation and the current weights are written.
 
 use std::io::{Cursor, Seek, SeekFrom, Write};
 use std::path::Path;
@@ -89,7 +91,7 @@ pub struct LbfgsParams {
     pub c1: f64,
     /// L2 penalty.
     pub c2: f64,
-    /// Iteration limit.
+    /// Line-search steps at most (CRFsuite's `max_iterations`).
     pub max_iterations: usize,
     /// Features with a lower frequency are dropped.
     pub min_freq: f64,
@@ -596,8 +598,11 @@ impl ParallelTrainer {
         let mut w = vec![0.0f64; nf];
         let mut evaluations = 0usize;
         let mut last = 0.0;
+        let mut history: Vec<f64> = Vec::new();
+        // liblbfgs counts the starting point as an iteration: one more gives `max_iterations`
+        // line-search steps, as CRFsuite takes.
         let mut opt = liblbfgs::lbfgs()
-            .with_max_iterations(p.max_iterations)
+            .with_max_iterations(p.max_iterations.saturating_add(1))
             .with_epsilon(p.epsilon)
             .with_fx_delta(p.delta, p.period)
             .with_max_linesearch(p.max_linesearch);
@@ -615,8 +620,23 @@ impl ParallelTrainer {
                 Ok(last)
             },
             |pr: &liblbfgs::Progress| {
-                progress(pr.niter, pr.fx);
-                false
+                // Progress `niter` = steps taken + 1 (the starting point is reported twice).
+                let Some(step) = pr.niter.checked_sub(1) else {
+                    return false;
+                };
+                if step < history.len() {
+                    return false;
+                }
+                history.push(pr.fx);
+                if step > 0 {
+                    progress(step, pr.fx);
+                }
+                // CRFsuite's delta test (liblbfgs stores delta and period but never applies
+                // them): stop when the objective fell by less than `delta` (relative) over the
+                // last `period` steps.
+                p.period > 0
+                    && step >= p.period
+                    && ((history[step - p.period] - pr.fx) / pr.fx).abs() < p.delta
             },
         );
         let (loss, warning) = match result {
