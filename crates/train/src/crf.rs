@@ -285,10 +285,12 @@ impl CrfTrainer {
                         println!("Iteration {iter}: loss = {loss:.6}");
                     }
                 })?;
-                if let Some(w) = out.warning
-                    && verbose
-                {
-                    println!("L-BFGS stopped early: {w}");
+                if verbose {
+                    println!("Number of features: {}", out.features);
+                    println!("Final loss: {:.6}", out.loss);
+                    if let Some(w) = out.warning {
+                        println!("L-BFGS stopped early: {w}");
+                    }
                 }
             }
             Inner::Crfs(mut c) => each!(&mut c, x => x.train(model))?,
