@@ -288,6 +288,9 @@ impl CrfTrainer {
                 if verbose {
                     println!("Number of features: {}", out.features);
                     println!("Final loss: {:.6}", out.loss);
+                    if out.delta_stop {
+                        println!("Stopped by the delta test after {} steps", out.iterations);
+                    }
                     if let Some(w) = out.warning {
                         println!("L-BFGS stopped early: {w}");
                     }

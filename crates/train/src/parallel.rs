@@ -127,6 +127,10 @@ pub struct Outcome {
     pub loss: f64,
     /// Objective evaluations.
     pub evaluations: usize,
+    /// Line-search steps taken.
+    pub iterations: usize,
+    /// Whether the delta test stopped the optimisation.
+    pub delta_stop: bool,
     /// Features in the training set (before zero weights are pruned from the file).
     pub features: usize,
     /// Why the optimiser stopped early, when it reported an error (weights are still written).
@@ -599,6 +603,7 @@ impl ParallelTrainer {
         let mut evaluations = 0usize;
         let mut last = 0.0;
         let mut history: Vec<f64> = Vec::new();
+        let mut delta_stop = false;
         // liblbfgs counts the starting point as an iteration: one more gives `max_iterations`
         // line-search steps, as CRFsuite takes.
         let mut opt = liblbfgs::lbfgs()
@@ -634,20 +639,32 @@ impl ParallelTrainer {
                 // CRFsuite's delta test (liblbfgs stores delta and period but never applies
                 // them): stop when the objective fell by less than `delta` (relative) over the
                 // last `period` steps.
-                p.period > 0
+                delta_stop = p.period > 0
                     && step >= p.period
-                    && ((history[step - p.period] - pr.fx) / pr.fx).abs() < p.delta
+                    && ((history[step - p.period] - pr.fx) / pr.fx).abs() < p.delta;
+                delta_stop
             },
         );
+        // The callback sees every state but the last unless the delta test stopped it there.
+        let iterations = if delta_stop {
+            history.len().saturating_sub(1)
+        } else {
+            history.len()
+        };
         let (loss, warning) = match result {
             Ok(r) => (r.fx, None),
             Err(e) => (last, Some(format!("{e:#}"))),
         };
+        if !delta_stop && iterations > 0 && warning.is_none() {
+            progress(iterations, loss);
+        }
         Ok((
             w,
             Outcome {
                 loss,
                 evaluations,
+                iterations,
+                delta_stop,
                 features: nf,
                 warning,
             },
