@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""Training time of crfs (victor's CRF trainer) against CRFsuite's C implementation.
+"""Training time of victor's CRF trainers (crfs, the reference, and the parallel trainer
+on 1 and 2 threads) against CRFsuite's C implementation.
 
-Both train on the same CRFsuite-format data file, written by
-`victor train ANNOTATIONS --export-crfsuite FILE`: crfs through the Rust example
-`crates/train/examples/train_export.rs`, CRFsuite through python-crfsuite's Trainer.
-Both get L-BFGS with the same c1, c2, iteration limit, feature.minfreq and the same
-stopping rule, run alternately, each in its own process pinned to one core, --runs
-times. Only the training is timed (feature generation, optimisation, writing the
+All train on the same CRFsuite-format data file, written by
+`victor train ANNOTATIONS --export-crfsuite FILE`: crfs and the parallel trainer through the
+Rust example `crates/train/examples/train_export.rs`, CRFsuite through python-crfsuite's
+Trainer. All get L-BFGS with the same c1, c2, iteration limit, feature.minfreq and the same
+stopping rule, run alternately, each in its own process, --runs times; every tool but
+`parallel-2` is pinned to one core, `parallel-2` gets two (--cores). Only the training is timed (feature generation, optimisation, writing the
 model), not reading the file. The script then labels held-out data with both models
 through python-crfsuite's Tagger (crfs writes CRFsuite model files) and reports each
 model's label accuracy and how often the two agree.
@@ -16,7 +17,10 @@ with CRFsuite's defaults: 6 memories, More-Thuente line search of at most 20 tri
 epsilon 1e-5 on ||g|| / max(1, ||x||). The port stores `delta` and `period` but never
 applies the delta test, so CRFsuite gets `period=0` (no delta test) here. crfs counts
 the starting point as iteration 1, so crfs gets the limit plus one: both then take the
-same number of line-search steps ("iterations" below).
+same number of line-search steps ("iterations" below). The parallel trainer counts steps as
+CRFsuite does and keeps CRFsuite's delta test (1e-5 over 10 steps), which can only make it
+stop earlier than the others: the "iter" column shows whether it did (the runs are comparable
+when it shows the same count as CRFsuite's).
 
     scripts/bench_crfsuite.py DATA.crfsuite --c2 10 --max-iterations 100 --runs 3 \\
         --heldout OTHER.crfsuite
@@ -161,12 +165,18 @@ def worker(a):
 
 # --- running and reporting ------------------------------------------------------------
 
-def run_child(cmd):
-    """Runs cmd, returns (its JSON line, wall s, CPU s, peak RSS MB, load before, after)."""
+def run_child(cmd, cores=None, threads=None):
+    """Runs cmd (on `cores`, with RAYON_NUM_THREADS=`threads` when given), returns its JSON
+    line with wall s, CPU s, peak RSS MB, load before and after."""
     load0 = os.getloadavg()[0]
+    env = dict(os.environ)
+    if threads:
+        env["RAYON_NUM_THREADS"] = str(threads)
+    pre = (lambda: os.sched_setaffinity(0, cores)) if cores else None
     t0 = time.perf_counter()
     with tempfile.TemporaryFile() as err:
-        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, text=True)
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, text=True, env=env,
+                             preexec_fn=pre)
         out = p.stdout.read()
         _, status, ru = os.wait4(p.pid, 0)
         err.seek(0)
@@ -192,6 +202,12 @@ def crfs_cmd(a, model):
             "--c1", str(a.c1), "--c2", str(a.c2),
             # crfs counts the starting point as an iteration (see the module doc).
             "--max-iterations", str(a.max_iterations + 1), "--min-freq", str(a.min_freq)]
+
+
+def parallel_cmd(a, model):
+    return [str(a.example), str(a.data), str(model), "--algorithm", "lbfgs",
+            "--trainer", "parallel", "--c1", str(a.c1), "--c2", str(a.c2),
+            "--max-iterations", str(a.max_iterations), "--min-freq", str(a.min_freq)]
 
 
 def crfsuite_cmd(a, model):
@@ -249,7 +265,9 @@ def main():
                     help="L-BFGS steps (CRFsuite's count; crfs gets one more, see above)")
     ap.add_argument("--min-freq", type=float, default=0.0)
     ap.add_argument("--core", type=int, default=None,
-                    help="the core every run is pinned to (default: the last allowed one)")
+                    help="the core every one-core run is pinned to (default: the last allowed one)")
+    ap.add_argument("--tools", default="crfs,parallel-1,parallel-2,crfsuite",
+                    help="comma-separated subset of crfs, parallel-1, parallel-2, crfsuite")
     ap.add_argument("--work-dir", type=Path, default=None, help="where the models go")
     ap.add_argument("--json", type=Path, default=None, help="all runs as JSON")
     ap.add_argument("--example", type=Path, default=EXAMPLE, help="the train_export binary")
@@ -270,21 +288,34 @@ def main():
     if not a.example.exists():
         sys.exit(f"{a.example}: not found (cargo build --release -p victor-train "
                  "--example train_export)")
-    core = a.core if a.core is not None else max(os.sched_getaffinity(0))
-    os.sched_setaffinity(0, {core})  # children inherit it
+    allowed = sorted(os.sched_getaffinity(0))
+    core = a.core if a.core is not None else max(allowed)
+    two = set(allowed[-2:])
     work = a.work_dir or Path(tempfile.mkdtemp(prefix="bench-crfsuite-"))
     work.mkdir(parents=True, exist_ok=True)
-    models = {"crfs": work / "crfs.model", "crfsuite": work / "crfsuite.model"}
-    runs = {"crfs": [], "crfsuite": []}
+    tools = [t.strip() for t in a.tools.split(",") if t.strip()]
+    for t in tools:
+        if t not in ("crfs", "parallel-1", "parallel-2", "crfsuite"):
+            sys.exit(f"unknown tool {t}")
+    models = {t: work / f"{t}.model" for t in tools}
+    runs = {t: [] for t in tools}
     for i in range(a.runs):
-        order = ["crfs", "crfsuite"] if i % 2 == 0 else ["crfsuite", "crfs"]
+        order = tools if i % 2 == 0 else tools[::-1]
         for tool in order:
-            cmd = crfs_cmd(a, models[tool]) if tool == "crfs" else crfsuite_cmd(a, models[tool])
-            r = run_child(cmd)
+            if tool == "crfs":
+                r = run_child(crfs_cmd(a, models[tool]), cores={core})
+            elif tool == "crfsuite":
+                r = run_child(crfsuite_cmd(a, models[tool]), cores={core})
+            elif tool == "parallel-1":
+                r = run_child(parallel_cmd(a, models[tool]), cores={core}, threads=1)
+            else:
+                r = run_child(parallel_cmd(a, models[tool]), cores=two, threads=2)
             runs[tool].append(r)
             print(f"run {i + 1} {tool:9s} {r['seconds']:8.2f} s  {r['iterations']} iterations"
                   f"  loss {r['loss']}  load {r['load_before']:.2f}", file=sys.stderr)
-    checks = [agreement(models, h) for h in (a.heldout or [a.data])]
+    pair = {t: models[t] for t in ("crfsuite", "parallel-2", "crfs", "parallel-1") if t in models}
+    pair = dict(list(pair.items())[:2])
+    checks = [agreement(pair, h) for h in (a.heldout or [a.data])] if len(pair) == 2 else []
 
     summary = {}
     for tool, rs in runs.items():
@@ -299,29 +330,34 @@ def main():
             "median_process_wall": median(rs, "process_wall"),
             "peak_rss_mb": max(r["peak_rss_mb"] for r in rs),
         }
-    ratio = summary["crfs"]["median_seconds"] / summary["crfsuite"]["median_seconds"]
-    cpu_ratio = None
-    if summary["crfs"]["median_cpu_seconds"] and summary["crfsuite"]["median_cpu_seconds"]:
-        cpu_ratio = (summary["crfs"]["median_cpu_seconds"]
-                     / summary["crfsuite"]["median_cpu_seconds"])
+    ratios = {}
+    if "crfsuite" in summary:
+        base = summary["crfsuite"]
+        for t, s in summary.items():
+            if t != "crfsuite":
+                ratios[t] = {"seconds": s["median_seconds"] / base["median_seconds"],
+                             "process_wall": s["median_process_wall"] / base["median_process_wall"]}
     loads = [r[k] for rs in runs.values() for r in rs for k in ("load_before", "load_after")]
-    first = runs["crfs"][0]
+    first = runs[tools[0]][0]
     print(f"\ndata: {a.data} ({first['sequences']} sequences, {first['items']} items)")
     print(f"L-BFGS c1={a.c1} c2={a.c2} max {a.max_iterations} steps, min-freq {a.min_freq}; "
-          f"{a.runs} runs per tool, alternating, pinned to core {core}; "
+          f"{a.runs} runs per tool, alternating, one-core runs pinned to core {core}, "
+          f"parallel-2 on cores {sorted(two)}; "
           f"load average {min(loads):.2f}-{max(loads):.2f}")
     print(f"{'tool':10s} {'median s':>9s} {'runs s':>24s} {'CPU s':>8s} {'iter':>5s} "
-          f"{'s/iter':>7s} {'final loss':>14s} {'features':>9s} {'peak MB':>8s}")
+          f"{'s/iter':>7s} {'final loss':>14s} {'features':>9s} {'peak MB':>8s} {'process s':>9s}")
     for tool, s in summary.items():
         per = s["median_seconds"] / s["iterations"] if s["iterations"] else float("nan")
         cpu = s["median_cpu_seconds"]
         runs_s = " ".join(f"{x:.2f}" for x in s["seconds"])
         print(f"{tool:10s} {s['median_seconds']:9.2f} {runs_s:>24s} "
               f"{'-' if cpu is None else f'{cpu:.2f}':>8s} {s['iterations']!s:>5s} "
-              f"{per:7.3f} {s['loss']:14.4f} {s['features']!s:>9s} {s['peak_rss_mb']:8.0f}")
-    print(f"ratio crfs/CRFsuite, median training seconds: {ratio:.2f}"
-          + ("" if cpu_ratio is None else f" (CPU seconds: {cpu_ratio:.2f})"))
-    evals = runs["crfsuite"][-1].get("evaluations")
+              f"{per:7.3f} {s['loss'] or float('nan'):14.4f} {s['features']!s:>9s} "
+              f"{s['peak_rss_mb']:8.0f} {s['median_process_wall']:9.2f}")
+    for t, rr in ratios.items():
+        print(f"ratio {t}/CRFsuite: median training seconds {rr['seconds']:.2f}, "
+              f"whole process (reading the file included) {rr['process_wall']:.2f}")
+    evals = runs["crfsuite"][-1].get("evaluations") if "crfsuite" in runs else None
     if evals:
         print(f"CRFsuite: {evals} objective evaluations "
               f"({summary['crfsuite']['median_seconds'] / evals:.3f} s each)")
@@ -333,7 +369,7 @@ def main():
     out = a.json or a.data.with_suffix(".bench.json")
     out.write_text(json.dumps({
         "data": str(a.data), "core": core, "runs": runs, "summary": summary,
-        "ratio_crfs_over_crfsuite": ratio, "cpu_ratio_crfs_over_crfsuite": cpu_ratio,
+        "ratios_over_crfsuite": ratios,
         "labels": checks,
         "params": crfsuite_params(a),
     }, indent=1))

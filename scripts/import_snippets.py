@@ -2,6 +2,7 @@
 """Turn a snippet gold standard (data/trafilatura-eval) into annotated pages for `victor train`.
 
 usage: scripts/import_snippets.py SET OUT --model BUNDLE [--split dev] [--sites-mod K:R]
+       scripts/import_snippets.py SET OUT --partial [--model BUNDLE] [--split dev] [--sites-mod K:R]
 
 The set's gold is partial: for each page, snippets that a good extraction must contain (`with`)
 and snippets it must not (`without`). Every other block is unknown. The crfs trainer needs a label
@@ -12,6 +13,11 @@ a `without` snippet is `other`. "Covered": at least half of the block's characte
 snippet, or at least half of the snippet's characters lie in the block (a sentence inside a
 long block); white space is ignored on both sides, since the snippets and victor's blocks join
 inline elements differently.
+
+With `--partial`, nothing is taken from a model: a block covered by a `with` snippet is `text`,
+one covered by a `without` snippet is `other`, and every other block is left unknown (the page
+record says `"unlabelled": "unknown"`); `victor train` sums over their labelings (partial
+labels). The model (default: victor's built-in one) is then only used to list the blocks.
 
 Only the chosen split's pages are written (never pass `--split test` for training).
 `--sites-mod K:R` keeps the pages whose site (host of the url, or the name before the first `-`)
@@ -64,11 +70,14 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("set", type=Path)
     ap.add_argument("out", type=Path)
-    ap.add_argument("--model", required=True)
+    ap.add_argument("--model")
+    ap.add_argument("--partial", action="store_true", help="leave blocks without a snippet unknown")
     ap.add_argument("--split", default="dev")
     ap.add_argument("--sites-mod")
     ap.add_argument("--victor", default=str(ROOT / "target" / "release" / "victor"))
     a = ap.parse_args()
+    if not a.partial and not a.model:
+        sys.exit("import_snippets.py: --model is required unless --partial")
     if a.split not in ("dev",):
         sys.exit("import_snippets.py: only dev pages may be imported for training")
     items = [json.loads(l) for l in open(a.set / "snippets.jsonl", encoding="utf-8")]
@@ -79,13 +88,14 @@ def main():
     (a.out / "pages").mkdir(parents=True, exist_ok=True)
     (a.out / "labels").mkdir(parents=True, exist_ok=True)
     (a.out / "set.json").write_text(json.dumps({"format": 1, "name": "trafilatura-eval-snippets",
-        "description": f"trafilatura-eval {a.split} pages: snippet blocks forced, the rest labelled by {a.model}"}, indent=2) + "\n")
+        "description": f"trafilatura-eval {a.split} pages: snippet blocks labelled, the rest unknown" if a.partial
+        else f"trafilatura-eval {a.split} pages: snippet blocks forced, the rest labelled by {a.model}"}, indent=2) + "\n")
     with tempfile.NamedTemporaryFile("w", suffix=".list", delete=False) as f:
         for it in items:
             f.write(str(a.set / it["html"]) + "\n")
         lst = f.name
-    res = subprocess.run([a.victor, "label", "--model", a.model, "--format", "jsonl", "--files-from", lst],
-                         capture_output=True, text=True)
+    cmd = [a.victor, "label"] + (["--model", a.model] if a.model else []) + ["--format", "jsonl", "--files-from", lst]
+    res = subprocess.run(cmd, capture_output=True, text=True)
     os.unlink(lst)
     by_source = {}
     for line in res.stdout.splitlines():
@@ -119,15 +129,15 @@ def main():
             lab = b["label"]
             cw = cover(*pos[i], wsp) if wsp else 0
             co = cover(*pos[i], osp) if osp else 0
-            new = lab
+            new = None if a.partial else lab
             if cw >= 0.5 and cw >= co:
-                new = "header" if lab == "header" else "text"
+                new = "text" if a.partial else ("header" if lab == "header" else "text")
                 stats["forced_text"] += 1
             elif co >= 0.5:
                 new = "other"
                 stats["forced_other"] += 1
-            stats["changed"] += new != lab
-            if new != "other":
+            stats["changed"] += new is not None and new != lab
+            if new is not None and (a.partial or new != "other"):
                 labels.append({"block": i, "start": b["start"], "end": b["end"], "label": new, "text": b["text"]})
         raw = (a.set / it["html"]).read_bytes()
         pid = it["id"]
@@ -135,8 +145,10 @@ def main():
         rec = {"format": 1, "id": pid, "split": a.split, "url": it["url"],
                "page": {"sha256": hashlib.sha256(raw).hexdigest(), "bytes": len(raw), "encoding": "", "blocks": len(blocks)},
                "source": {"set": "trafilatura-eval", "html": it["html"]},
-               "annotated_by": {"tool": "scripts/import_snippets.py", "victor": "0.1.0", "segmenter": "victor-features 0.1.0", "options": {"model": a.model}},
+               "annotated_by": {"tool": "scripts/import_snippets.py", "victor": "0.1.0", "segmenter": "victor-features 0.1.0", "options": {"model": a.model or "victor's default", "partial": str(a.partial).lower()}},
                "labels": labels}
+        if a.partial:
+            rec["unlabelled"] = "unknown"
         (a.out / "labels" / f"{pid}.json").write_text(json.dumps(rec, ensure_ascii=False) + "\n")
         stats["pages"] += 1
     print("import_snippets: " + ", ".join(f"{k} {v}" for k, v in stats.items()), file=sys.stderr)

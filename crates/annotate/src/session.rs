@@ -251,6 +251,7 @@ impl Session {
                 },
                 annotated_by: Annotator::new("victor annotate"),
                 labels: Vec::new(),
+                unlabelled: Default::default(),
             });
             record.annotated_by = Annotator::new("victor annotate");
             if s.prelabelled

@@ -20,7 +20,9 @@
 //! no longer fits is an [`AnchorError`] naming page and block, never moved elsewhere. The one
 //! tolerance is for a decoder that now reads a few characters differently (a `�` become `’`):
 //! see [`resolve_labels`]'s module, `anchor`. Blocks without a label are
-//! [`Label::Other`](crate::Label::Other).
+//! [`Label::Other`](crate::Label::Other), unless the record says `"unlabelled": "unknown"`
+//! ([`Unlabelled`]): the page is then partially labelled, and only its anchored blocks (of any
+//! label, `other` included) are known.
 //!
 //! Submodules, one job each: `record` (the JSON records), `anchor` (labels to anchors and
 //! back), `layout` (the JSON layout: one label a line), `store` (writing a set atomically), `load` (reading sets for training and evaluation).
@@ -32,11 +34,11 @@ mod record;
 mod site;
 mod store;
 
-pub use anchor::{AnchorError, anchor_labels, resolve_labels};
+pub use anchor::{AnchorError, anchor_labels, resolve_anchored, resolve_labels};
 pub use load::{AnnotatedPage, Corpus, LoadError, PageRef};
 pub use record::{
     Annotator, BlockLabel, FORMAT_VERSION, PageInfo, PageRecord, SEGMENTER, SetInfo, Source,
-    VICTOR_VERSION, sha256_hex,
+    Unlabelled, VICTOR_VERSION, sha256_hex,
 };
 pub use site::{DECLARED_URL_WINDOW, declared_url, site_key, url_host};
 pub use store::{SetWriter, StoreError, check_page_id, write_atomic};

@@ -35,6 +35,7 @@ fn record(id: &str, split: &str, bytes: &[u8], page: &Page, labels: &[Label]) ->
         },
         annotated_by: Annotator::new("hand"),
         labels: anchor_labels(page, labels).unwrap(),
+        unlabelled: Default::default(),
     }
 }
 
@@ -108,6 +109,33 @@ fn round_trip() {
     let again = Corpus::open([tmp.path()], Some("test")).unwrap();
     let b2 = again.iter().next().unwrap().unwrap();
     assert_eq!(b2.labels, [O, H, T, T, T, T]);
+}
+
+#[test]
+fn partially_labelled_pages_know_only_their_anchored_blocks() {
+    let tmp = tempfile::tempdir().unwrap();
+    write_set(tmp.path());
+    let corpus = Corpus::open([tmp.path()], Some("dev")).unwrap();
+    let mut a = corpus.iter().next().unwrap().unwrap();
+    assert!(a.known.is_empty(), "a fully labelled page lists no flags");
+    // Block 0 marked other, block 2 text, the rest unknown.
+    let partial = [Some(O), None, Some(T), None, None, None];
+    a.record.set_partial_labels(&a.page, &partial).unwrap();
+    let json = a.record.to_json().unwrap();
+    assert!(json.contains("\"unlabelled\": \"unknown\""), "{json}");
+    assert!(json.contains("\"label\": \"other\""), "{json}");
+    SetWriter::open(tmp.path())
+        .unwrap()
+        .write_labels(&a.record)
+        .unwrap();
+    let again = Corpus::open([tmp.path()], Some("dev")).unwrap();
+    let a2 = again.iter().next().unwrap().unwrap();
+    assert_eq!(a2.known, [true, false, true, false, false, false]);
+    assert_eq!((a2.labels[0], a2.labels[2]), (O, T));
+    // Back to full labels: the marker goes.
+    let mut r = a2.record.clone();
+    r.set_labels(&a2.page, &a2.labels).unwrap();
+    assert!(!r.to_json().unwrap().contains("unlabelled"));
 }
 
 #[test]

@@ -1,10 +1,16 @@
-//! Trains crfs on a CRFsuite-format data file (`victor train --export-crfsuite`) and reports
-//! the training time, the iterations and the final loss as one JSON line on standard output.
+//! Trains crfs (or, with `--trainer parallel`, victor's parallel L-BFGS trainer) on a
+//! CRFsuite-format data file (`victor train --export-crfsuite`) and reports the training time,
+//! the iterations and the final loss as one JSON line on standard output.
 //!
 //! ```text
 //! cargo run --release -p victor-train --example train_export -- DATA MODEL \
-//!     [--algorithm lbfgs] [--c1 0] [--c2 1] [--max-iterations 200] [--min-freq 0]
+//!     [--algorithm lbfgs] [--trainer crfs|parallel] [--c1 0] [--c2 1] [--max-iterations 200]
+//!     [--min-freq 0]
 //! ```
+//!
+//! The parallel trainer takes CRFsuite's stopping rules: `--max-iterations N` is N steps and
+//! the delta test applies (see `victor_train::parallel`); it uses the threads rayon gives it
+//! (`RAYON_NUM_THREADS`).
 //!
 //! Only `train` (feature generation, optimisation, writing the model) is timed, not reading the
 //! file. crfs reports its iterations only by printing `Iteration N: loss = ...` lines on
@@ -21,7 +27,7 @@ use std::process::{Command, ExitCode, Stdio};
 use std::time::Instant;
 
 use crfs::Attribute;
-use victor_train::crf::{CrfTrainer, TrainOptions};
+use victor_train::crf::{CrfTrainer, Engine, TrainOptions};
 
 /// Set in the child's environment.
 const CHILD: &str = "VICTOR_TRAIN_EXPORT_CHILD";
@@ -35,14 +41,17 @@ struct Cli {
 }
 
 fn usage() -> String {
-    "usage: train_export DATA MODEL [--algorithm lbfgs|l2sgd|ap|pa|arow] [--c1 X] [--c2 X] \
-     [--max-iterations N] [--min-freq X]"
+    "usage: train_export DATA MODEL [--algorithm lbfgs|l2sgd|ap|pa|arow] \
+     [--trainer crfs|parallel] [--c1 X] [--c2 X] [--max-iterations N] [--min-freq X]"
         .to_string()
 }
 
 fn parse_args() -> Result<Cli, String> {
     let mut pos = Vec::new();
-    let mut opts = TrainOptions::default();
+    let mut opts = TrainOptions {
+        engine: Engine::Crfs,
+        ..TrainOptions::default()
+    };
     let mut it = std::env::args().skip(1);
     while let Some(a) = it.next() {
         if !a.starts_with("--") {
@@ -55,6 +64,7 @@ fn parse_args() -> Result<Cli, String> {
         let num = |v: &str| v.parse::<f64>().map_err(|e| format!("{a} {v}: {e}"));
         match a.as_str() {
             "--algorithm" => opts.algorithm = v.parse()?,
+            "--trainer" => opts.engine = v.parse()?,
             "--c1" => opts.c1 = num(&v)?,
             "--c2" => opts.c2 = num(&v)?,
             "--min-freq" => opts.min_freq = num(&v)?,
@@ -229,7 +239,10 @@ fn parent(cli: &Cli) -> Result<(), String> {
         final_loss
     };
     let json = serde_json::json!({
-        "tool": "crfs",
+        "tool": match cli.opts.engine {
+            Engine::Crfs => "crfs",
+            Engine::Parallel => "parallel",
+        },
         "sequences": count(0),
         "items": count(1),
         "read_seconds": num(2),

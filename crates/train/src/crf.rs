@@ -1,9 +1,12 @@
-//! A thin, algorithm-independent wrapper over `crfs`'s trainers.
+//! One algorithm-independent trainer over [`crate::parallel`] and `crfs`'s trainers.
 //!
-//! `crfs` has one trainer type per algorithm; [`CrfTrainer`] hides that behind one enum so the
-//! rest of the crate (and the CLI's `--algorithm`) stays simple. crfs prints progress lines with
-//! `println!` when verbose and offers no callback; [`TrainOptions::verbose`] switches them on
-//! and the command line turns them into a progress display (see `victor train`).
+//! L-BFGS runs on the parallel trainer of this crate by default ([`Engine::Parallel`]); crfs's
+//! own L-BFGS stays available as the reference ([`Engine::Crfs`]), and the other algorithms
+//! are crfs's. `crfs` has one trainer type per algorithm; [`CrfTrainer`] hides that behind one
+//! enum so the rest of the crate (and the CLI's `--algorithm`) stays simple. crfs prints
+//! progress lines with `println!` when verbose and offers no callback; the parallel trainer
+//! prints the same lines; [`TrainOptions::verbose`] switches them on and the command line turns
+//! them into a progress display (see `victor train`).
 
 use std::path::Path;
 use std::str::FromStr;
@@ -11,6 +14,32 @@ use std::str::FromStr;
 use crfs::Attribute;
 use crfs::train::{Arow, AveragedPerceptron, L2Sgd, Lbfgs, PassiveAggressive, Trainer};
 use serde::{Deserialize, Serialize};
+
+use crate::parallel::{LbfgsParams, ParallelError, ParallelTrainer};
+
+/// Which implementation trains an L-BFGS model (the model file is the same format).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Engine {
+    /// The parallel, deterministic trainer of this crate ([`crate::parallel`]); it also takes
+    /// partial labels.
+    #[default]
+    Parallel,
+    /// crfs's single-threaded trainer, kept as the reference.
+    Crfs,
+}
+
+impl FromStr for Engine {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "parallel" => Ok(Engine::Parallel),
+            "crfs" => Ok(Engine::Crfs),
+            _ => Err(format!("unknown trainer {s:?} (parallel, crfs)")),
+        }
+    }
+}
 
 /// A training algorithm of CRFsuite.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -74,8 +103,11 @@ pub struct TrainOptions {
     pub max_iterations: usize,
     /// Features seen fewer times than this are dropped before training.
     pub min_freq: f64,
-    /// Let crfs print its progress lines on standard output.
+    /// Let the trainer print its progress lines on standard output.
     pub verbose: bool,
+    /// The L-BFGS implementation (other algorithms always use crfs).
+    #[serde(default)]
+    pub engine: Engine,
     /// Also fit boosted trees on the same blocks and blend them into the marginals
     /// ([`crate::boost`]).
     #[serde(default)]
@@ -91,6 +123,7 @@ impl Default for TrainOptions {
             max_iterations: 200,
             min_freq: 0.0,
             verbose: false,
+            engine: Engine::Parallel,
             boost: None,
         }
     }
@@ -102,9 +135,19 @@ pub enum CrfError {
     /// crfs refused a parameter or the data, or failed writing the model.
     #[error("CRF trainer: {0}")]
     Crfs(#[from] std::io::Error),
+    /// The parallel trainer failed.
+    #[error("CRF trainer: {0}")]
+    Parallel(#[from] ParallelError),
+    /// Partial labels need the parallel L-BFGS trainer.
+    #[error("CRF trainer: pages with unknown labels need --trainer parallel and lbfgs")]
+    PartialUnsupported,
+    /// A parameter out of range.
+    #[error("CRF trainer: {0}")]
+    Parameter(String),
 }
 
-enum Inner {
+/// crfs's trainers, one per algorithm.
+enum Crfs {
     Lbfgs(Trainer<Lbfgs>),
     L2sgd(Trainer<L2Sgd>),
     Ap(Trainer<AveragedPerceptron>),
@@ -112,7 +155,14 @@ enum Inner {
     Arow(Trainer<Arow>),
 }
 
-/// One of crfs's trainers, chosen by [`Algorithm`].
+enum Inner {
+    /// The parallel trainer, its parameters, and whether to print progress lines.
+    Parallel(Box<ParallelTrainer>, LbfgsParams, bool),
+    Crfs(Crfs),
+}
+
+/// A CRF trainer: the parallel L-BFGS trainer or one of crfs's, chosen by [`Algorithm`] and
+/// [`Engine`].
 pub struct CrfTrainer {
     inner: Inner,
     sequences: usize,
@@ -127,13 +177,13 @@ impl std::fmt::Debug for CrfTrainer {
 }
 
 macro_rules! each {
-    ($self:expr, $t:ident => $e:expr) => {
-        match &mut $self.inner {
-            Inner::Lbfgs($t) => $e,
-            Inner::L2sgd($t) => $e,
-            Inner::Ap($t) => $e,
-            Inner::Pa($t) => $e,
-            Inner::Arow($t) => $e,
+    ($c:expr, $t:ident => $e:expr) => {
+        match $c {
+            Crfs::Lbfgs($t) => $e,
+            Crfs::L2sgd($t) => $e,
+            Crfs::Ap($t) => $e,
+            Crfs::Pa($t) => $e,
+            Crfs::Arow($t) => $e,
         }
     };
 }
@@ -142,29 +192,47 @@ impl CrfTrainer {
     /// A trainer with these options.
     pub fn new(o: &TrainOptions) -> Result<CrfTrainer, CrfError> {
         let iters = o.max_iterations.max(1);
-        let inner = match o.algorithm {
-            Algorithm::Lbfgs => Inner::Lbfgs(
+        if o.algorithm == Algorithm::Lbfgs && o.engine == Engine::Parallel {
+            if !(o.c1 >= 0.0 && o.c2 >= 0.0 && o.min_freq >= 0.0) {
+                return Err(CrfError::Parameter(format!(
+                    "c1 ({}), c2 ({}) and min_freq ({}) must be non-negative numbers",
+                    o.c1, o.c2, o.min_freq
+                )));
+            }
+            let params = LbfgsParams {
+                c1: o.c1,
+                c2: o.c2,
+                max_iterations: iters,
+                min_freq: o.min_freq,
+                ..LbfgsParams::default()
+            };
+            return Ok(CrfTrainer {
+                inner: Inner::Parallel(Box::new(ParallelTrainer::new()), params, o.verbose),
+                sequences: 0,
+            });
+        }
+        let mut c = match o.algorithm {
+            Algorithm::Lbfgs => Crfs::Lbfgs(
                 Trainer::lbfgs()
                     .with_c1(o.c1)?
                     .with_c2(o.c2)?
                     .with_max_iterations(iters)?,
             ),
             Algorithm::L2sgd => {
-                Inner::L2sgd(Trainer::l2sgd().with_c2(o.c2)?.with_max_iterations(iters)?)
+                Crfs::L2sgd(Trainer::l2sgd().with_c2(o.c2)?.with_max_iterations(iters)?)
             }
-            Algorithm::Ap => Inner::Ap(Trainer::averaged_perceptron().with_max_iterations(iters)?),
-            Algorithm::Pa => Inner::Pa(Trainer::passive_aggressive().with_max_iterations(iters)?),
-            Algorithm::Arow => Inner::Arow(Trainer::arow().with_max_iterations(iters)?),
-        };
-        let mut t = CrfTrainer {
-            inner,
-            sequences: 0,
+            Algorithm::Ap => Crfs::Ap(Trainer::averaged_perceptron().with_max_iterations(iters)?),
+            Algorithm::Pa => Crfs::Pa(Trainer::passive_aggressive().with_max_iterations(iters)?),
+            Algorithm::Arow => Crfs::Arow(Trainer::arow().with_max_iterations(iters)?),
         };
         let verbose = o.verbose;
-        each!(t, x => { x.verbose(verbose); });
+        each!(&mut c, x => { x.verbose(verbose); });
         let mf = o.min_freq;
-        each!(t, x => x.set_feature_minfreq(mf))?;
-        Ok(t)
+        each!(&mut c, x => x.set_feature_minfreq(mf))?;
+        Ok(CrfTrainer {
+            inner: Inner::Crfs(c),
+            sequences: 0,
+        })
     }
 
     /// Adds one page: an attribute list and a label per block.
@@ -172,7 +240,32 @@ impl CrfTrainer {
         if xseq.is_empty() {
             return Ok(());
         }
-        each!(self, x => x.append(xseq, yseq))?;
+        match &mut self.inner {
+            Inner::Parallel(p, ..) => p.append(xseq, yseq)?,
+            Inner::Crfs(c) => each!(c, x => x.append(xseq, yseq))?,
+        }
+        self.sequences += 1;
+        Ok(())
+    }
+
+    /// Adds one page whose blocks may have an unknown label (`None`); only the parallel
+    /// trainer takes such pages. A fully labelled page is appended as by [`Self::append`].
+    pub fn append_partial(
+        &mut self,
+        xseq: &[Vec<Attribute>],
+        yseq: &[Option<&str>],
+    ) -> Result<(), CrfError> {
+        if xseq.is_empty() {
+            return Ok(());
+        }
+        match &mut self.inner {
+            Inner::Parallel(p, ..) => p.append_partial(xseq, yseq)?,
+            Inner::Crfs(c) => {
+                let full: Option<Vec<&str>> = yseq.iter().copied().collect();
+                let full = full.ok_or(CrfError::PartialUnsupported)?;
+                each!(c, x => x.append(xseq, &full))?
+            }
+        }
         self.sequences += 1;
         Ok(())
     }
@@ -183,8 +276,28 @@ impl CrfTrainer {
     }
 
     /// Trains and writes the CRFsuite model file.
-    pub fn train(mut self, model: &Path) -> Result<(), CrfError> {
-        each!(self, x => x.train(model))?;
+    pub fn train(self, model: &Path) -> Result<(), CrfError> {
+        match self.inner {
+            Inner::Parallel(p, params, verbose) => {
+                let out = p.train(&params, model, |iter, loss| {
+                    if verbose {
+                        // The line crfs prints, which `victor train` turns into its progress.
+                        println!("Iteration {iter}: loss = {loss:.6}");
+                    }
+                })?;
+                if verbose {
+                    println!("Number of features: {}", out.features);
+                    println!("Final loss: {:.6}", out.loss);
+                    if out.delta_stop {
+                        println!("Stopped by the delta test after {} steps", out.iterations);
+                    }
+                    if let Some(w) = out.warning {
+                        println!("L-BFGS stopped early: {w}");
+                    }
+                }
+            }
+            Inner::Crfs(mut c) => each!(&mut c, x => x.train(model))?,
+        }
         Ok(())
     }
 }

@@ -261,7 +261,10 @@ pub fn cross_validate(
                     );
                     match prepare(r, seg, setup.extractor) {
                         Ok(p) => {
-                            if labeler.marginals(&p.table, probs).is_ok()
+                            // Partially labelled pages train the folds but are not scored:
+                            // the scores need a label on every block.
+                            if !p.is_partial()
+                                && labeler.marginals(&p.table, probs).is_ok()
                                 && labeler.viterbi(&p.table, vit).is_ok()
                             {
                                 a.add_page(&p.page, &p.labels, probs, vit, scratch);

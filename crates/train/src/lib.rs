@@ -2,8 +2,9 @@
 //!
 //! The training stage of victor:
 //!
-//! - [`crf`]: one wrapper over crfs's trainers (L-BFGS, L2-SGD, averaged perceptron, passive
-//!   aggressive, AROW);
+//! - [`crf`]: one wrapper over the trainers: this crate's parallel L-BFGS (the default) and
+//!   crfs's (L-BFGS as the reference, L2-SGD, averaged perceptron, passive aggressive, AROW);
+//! - [`parallel`]: the parallel, deterministic L-BFGS trainer, with partial labels;
 //! - [`boost`]: boosted trees over the raw features, fitted beside the CRF and blended into its
 //!   marginals;
 //! - [`pipeline`]: annotated pages to attributes, in parallel, streamed into the trainer;
@@ -22,7 +23,8 @@ pub mod boost;
 pub mod bundle;
 pub mod crf;
 pub mod cv;
+pub mod parallel;
 pub mod pipeline;
 
-pub use crf::{Algorithm, TrainOptions};
+pub use crf::{Algorithm, Engine, TrainOptions};
 pub use pipeline::{DataSummary, Event, Setup, TrainError, train_crf};

@@ -75,6 +75,8 @@ pub struct DataSummary {
     pub blocks: usize,
     /// Blocks per label (header, text, other).
     pub label_counts: [usize; 3],
+    /// Blocks whose label is unknown (partially labelled pages).
+    pub unknown: usize,
     /// SHA-256 (hex) over page ids, page hashes and labels, in order.
     pub digest: String,
     /// Pages left out, with the reason.
@@ -136,6 +138,21 @@ pub struct Prepared {
     pub table: FeatureTable,
     /// Gold labels.
     pub labels: Vec<Label>,
+    /// Per block, whether its label is known; empty when all are (see
+    /// [`victor_annotations::format::AnnotatedPage::known`]).
+    pub known: Vec<bool>,
+}
+
+impl Prepared {
+    /// Whether block `i`'s label is known.
+    pub fn is_known(&self, i: usize) -> bool {
+        self.known.get(i).copied().unwrap_or(true)
+    }
+
+    /// Whether some block's label is unknown.
+    pub fn is_partial(&self) -> bool {
+        self.known.contains(&false)
+    }
 }
 
 /// Loads an annotated page and computes its features.
@@ -152,6 +169,7 @@ pub fn prepare(
         page: a.page,
         table,
         labels: a.labels,
+        known: a.known,
     })
 }
 
@@ -202,9 +220,14 @@ fn stream_pages(
                     digest.update(p.id.as_bytes());
                     digest.update([0]);
                     digest.update(p.sha256.as_bytes());
-                    for l in &p.labels {
-                        digest.update([l.index() as u8]);
-                        sum.label_counts[l.index()] += 1;
+                    for (i, l) in p.labels.iter().enumerate() {
+                        if p.is_known(i) {
+                            digest.update([l.index() as u8]);
+                            sum.label_counts[l.index()] += 1;
+                        } else {
+                            digest.update([u8::MAX]);
+                            sum.unknown += 1;
+                        }
                     }
                     sum.pages += 1;
                     sum.blocks += p.labels.len();
@@ -246,6 +269,13 @@ pub fn train_crf(
         .as_ref()
         .map(|_| BoostData::new(setup.extractor.schema().len()));
     let mut sum = stream_pages(pages, setup, on, |p, x| {
+        if p.is_partial() {
+            // The boosted trees need a label on every block: partial pages train the CRF only.
+            let y: Vec<Option<&str>> = (0..p.labels.len())
+                .map(|i| p.is_known(i).then(|| p.labels[i].as_str()))
+                .collect();
+            return Ok(trainer.append_partial(x, &y)?);
+        }
         let y: Vec<&str> = p.labels.iter().map(|l| l.as_str()).collect();
         if let Some(b) = boost.as_mut() {
             b.add(&p.table, &p.labels);
@@ -295,6 +325,15 @@ pub fn export_crfsuite(
 
 /// One page in CRFsuite's text format, followed by the empty line that ends it.
 fn write_page(w: &mut impl Write, p: &Prepared, x: &[Vec<Attribute>]) -> std::io::Result<()> {
+    if p.is_partial() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "page {}: some blocks are unknown (partial labels), which CRFsuite's format cannot hold",
+                p.id
+            ),
+        ));
+    }
     if x.len() != p.labels.len() {
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidData,

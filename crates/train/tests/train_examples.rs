@@ -151,3 +151,71 @@ fn bundles_made_for_other_features_are_refused() {
     ));
     assert!(Model::from_parts(&json, &bytes, dir.path()).is_ok());
 }
+
+/// Copies the example set to `dst`, every page partially labelled: only its content blocks and
+/// the first block (as `other`) are known.
+fn partial_copy(dst: &Path) -> usize {
+    use victor_annotations::format::SetWriter;
+    let src = examples();
+    for sub in ["pages", "labels"] {
+        std::fs::create_dir_all(dst.join(sub)).expect("mkdir");
+        for e in std::fs::read_dir(src.join(sub)).expect("read_dir") {
+            let e = e.expect("entry");
+            std::fs::copy(e.path(), dst.join(sub).join(e.file_name())).expect("copy");
+        }
+    }
+    std::fs::copy(src.join("set.json"), dst.join("set.json")).expect("copy");
+    let corpus = Corpus::open([dst], None).expect("copy opens");
+    let writer = SetWriter::open(dst).expect("writer");
+    let mut seg = Segmenter::new();
+    let mut unknown = 0;
+    for r in corpus.pages() {
+        let mut a = r.load(&mut seg).expect("loads");
+        let partial: Vec<Option<Label>> = a
+            .labels
+            .iter()
+            .enumerate()
+            .map(|(i, l)| (i == 0 || l.is_content()).then_some(*l))
+            .collect();
+        unknown += partial.iter().filter(|l| l.is_none()).count();
+        a.record
+            .set_partial_labels(&a.page, &partial)
+            .expect("partial labels");
+        writer.write_labels(&a.record).expect("written");
+    }
+    unknown
+}
+
+#[test]
+fn trains_on_partially_labelled_pages() {
+    let extractor = Extractor::new(&FeatureConfig::default()).expect("config");
+    let template =
+        Template::parse(victor_features::DEFAULT_TEMPLATE, extractor.schema()).expect("template");
+    let setup = Setup {
+        extractor: &extractor,
+        template: &template,
+    };
+    let dir = tempfile::tempdir().expect("tempdir");
+    let set = dir.path().join("partial");
+    let unknown = partial_copy(&set);
+    assert!(unknown > 0);
+    let corpus = Corpus::open([&set], None).expect("opens");
+    let model_file = dir.path().join("model.crfsuite");
+    let opts = TrainOptions {
+        max_iterations: 30,
+        ..TrainOptions::default()
+    };
+    let data = train_crf(corpus.pages(), setup, &opts, &model_file, &|_| {}).expect("trains");
+    assert_eq!(data.pages, corpus.len());
+    assert_eq!(data.unknown, unknown);
+    let bytes = std::fs::read(&model_file).expect("model");
+    assert!(crfs::Model::new(&bytes).is_ok());
+    // crfs cannot take them, and says why.
+    let crfs_opts = TrainOptions {
+        engine: victor_train::Engine::Crfs,
+        ..opts
+    };
+    let err = train_crf(corpus.pages(), setup, &crfs_opts, &model_file, &|_| {})
+        .expect_err("crfs refuses unknown labels");
+    assert!(err.to_string().contains("unknown"), "{err}");
+}

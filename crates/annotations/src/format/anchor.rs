@@ -104,6 +104,15 @@ pub enum AnchorError {
 ///
 /// [`AnchorError::LabelCount`] unless there is exactly one label per block.
 pub fn anchor_labels(page: &Page, labels: &[Label]) -> Result<Vec<BlockLabel>, AnchorError> {
+    anchor_labels_where(page, labels, |i| labels[i].is_content())
+}
+
+/// Anchors for the blocks `i` of `page` with `keep(i)`, labelled `labels[i]`.
+pub(crate) fn anchor_labels_where(
+    page: &Page,
+    labels: &[Label],
+    keep: impl Fn(usize) -> bool,
+) -> Result<Vec<BlockLabel>, AnchorError> {
     if labels.len() != page.blocks.len() {
         return Err(AnchorError::LabelCount {
             labels: labels.len(),
@@ -115,7 +124,7 @@ pub fn anchor_labels(page: &Page, labels: &[Label]) -> Result<Vec<BlockLabel>, A
         .iter()
         .zip(labels)
         .enumerate()
-        .filter(|(_, (_, l))| l.is_content())
+        .filter(|(i, _)| keep(*i))
         .map(|(i, (b, &label))| BlockLabel {
             block: u32::try_from(i).unwrap_or(u32::MAX),
             start: b.source.start,
@@ -144,6 +153,21 @@ pub fn resolve_labels(
     anchors: &[BlockLabel],
     recorded_blocks: usize,
 ) -> Result<Vec<Label>, AnchorError> {
+    resolve_anchored(page_id, page, anchors, recorded_blocks).map(|(labels, _)| labels)
+}
+
+/// [`resolve_labels`], also telling which blocks an anchor found (the blocks whose label is
+/// known when the page's unlabelled blocks are unknown).
+///
+/// # Errors
+///
+/// As [`resolve_labels`].
+pub fn resolve_anchored(
+    page_id: &str,
+    page: &Page,
+    anchors: &[BlockLabel],
+    recorded_blocks: usize,
+) -> Result<(Vec<Label>, Vec<bool>), AnchorError> {
     let same_count = page.blocks.len() == recorded_blocks;
     let mut labels = vec![Label::Other; page.blocks.len()];
     let mut assigned = vec![false; page.blocks.len()];
@@ -180,7 +204,7 @@ pub fn resolve_labels(
             }
         }
     }
-    Ok(labels)
+    Ok((labels, assigned))
 }
 
 /// The error for an anchor that found no block: [`AnchorError::TextChanged`] when a block has

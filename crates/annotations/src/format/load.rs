@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 use victor_features::{DecodeError, Page, SegmentError, Segmenter};
 
-use super::anchor::{AnchorError, resolve_labels};
+use super::anchor::{AnchorError, resolve_anchored};
 use super::record::{FORMAT_VERSION, PageRecord, SetInfo, sha256_hex};
 use super::store::{labels_path, page_path};
 use super::{LABELS_DIR, SET_FILE};
@@ -117,6 +117,10 @@ pub struct AnnotatedPage {
     pub page: Page,
     /// One label per block of `page`.
     pub labels: Vec<Label>,
+    /// Per block, whether its label is known: empty when every label is (the usual case);
+    /// otherwise one flag per block, false for the blocks of a partially labelled page
+    /// (`"unlabelled": "unknown"`) that have no anchor (their entry in `labels` is `other`).
+    pub known: Vec<bool>,
     /// The page's record: split, language, URL, provenance, anchors.
     pub record: PageRecord,
 }
@@ -277,13 +281,19 @@ impl PageRef {
                 id: self.id.clone(),
                 source,
             })?;
-        let labels = resolve_labels(&self.id, &page, &record.labels, record.page.blocks as usize)?;
+        let (labels, anchored) =
+            resolve_anchored(&self.id, &page, &record.labels, record.page.blocks as usize)?;
+        let known = match record.unlabelled {
+            super::record::Unlabelled::Other => Vec::new(),
+            super::record::Unlabelled::Unknown => anchored,
+        };
         Ok(AnnotatedPage {
             id: self.id.clone(),
             set: self.set.clone(),
             text,
             page,
             labels,
+            known,
             record,
         })
     }

@@ -12,7 +12,7 @@ use sha2::{Digest, Sha256};
 
 use victor_features::Page;
 
-use super::anchor::{AnchorError, anchor_labels};
+use super::anchor::{AnchorError, anchor_labels, anchor_labels_where};
 use super::layout;
 use crate::Label;
 
@@ -71,8 +71,32 @@ pub struct PageRecord {
     pub source: Source,
     /// What produced the labels.
     pub annotated_by: Annotator,
-    /// The labelled blocks, in page order; every other block is `other`.
+    /// The labelled blocks, in page order; every other block is `other`, or unknown when
+    /// [`PageRecord::unlabelled`] says so.
     pub labels: Vec<BlockLabel>,
+    /// What the blocks missing from `labels` are: `other` (the default, omitted from files) or
+    /// `unknown` (partial labels: only the listed blocks are known, `other` ones included;
+    /// the trainer sums over every labeling of the others).
+    #[serde(default, skip_serializing_if = "Unlabelled::is_other")]
+    pub unlabelled: Unlabelled,
+}
+
+/// What the blocks without an anchor in a page record are.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Unlabelled {
+    /// Noise, like every block the annotation does not mark (the Victor paper's convention).
+    #[default]
+    Other,
+    /// Unknown: the page is partially labelled.
+    Unknown,
+}
+
+impl Unlabelled {
+    /// Whether this is the default, [`Unlabelled::Other`].
+    pub fn is_other(&self) -> bool {
+        *self == Unlabelled::Other
+    }
 }
 
 /// Facts about the page file, checked when it is loaded.
@@ -171,6 +195,28 @@ impl PageRecord {
     pub fn set_labels(&mut self, page: &Page, labels: &[Label]) -> Result<(), AnchorError> {
         self.labels = anchor_labels(page, labels)?;
         self.page.blocks = u32::try_from(page.blocks.len()).unwrap_or(u32::MAX);
+        self.unlabelled = Unlabelled::Other;
+        Ok(())
+    }
+
+    /// Replaces the labels with partial ones: one entry per block of `page`, `None` for a block
+    /// whose label is unknown. Every known block is anchored (`other` ones too) and the record
+    /// says `"unlabelled": "unknown"`.
+    ///
+    /// # Errors
+    ///
+    /// [`AnchorError::LabelCount`] unless there is one entry per block; the record is then
+    /// unchanged.
+    pub fn set_partial_labels(
+        &mut self,
+        page: &Page,
+        labels: &[Option<Label>],
+    ) -> Result<(), AnchorError> {
+        let full: Vec<Label> = labels.iter().map(|l| l.unwrap_or(Label::Text)).collect();
+        let anchors = anchor_labels_where(page, &full, |i| labels[i].is_some())?;
+        self.labels = anchors;
+        self.page.blocks = u32::try_from(page.blocks.len()).unwrap_or(u32::MAX);
+        self.unlabelled = Unlabelled::Unknown;
         Ok(())
     }
 

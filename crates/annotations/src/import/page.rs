@@ -86,6 +86,7 @@ pub fn import_page(
         },
         annotated_by: annotator,
         labels: anchors,
+        unlabelled: Default::default(),
     };
     let report = PageReport {
         id: entry.id.clone(),

@@ -13,7 +13,7 @@ use victor_train::boost::BoostOptions;
 use victor_train::bundle::{Replace, check_replaceable, make_meta, write_bundle_replacing};
 use victor_train::cv::{CvEvent, CvOptions, cross_validate};
 use victor_train::pipeline::export_crfsuite;
-use victor_train::{Algorithm, Event, Setup, TrainError, TrainOptions, train_crf};
+use victor_train::{Algorithm, Engine, Event, Setup, TrainError, TrainOptions, train_crf};
 
 use crate::util::{capture::Capture, progress};
 
@@ -34,6 +34,10 @@ pub struct TrainArgs {
     /// Training algorithm.
     #[arg(long, default_value = "lbfgs", value_parser = ["lbfgs", "l2sgd", "ap", "pa", "arow"])]
     pub algorithm: String,
+    /// L-BFGS implementation: `parallel` (all cores, deterministic, takes pages with unknown
+    /// blocks) or `crfs` (single-threaded, the reference). Other algorithms always use crfs.
+    #[arg(long, default_value = "parallel", value_parser = ["parallel", "crfs"])]
+    pub trainer: String,
     /// L1 penalty (L-BFGS only; > 0 prunes features, making smaller models).
     #[arg(long, default_value_t = 0.0)]
     pub c1: f64,
@@ -118,6 +122,7 @@ impl TrainArgs {
         let extractor = Extractor::new(&config).context("invalid feature configuration")?;
         let template = Template::parse(&text, extractor.schema()).context("invalid template")?;
         let algorithm: Algorithm = self.algorithm.parse().map_err(anyhow::Error::msg)?;
+        let engine: Engine = self.trainer.parse().map_err(anyhow::Error::msg)?;
         let opts = TrainOptions {
             algorithm,
             c1: self.c1,
@@ -125,6 +130,7 @@ impl TrainArgs {
             max_iterations: self.max_iterations,
             min_freq: self.min_freq,
             verbose: false,
+            engine,
             boost: if self.boost {
                 Some(BoostOptions {
                     trees: self.boost_trees,

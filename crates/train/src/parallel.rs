@@ -1,0 +1,1131 @@
+//! A parallel, deterministic L-BFGS trainer for linear-chain CRFs, with partial labels.
+//!
+//! It trains the same model as crfs's (and CRFsuite's) L-BFGS trainer and writes the same
+//! CRFsuite model file, but computes the objective over all cores:
+//!
+//! - **Data**: attribute names are interned once as they are appended; items are kept as flat
+//!   arrays of attribute ids (values are stored only if one differs from 1), plus the inverted
+//!   index (attribute -> occurrences) that the gradient pass reads.
+//! - **Features**: as CRFsuite builds them with `possible_states`/`possible_transitions` off:
+//!   an (attribute, label) state feature for each pair seen on a labelled block, a (label,
+//!   label) transition feature for each pair of labelled neighbours, each kept when its
+//!   frequency reaches `min_freq`; numbered as crfs numbers them (state features by attribute
+//!   then label, then transitions), so weights can be compared feature by feature.
+//! - **Objective**: the negative log-likelihood plus `c2 * |w|^2`. Per evaluation, the weights
+//!   are scattered into a dense attribute x label table; every sequence (in parallel) gets its
+//!   state scores as sums of table rows, a scaled forward-backward in f64, its loss, its node
+//!   marginals minus their targets, and its transition counts; then the state gradient is
+//!   gathered per attribute (in parallel over attributes, occurrences in item order) and the
+//!   losses and transition counts are summed in sequence order. No sum depends on how work is
+//!   split between threads, so the model is the same, bit for bit, whatever the thread count.
+//! - **Partial labels**: a block may have no label. The likelihood of a sequence is then the sum
+//!   over all labelings that agree with its labelled blocks: a second forward-backward with the
+//!   other labels of labelled blocks masked out gives that sum and the target marginals
+//!   (for a fully labelled sequence, the one-hot labels and the score of the path, the same
+//!   numbers by a shorter way).
+//! - **Optimiser**: `liblbfgs` (the Rust port of libLBFGS that crfs uses): L-BFGS with
+//!   CRFsuite's defaults (6 memories, epsilon 1e-5, More-Thuente line search), OWL-QN with a
+//!   backtracking line search when `c1 > 0`, and CRFsuite's stopping rules, which the port
+//!   lacks and this module adds: `max_iterations` counts line-search steps (the port counts the
+//!   starting point too, so crfs takes one step fewer), and the delta test (relative decrease
+//!   below 1e-5 over 10 steps) applies. As in CRFsuite, an optimiser error (a line search
+//!   that cannot progress) ends the optimisation and the current weights are written.
+
+use std::io::{Cursor, Seek, SeekFrom, Write};
+use std::path::Path;
+
+use crfs::Attribute;
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+
+/// No label: the block's label is unknown (partial labels), or a pair is not a feature.
+const NONE: u32 = u32::MAX;
+
+/// Blocks of sequences the work is split into (at most).
+const BLOCKS: usize = 64;
+
+/// Memory the blocks' gradient buffers may take together, bytes.
+const BLOCK_MEMORY: usize = 256 << 20;
+
+/// Errors of the parallel trainer.
+#[derive(Debug, thiserror::Error)]
+pub enum ParallelError {
+    /// A sequence whose attribute and label lists differ in length.
+    #[error("sequence {index}: {items} items but {labels} labels")]
+    Length {
+        /// The sequence's position among those appended.
+        index: usize,
+        /// Items given.
+        items: usize,
+        /// Labels given.
+        labels: usize,
+    },
+    /// More attributes, labels, items or features than the model format holds.
+    #[error("too many {0} for a CRFsuite model (more than 2^32 - 1)")]
+    TooMany(&'static str),
+    /// A weight vector whose length is not the number of features.
+    #[error("{given} weights for {features} features")]
+    Weights {
+        /// Weights given.
+        given: usize,
+        /// Features of the data.
+        features: usize,
+    },
+    /// Nothing to train on.
+    #[error("no training data (no sequence with a labelled block)")]
+    NoData,
+    /// Writing the model failed.
+    #[error("cannot write model {path}: {source}")]
+    Io {
+        /// The model file.
+        path: std::path::PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+}
+
+/// Optimisation parameters (CRFsuite's L-BFGS parameters and defaults).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LbfgsParams {
+    /// L1 penalty (> 0: OWL-QN).
+    pub c1: f64,
+    /// L2 penalty.
+    pub c2: f64,
+    /// Line-search steps at most (CRFsuite's `max_iterations`).
+    pub max_iterations: usize,
+    /// Features with a lower frequency are dropped.
+    pub min_freq: f64,
+    /// Stop when the gradient norm is below `epsilon * max(1, |w|)`.
+    pub epsilon: f64,
+    /// Stop when the objective improved by less than `delta` (relative) over `period` iterations.
+    pub delta: f64,
+    /// See `delta`; 0 disables that test.
+    pub period: usize,
+    /// Line search trials per iteration.
+    pub max_linesearch: usize,
+}
+
+impl Default for LbfgsParams {
+    fn default() -> Self {
+        LbfgsParams {
+            c1: 0.0,
+            c2: 1.0,
+            max_iterations: usize::MAX,
+            min_freq: 0.0,
+            epsilon: 1e-5,
+            delta: 1e-5,
+            period: 10,
+            max_linesearch: 20,
+        }
+    }
+}
+
+/// What the optimisation did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Outcome {
+    /// Objective (regularised negative log-likelihood) at the final weights.
+    pub loss: f64,
+    /// Objective evaluations.
+    pub evaluations: usize,
+    /// Line-search steps taken.
+    pub iterations: usize,
+    /// Whether the delta test stopped the optimisation.
+    pub delta_stop: bool,
+    /// Features in the training set (before zero weights are pruned from the file).
+    pub features: usize,
+    /// Why the optimiser stopped early, when it reported an error (weights are still written).
+    pub warning: Option<String>,
+}
+
+/// Training data: interned attributes and labels, flat items, per-sequence offsets.
+#[derive(Debug, Default)]
+pub struct ParallelTrainer {
+    attr_ids: FxHashMap<Box<str>, u32>,
+    attr_names: Vec<Box<str>>,
+    label_names: Vec<String>,
+    /// Item offsets of the sequences (`seqs + 1` entries).
+    seq_start: Vec<usize>,
+    /// Occurrence offsets of the items (`items + 1` entries).
+    item_start: Vec<usize>,
+    /// Attribute id of each occurrence.
+    occ_attr: Vec<u32>,
+    /// Value of each occurrence; `None` while every value is 1.
+    occ_value: Option<Vec<f64>>,
+    /// Label id of each item, [`NONE`] when unknown.
+    item_label: Vec<u32>,
+}
+
+/// Features and the indexes built from the data for optimisation.
+struct Model {
+    labels: usize,
+    attrs: usize,
+    /// Feature id of each (attribute, label) pair, [`NONE`] if not a feature.
+    state_fid: Vec<u32>,
+    /// Feature id of each (label, label) pair, [`NONE`] if not a feature.
+    trans_fid: Vec<u32>,
+    /// Features: (is transition, source, destination), in feature-id order.
+    features: Vec<(bool, u32, u32)>,
+    /// Sequence offsets of the blocks of work (each block sums into its own buffers).
+    blocks: Vec<usize>,
+    /// Whether each sequence has an unknown label.
+    partial: Vec<bool>,
+}
+
+/// Per-thread scratch of the forward-backward.
+#[derive(Default)]
+struct Scratch {
+    score: Vec<f64>,
+    exp_state: Vec<f64>,
+    alpha: Vec<f64>,
+    beta: Vec<f64>,
+    scale: Vec<f64>,
+    c_alpha: Vec<f64>,
+    c_beta: Vec<f64>,
+    c_scale: Vec<f64>,
+    delta: Vec<f64>,
+}
+
+impl ParallelTrainer {
+    /// An empty trainer.
+    pub fn new() -> ParallelTrainer {
+        ParallelTrainer {
+            seq_start: vec![0],
+            item_start: vec![0],
+            ..Default::default()
+        }
+    }
+
+    /// Sequences appended.
+    pub fn sequences(&self) -> usize {
+        self.seq_start.len() - 1
+    }
+
+    /// Items appended.
+    pub fn items(&self) -> usize {
+        self.item_label.len()
+    }
+
+    /// Adds a fully labelled sequence. An empty sequence is ignored.
+    pub fn append(&mut self, xseq: &[Vec<Attribute>], yseq: &[&str]) -> Result<(), ParallelError> {
+        if xseq.len() != yseq.len() {
+            return Err(self.length_error(xseq.len(), yseq.len()));
+        }
+        self.append_with(
+            xseq.len(),
+            |t| Some(yseq[t]),
+            |t, f| {
+                for a in &xseq[t] {
+                    f(&a.name, a.value);
+                }
+            },
+        )
+    }
+
+    /// Adds a sequence in which some labels may be unknown (`None`). A sequence without any
+    /// known label carries no information and is ignored, as is an empty one.
+    pub fn append_partial(
+        &mut self,
+        xseq: &[Vec<Attribute>],
+        yseq: &[Option<&str>],
+    ) -> Result<(), ParallelError> {
+        if xseq.len() != yseq.len() {
+            return Err(self.length_error(xseq.len(), yseq.len()));
+        }
+        if yseq.iter().all(Option::is_none) {
+            return Ok(());
+        }
+        self.append_with(
+            xseq.len(),
+            |t| yseq[t],
+            |t, f| {
+                for a in &xseq[t] {
+                    f(&a.name, a.value);
+                }
+            },
+        )
+    }
+
+    fn length_error(&self, items: usize, labels: usize) -> ParallelError {
+        ParallelError::Length {
+            index: self.sequences(),
+            items,
+            labels,
+        }
+    }
+
+    /// Adds a sequence of `len` items: `label(t)` is item t's label, `attrs(t, f)` calls `f`
+    /// with each of its attributes (name, value).
+    fn append_with<'a>(
+        &mut self,
+        len: usize,
+        label: impl Fn(usize) -> Option<&'a str>,
+        attrs: impl Fn(usize, &mut dyn FnMut(&str, f64)),
+    ) -> Result<(), ParallelError> {
+        if len == 0 {
+            return Ok(());
+        }
+        for t in 0..len {
+            let lid = match label(t) {
+                Some(name) => match self.label_names.iter().position(|l| l == name) {
+                    Some(i) => i as u32,
+                    None => {
+                        self.label_names.push(name.to_string());
+                        u32::try_from(self.label_names.len() - 1)
+                            .map_err(|_| ParallelError::TooMany("labels"))?
+                    }
+                },
+                None => NONE,
+            };
+            self.item_label.push(lid);
+            let mut err = None;
+            attrs(t, &mut |name, value| {
+                let id = match self.attr_ids.get(name) {
+                    Some(&id) => id,
+                    None => {
+                        let Ok(id) = u32::try_from(self.attr_names.len()) else {
+                            err = Some(ParallelError::TooMany("attributes"));
+                            return;
+                        };
+                        self.attr_ids.insert(name.into(), id);
+                        self.attr_names.push(name.into());
+                        id
+                    }
+                };
+                self.occ_attr.push(id);
+                if value != 1.0 && self.occ_value.is_none() {
+                    self.occ_value = Some(vec![1.0; self.occ_attr.len() - 1]);
+                }
+                if let Some(v) = self.occ_value.as_mut() {
+                    v.push(value);
+                }
+            });
+            if let Some(e) = err {
+                return Err(e);
+            }
+            self.item_start.push(self.occ_attr.len());
+        }
+        if u32::try_from(self.item_label.len()).is_err() {
+            return Err(ParallelError::TooMany("items"));
+        }
+        self.seq_start.push(self.item_label.len());
+        Ok(())
+    }
+
+    /// Builds the features and the inverted index.
+    fn model(&self, min_freq: f64) -> Result<Model, ParallelError> {
+        let l = self.label_names.len();
+        let a = self.attr_names.len();
+        let mut state_freq = vec![0.0f64; a * l];
+        let mut state_seen = vec![false; a * l];
+        let mut trans_freq = vec![0.0f64; l * l];
+        let mut trans_seen = vec![false; l * l];
+        let mut partial = Vec::with_capacity(self.sequences());
+        for s in 0..self.sequences() {
+            let (b, e) = (self.seq_start[s], self.seq_start[s + 1]);
+            partial.push(self.item_label[b..e].contains(&NONE));
+            for i in b..e {
+                let y = self.item_label[i];
+                if y == NONE {
+                    continue;
+                }
+                for o in self.item_start[i]..self.item_start[i + 1] {
+                    let k = self.occ_attr[o] as usize * l + y as usize;
+                    state_freq[k] += self.occ_value.as_ref().map_or(1.0, |v| v[o]);
+                    state_seen[k] = true;
+                }
+                if i > b && self.item_label[i - 1] != NONE {
+                    let k = self.item_label[i - 1] as usize * l + y as usize;
+                    trans_freq[k] += 1.0;
+                    trans_seen[k] = true;
+                }
+            }
+        }
+        let mut features = Vec::new();
+        let mut state_fid = vec![NONE; a * l];
+        for k in 0..a * l {
+            if state_seen[k] && state_freq[k] >= min_freq {
+                state_fid[k] = u32::try_from(features.len())
+                    .ok()
+                    .filter(|&f| f != NONE)
+                    .ok_or(ParallelError::TooMany("features"))?;
+                features.push((false, (k / l) as u32, (k % l) as u32));
+            }
+        }
+        let mut trans_fid = vec![NONE; l * l];
+        for k in 0..l * l {
+            if trans_seen[k] && trans_freq[k] >= min_freq {
+                trans_fid[k] = u32::try_from(features.len())
+                    .ok()
+                    .filter(|&f| f != NONE)
+                    .ok_or(ParallelError::TooMany("features"))?;
+                features.push((true, (k / l) as u32, (k % l) as u32));
+            }
+        }
+        // Blocks of about equal numbers of items, as many as the data allows up to BLOCKS
+        // (and their gradient buffers within BLOCK_MEMORY); the split depends on the data only.
+        let seqs = self.sequences();
+        let per_block = (a * l * 8).max(1);
+        let k = BLOCKS
+            .min(seqs)
+            .min((BLOCK_MEMORY / per_block).max(1))
+            .max(1);
+        let target = self.items().div_ceil(k);
+        let mut blocks = vec![0usize];
+        let mut from = 0;
+        for s in 0..seqs {
+            if self.seq_start[s + 1] - from >= target {
+                blocks.push(s + 1);
+                from = self.seq_start[s + 1];
+            }
+        }
+        if blocks.last() != Some(&seqs) {
+            blocks.push(seqs);
+        }
+        Ok(Model {
+            labels: l,
+            attrs: a,
+            state_fid,
+            trans_fid,
+            features,
+            blocks,
+            partial,
+        })
+    }
+
+    /// The objective (regularised negative log-likelihood) and its gradient at `x`.
+    fn evaluate(&self, m: &Model, c2: f64, x: &[f64], g: &mut [f64]) -> f64 {
+        let l = m.labels;
+        // Dense weights: state [attribute][label], transition [label][label].
+        let mut w_state = vec![0.0f64; m.attrs * l];
+        let mut w_trans = vec![0.0f64; l * l];
+        for (f, &(trans, src, dst)) in m.features.iter().enumerate() {
+            let k = src as usize * l + dst as usize;
+            if trans {
+                w_trans[k] = x[f];
+            } else {
+                w_state[k] = x[f];
+            }
+        }
+        let exp_trans: Vec<f64> = w_trans.iter().map(|w| w.exp()).collect();
+
+        // Each block of sequences (fixed by the data, not by the threads) sums its loss and
+        // gradient into its own buffers; the blocks' sums are then added in block order.
+        let parts: Vec<(f64, Vec<f64>, Vec<f64>)> = m
+            .blocks
+            .par_windows(2)
+            .map_init(Scratch::default, |sc, w| {
+                let mut loss = 0.0;
+                let mut g_state = vec![0.0f64; m.attrs * l];
+                let mut g_trans = vec![0.0f64; l * l];
+                for s in w[0]..w[1] {
+                    loss += self.sequence(
+                        m,
+                        s,
+                        &w_state,
+                        &w_trans,
+                        &exp_trans,
+                        sc,
+                        &mut g_state,
+                        &mut g_trans,
+                    );
+                }
+                (loss, g_state, g_trans)
+            })
+            .collect();
+        let mut loss = 0.0;
+        let mut g_state = vec![0.0f64; m.attrs * l];
+        let mut g_trans = vec![0.0f64; l * l];
+        for (pl, ps, pt) in &parts {
+            loss += pl;
+            g_state.iter_mut().zip(ps).for_each(|(a, b)| *a += b);
+            g_trans.iter_mut().zip(pt).for_each(|(a, b)| *a += b);
+        }
+        for (f, &(trans, src, dst)) in m.features.iter().enumerate() {
+            let k = src as usize * l + dst as usize;
+            g[f] = if trans { g_trans[k] } else { g_state[k] };
+        }
+        if c2 > 0.0 {
+            for (gi, &xi) in g.iter_mut().zip(x) {
+                *gi += 2.0 * c2 * xi;
+                loss += c2 * xi * xi;
+            }
+        }
+        loss
+    }
+
+    /// One sequence: returns its negative log-likelihood and adds its gradient (expected minus
+    /// target counts) to `g_state` (attribute x label) and `g_trans` (label x label).
+    #[allow(clippy::too_many_arguments)]
+    fn sequence(
+        &self,
+        m: &Model,
+        s: usize,
+        w_state: &[f64],
+        w_trans: &[f64],
+        exp_trans: &[f64],
+        sc: &mut Scratch,
+        g_state: &mut [f64],
+        g_trans: &mut [f64],
+    ) -> f64 {
+        let l = m.labels;
+        let (b, e) = (self.seq_start[s], self.seq_start[s + 1]);
+        let len = e - b;
+        let mut dbuf = std::mem::take(&mut sc.delta);
+        dbuf.clear();
+        dbuf.resize(len * l, 0.0);
+        let d = &mut dbuf[..];
+        let tr = g_trans;
+        sc.score.clear();
+        sc.score.resize(len * l, 0.0);
+        for t in 0..len {
+            let i = b + t;
+            let (o0, o1) = (self.item_start[i], self.item_start[i + 1]);
+            let ids = &self.occ_attr[o0..o1];
+            let vals = self.occ_value.as_ref().map(|v| &v[o0..o1]);
+            gather(l, w_state, ids, vals, &mut sc.score[t * l..(t + 1) * l]);
+        }
+        // exp of the scores shifted by each position's maximum (added back to log Z).
+        sc.exp_state.clear();
+        sc.exp_state.resize(len * l, 0.0);
+        let mut shift = 0.0;
+        for t in 0..len {
+            let row = &sc.score[t * l..(t + 1) * l];
+            let mx = row.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            shift += mx;
+            for (e, r) in sc.exp_state[t * l..(t + 1) * l].iter_mut().zip(row) {
+                *e = (r - mx).exp();
+            }
+        }
+        let labels = &self.item_label[b..e];
+        let log_z = forward_backward(
+            l,
+            len,
+            &sc.exp_state,
+            exp_trans,
+            None,
+            &mut sc.alpha,
+            &mut sc.beta,
+            &mut sc.scale,
+        ) + shift;
+        // Model marginals into d and tr.
+        marginals(
+            l,
+            len,
+            &sc.alpha,
+            &sc.beta,
+            &sc.scale,
+            &sc.exp_state,
+            exp_trans,
+            d,
+            tr,
+            1.0,
+        );
+        let nll = if m.partial[s] {
+            let log_zc = forward_backward(
+                l,
+                len,
+                &sc.exp_state,
+                exp_trans,
+                Some(labels),
+                &mut sc.c_alpha,
+                &mut sc.c_beta,
+                &mut sc.c_scale,
+            ) + shift;
+            // Targets: the marginals given the known labels.
+            marginals(
+                l,
+                len,
+                &sc.c_alpha,
+                &sc.c_beta,
+                &sc.c_scale,
+                &sc.exp_state,
+                exp_trans,
+                d,
+                tr,
+                -1.0,
+            );
+            log_z - log_zc
+        } else {
+            // Targets are the labels themselves; log Z restricted to them is the path score.
+            let mut path = 0.0;
+            for t in 0..len {
+                let y = labels[t] as usize;
+                path += sc.score[t * l + y];
+                d[t * l + y] -= 1.0;
+                if t > 0 {
+                    let k = labels[t - 1] as usize * l + y;
+                    path += w_trans[k];
+                    tr[k] -= 1.0;
+                }
+            }
+            log_z - path
+        };
+        // State gradient: each attribute of an item gets the item's marginals minus targets.
+        for t in 0..len {
+            let i = b + t;
+            let (o0, o1) = (self.item_start[i], self.item_start[i + 1]);
+            let ids = &self.occ_attr[o0..o1];
+            let vals = self.occ_value.as_ref().map(|v| &v[o0..o1]);
+            scatter(l, g_state, ids, vals, &d[t * l..(t + 1) * l]);
+        }
+        sc.delta = dbuf;
+        nll
+    }
+
+    /// Trains and writes the CRFsuite model file to `model_path`.
+    pub fn train(
+        &self,
+        p: &LbfgsParams,
+        model_path: &Path,
+        mut progress: impl FnMut(usize, f64),
+    ) -> Result<Outcome, ParallelError> {
+        let (w, outcome, m) = self.optimise(p, &mut progress)?;
+        let bytes = self.model_bytes(&m, &w)?;
+        std::fs::write(model_path, bytes).map_err(|source| ParallelError::Io {
+            path: model_path.to_path_buf(),
+            source,
+        })?;
+        Ok(outcome)
+    }
+
+    /// Runs L-BFGS (OWL-QN when `c1 > 0`) and returns the weights by feature id.
+    fn optimise(
+        &self,
+        p: &LbfgsParams,
+        progress: &mut dyn FnMut(usize, f64),
+    ) -> Result<(Vec<f64>, Outcome, Model), ParallelError> {
+        if self.sequences() == 0 || self.label_names.is_empty() {
+            return Err(ParallelError::NoData);
+        }
+        let m = self.model(p.min_freq)?;
+        let nf = m.features.len();
+        let mut w = vec![0.0f64; nf];
+        let mut evaluations = 0usize;
+        let mut last = 0.0;
+        let mut history: Vec<f64> = Vec::new();
+        let mut delta_stop = false;
+        // liblbfgs counts the starting point as an iteration: one more gives `max_iterations`
+        // line-search steps, as CRFsuite takes.
+        let mut opt = liblbfgs::lbfgs()
+            .with_max_iterations(p.max_iterations.saturating_add(1))
+            .with_epsilon(p.epsilon)
+            .with_fx_delta(p.delta, p.period)
+            .with_max_linesearch(p.max_linesearch);
+        opt = if p.c1 > 0.0 {
+            opt.with_linesearch_algorithm("BacktrackingStrongWolfe")
+                .with_orthantwise(p.c1, 0, nf)
+        } else {
+            opt.with_linesearch_algorithm("MoreThuente")
+        };
+        let result = opt.minimize(
+            &mut w,
+            |x: &[f64], g: &mut [f64]| {
+                evaluations += 1;
+                last = self.evaluate(&m, p.c2, x, g);
+                Ok(last)
+            },
+            |pr: &liblbfgs::Progress| {
+                // Progress `niter` = steps taken + 1 (the starting point is reported twice).
+                let Some(step) = pr.niter.checked_sub(1) else {
+                    return false;
+                };
+                if step < history.len() {
+                    return false;
+                }
+                history.push(pr.fx);
+                if step > 0 {
+                    progress(step, pr.fx);
+                }
+                // CRFsuite's delta test (liblbfgs stores delta and period but never applies
+                // them): stop when the objective fell by less than `delta` (relative) over the
+                // last `period` steps.
+                delta_stop = p.period > 0
+                    && step >= p.period
+                    && ((history[step - p.period] - pr.fx) / pr.fx).abs() < p.delta;
+                delta_stop
+            },
+        );
+        // The callback sees every state but the last unless the delta test stopped it there.
+        let iterations = if delta_stop {
+            history.len().saturating_sub(1)
+        } else {
+            history.len()
+        };
+        let (loss, warning) = match result {
+            Ok(r) => (r.fx, None),
+            Err(e) => (last, Some(format!("{e:#}"))),
+        };
+        if !delta_stop && iterations > 0 && warning.is_none() {
+            progress(iterations, loss);
+        }
+        Ok((
+            w,
+            Outcome {
+                loss,
+                evaluations,
+                iterations,
+                delta_stop,
+                features: nf,
+                warning,
+            },
+            m,
+        ))
+    }
+
+    /// The CRFsuite model file (as crfs writes it): zero-weight features and attributes left
+    /// without features are pruned.
+    fn model_bytes(&self, m: &Model, w: &[f64]) -> Result<Vec<u8>, ParallelError> {
+        let l = m.labels;
+        let io = |e: std::io::Error| ParallelError::Io {
+            path: std::path::PathBuf::from("<model>"),
+            source: e,
+        };
+        // Surviving features, new ids; attributes keep their order.
+        let mut new_fid = vec![NONE; w.len()];
+        let mut kept: Vec<(u32, u32, u32, f64)> = Vec::new();
+        for (f, &(trans, src, dst)) in m.features.iter().enumerate() {
+            if w[f] != 0.0 {
+                new_fid[f] = kept.len() as u32;
+                kept.push((u32::from(trans), src, dst, w[f]));
+            }
+        }
+        let mut new_aid = vec![NONE; m.attrs];
+        let mut attr_order: Vec<u32> = Vec::new();
+        for (a, slot) in new_aid.iter_mut().enumerate() {
+            if m.state_fid[a * l..(a + 1) * l]
+                .iter()
+                .any(|&f| f != NONE && new_fid[f as usize] != NONE)
+            {
+                *slot = attr_order.len() as u32;
+                attr_order.push(a as u32);
+            }
+        }
+        let u32_of = |n: usize, what| u32::try_from(n).map_err(|_| ParallelError::TooMany(what));
+        let mut out = Cursor::new(Vec::<u8>::new());
+        let put = |out: &mut Cursor<Vec<u8>>, v: u32| out.write_all(&v.to_le_bytes());
+        // Header, offsets filled in at the end.
+        out.write_all(b"lCRF").map_err(io)?;
+        put(&mut out, 0).map_err(io)?;
+        out.write_all(b"FOMC").map_err(io)?;
+        put(&mut out, 100).map_err(io)?;
+        put(&mut out, u32_of(kept.len(), "features")?).map_err(io)?;
+        put(&mut out, u32_of(l, "labels")?).map_err(io)?;
+        put(&mut out, u32_of(attr_order.len(), "attributes")?).map_err(io)?;
+        for _ in 0..5 {
+            put(&mut out, 0).map_err(io)?;
+        }
+        let pos = |out: &Cursor<Vec<u8>>| u32_of(out.position() as usize, "bytes");
+        let off_features = pos(&out)?;
+        out.write_all(b"FEAT").map_err(io)?;
+        put(&mut out, u32_of(12 + kept.len() * 20, "bytes")?).map_err(io)?;
+        put(&mut out, kept.len() as u32).map_err(io)?;
+        for &(ty, src, dst, wt) in &kept {
+            let src = if ty == 0 { new_aid[src as usize] } else { src };
+            put(&mut out, ty).map_err(io)?;
+            put(&mut out, src).map_err(io)?;
+            put(&mut out, dst).map_err(io)?;
+            out.write_all(&wt.to_le_bytes()).map_err(io)?;
+        }
+        let off_labels = pos(&out)?;
+        {
+            let mut cq = cqdb::CQDBWriter::new(&mut out).map_err(io)?;
+            for (i, name) in self.label_names.iter().enumerate() {
+                cq.put(name, i as u32).map_err(io)?;
+            }
+        }
+        let off_attrs = pos(&out)?;
+        {
+            let mut cq = cqdb::CQDBWriter::new(&mut out).map_err(io)?;
+            for (i, &a) in attr_order.iter().enumerate() {
+                cq.put(&*self.attr_names[a as usize], i as u32)
+                    .map_err(io)?;
+            }
+        }
+        // Feature references: per label its transitions (from it), per attribute its states.
+        let label_refs: Vec<Vec<u32>> = (0..l)
+            .map(|p| {
+                (0..l)
+                    .map(|y| m.trans_fid[p * l + y])
+                    .filter(|&f| f != NONE && new_fid[f as usize] != NONE)
+                    .map(|f| new_fid[f as usize])
+                    .collect()
+            })
+            .collect();
+        let attr_refs = attr_order.iter().map(|&a| {
+            (0..l)
+                .map(move |y| m.state_fid[a as usize * l + y])
+                .filter(|&f| f != NONE && new_fid[f as usize] != NONE)
+                .map(|f| new_fid[f as usize])
+                .collect::<Vec<u32>>()
+        });
+        align(&mut out).map_err(io)?;
+        let off_label_refs = pos(&out)?;
+        let mut refs: Vec<Vec<u32>> = label_refs;
+        refs.push(Vec::new());
+        refs.push(Vec::new());
+        // CRFsuite's label table has two extra entries (BOS/EOS) with zero offsets.
+        write_refs(&mut out, b"LFRF", &refs, l).map_err(io)?;
+        align(&mut out).map_err(io)?;
+        let off_attr_refs = pos(&out)?;
+        let refs: Vec<Vec<u32>> = attr_refs.collect();
+        write_refs(&mut out, b"AFRF", &refs, refs.len()).map_err(io)?;
+        let size = pos(&out)?;
+        out.seek(SeekFrom::Start(4)).map_err(io)?;
+        put(&mut out, size).map_err(io)?;
+        out.seek(SeekFrom::Start(28)).map_err(io)?;
+        for v in [
+            off_features,
+            off_labels,
+            off_attrs,
+            off_label_refs,
+            off_attr_refs,
+        ] {
+            put(&mut out, v).map_err(io)?;
+        }
+        Ok(out.into_inner())
+    }
+
+    /// Optimises without writing a model: the weights by feature id (state features by
+    /// attribute then label, then transitions) and the outcome. For tests and comparisons.
+    ///
+    /// # Errors
+    ///
+    /// [`ParallelError::NoData`] without data.
+    pub fn weights(&self, p: &LbfgsParams) -> Result<(Vec<f64>, Outcome), ParallelError> {
+        let (w, o, _) = self.optimise(p, &mut |_, _| {})?;
+        Ok((w, o))
+    }
+
+    /// The objective at weights `w` (by feature id, see [`Self::features`]): the negative
+    /// log-likelihood of the data plus `c2 * |w|^2`, and its gradient.
+    ///
+    /// # Errors
+    ///
+    /// [`ParallelError::NoData`] without data; [`ParallelError::Length`] when `w` does not
+    /// have one weight per feature.
+    pub fn objective(
+        &self,
+        w: &[f64],
+        c2: f64,
+        min_freq: f64,
+    ) -> Result<(f64, Vec<f64>), ParallelError> {
+        if self.sequences() == 0 || self.label_names.is_empty() {
+            return Err(ParallelError::NoData);
+        }
+        let m = self.model(min_freq)?;
+        if w.len() != m.features.len() {
+            return Err(ParallelError::Weights {
+                given: w.len(),
+                features: m.features.len(),
+            });
+        }
+        let mut g = vec![0.0; m.features.len()];
+        let f = self.evaluate(&m, c2, w, &mut g);
+        Ok((f, g))
+    }
+
+    /// Features of the data in feature-id order: (is transition, attribute or previous-label
+    /// name, label name).
+    ///
+    /// # Errors
+    ///
+    /// Only when the data has more features than a model holds.
+    pub fn features(&self, min_freq: f64) -> Result<Vec<(bool, String, String)>, ParallelError> {
+        let m = self.model(min_freq)?;
+        Ok(m.features
+            .iter()
+            .map(|&(t, s, d)| {
+                let src = if t {
+                    self.label_names[s as usize].clone()
+                } else {
+                    self.attr_names[s as usize].to_string()
+                };
+                (t, src, self.label_names[d as usize].clone())
+            })
+            .collect())
+    }
+}
+
+/// Adds to `row` the weight rows (`l` labels each) of the attributes `ids`, times `vals`.
+/// The common label counts get loops of fixed length, which keep the sums in registers.
+fn gather(l: usize, w: &[f64], ids: &[u32], vals: Option<&[f64]>, row: &mut [f64]) {
+    fn fixed<const N: usize>(w: &[f64], ids: &[u32], vals: Option<&[f64]>, row: &mut [f64]) {
+        let mut acc = [0.0f64; N];
+        match vals {
+            None => {
+                for &a in ids {
+                    let a = a as usize * N;
+                    let r = &w[a..a + N];
+                    for y in 0..N {
+                        acc[y] += r[y];
+                    }
+                }
+            }
+            Some(v) => {
+                for (&a, &v) in ids.iter().zip(v) {
+                    let a = a as usize * N;
+                    let r = &w[a..a + N];
+                    for y in 0..N {
+                        acc[y] += v * r[y];
+                    }
+                }
+            }
+        }
+        row.copy_from_slice(&acc);
+    }
+    match l {
+        2 => fixed::<2>(w, ids, vals, row),
+        3 => fixed::<3>(w, ids, vals, row),
+        4 => fixed::<4>(w, ids, vals, row),
+        _ => {
+            row.fill(0.0);
+            for (k, &a) in ids.iter().enumerate() {
+                let v = vals.map_or(1.0, |v| v[k]);
+                let r = &w[a as usize * l..(a as usize + 1) * l];
+                row.iter_mut().zip(r).for_each(|(x, r)| *x += v * r);
+            }
+        }
+    }
+}
+
+/// Adds `d` (one value per label) times `vals` to the gradient rows of the attributes `ids`.
+fn scatter(l: usize, g: &mut [f64], ids: &[u32], vals: Option<&[f64]>, d: &[f64]) {
+    fn fixed<const N: usize>(g: &mut [f64], ids: &[u32], vals: Option<&[f64]>, d: &[f64]) {
+        let mut dd = [0.0f64; N];
+        dd.copy_from_slice(d);
+        match vals {
+            None => {
+                for &a in ids {
+                    let a = a as usize * N;
+                    let r = &mut g[a..a + N];
+                    for y in 0..N {
+                        r[y] += dd[y];
+                    }
+                }
+            }
+            Some(v) => {
+                for (&a, &v) in ids.iter().zip(v) {
+                    let a = a as usize * N;
+                    let r = &mut g[a..a + N];
+                    for y in 0..N {
+                        r[y] += v * dd[y];
+                    }
+                }
+            }
+        }
+    }
+    match l {
+        2 => fixed::<2>(g, ids, vals, d),
+        3 => fixed::<3>(g, ids, vals, d),
+        4 => fixed::<4>(g, ids, vals, d),
+        _ => {
+            for (k, &a) in ids.iter().enumerate() {
+                let v = vals.map_or(1.0, |v| v[k]);
+                let r = &mut g[a as usize * l..(a as usize + 1) * l];
+                r.iter_mut().zip(d).for_each(|(x, d)| *x += v * d);
+            }
+        }
+    }
+}
+
+/// Pads to a multiple of 4 bytes.
+fn align(out: &mut Cursor<Vec<u8>>) -> std::io::Result<()> {
+    while !out.position().is_multiple_of(4) {
+        out.write_all(&[0])?;
+    }
+    Ok(())
+}
+
+/// A feature-reference chunk: tag, size, count, offsets, then each list (count, ids). Entries
+/// at `real` and beyond get offset 0 (CRFsuite's unused BOS/EOS label slots).
+fn write_refs(
+    out: &mut Cursor<Vec<u8>>,
+    tag: &[u8; 4],
+    refs: &[Vec<u32>],
+    real: usize,
+) -> std::io::Result<()> {
+    let start = out.position();
+    out.write_all(tag)?;
+    out.write_all(&0u32.to_le_bytes())?;
+    out.write_all(&(refs.len() as u32).to_le_bytes())?;
+    let mut off = start + 12 + 4 * refs.len() as u64;
+    for (i, r) in refs.iter().enumerate() {
+        let o = if i < real { off } else { 0 };
+        out.write_all(&(o as u32).to_le_bytes())?;
+        if i < real {
+            off += 4 + 4 * r.len() as u64;
+        }
+    }
+    for r in refs.iter().take(real) {
+        out.write_all(&(r.len() as u32).to_le_bytes())?;
+        for &f in r {
+            out.write_all(&f.to_le_bytes())?;
+        }
+    }
+    let end = out.position();
+    out.seek(SeekFrom::Start(start + 4))?;
+    out.write_all(&((end - start) as u32).to_le_bytes())?;
+    out.seek(SeekFrom::Start(end))?;
+    Ok(())
+}
+
+/// Scaled forward-backward over `len` positions and `l` labels; with `mask`, a position with a
+/// known label allows only that label. Returns log Z (of the shifted scores).
+#[allow(clippy::too_many_arguments)]
+fn forward_backward(
+    l: usize,
+    len: usize,
+    exp_state: &[f64],
+    exp_trans: &[f64],
+    mask: Option<&[u32]>,
+    alpha: &mut Vec<f64>,
+    beta: &mut Vec<f64>,
+    scale: &mut Vec<f64>,
+) -> f64 {
+    alpha.clear();
+    alpha.resize(len * l, 0.0);
+    beta.clear();
+    beta.resize(len * l, 0.0);
+    scale.clear();
+    scale.resize(len, 0.0);
+    let allowed = |t: usize, y: usize| match mask {
+        Some(m) => m[t] == NONE || m[t] as usize == y,
+        None => true,
+    };
+    let mut log_z = 0.0;
+    for t in 0..len {
+        let mut sum = 0.0;
+        for y in 0..l {
+            let v = if !allowed(t, y) {
+                0.0
+            } else if t == 0 {
+                exp_state[y]
+            } else {
+                let mut acc = 0.0;
+                for p in 0..l {
+                    acc += alpha[(t - 1) * l + p] * exp_trans[p * l + y];
+                }
+                acc * exp_state[t * l + y]
+            };
+            alpha[t * l + y] = v;
+            sum += v;
+        }
+        let s = 1.0 / sum;
+        scale[t] = s;
+        for y in 0..l {
+            alpha[t * l + y] *= s;
+        }
+        log_z -= s.ln();
+    }
+    for y in 0..l {
+        beta[(len - 1) * l + y] = if allowed(len - 1, y) {
+            scale[len - 1]
+        } else {
+            0.0
+        };
+    }
+    for t in (0..len - 1).rev() {
+        for p in 0..l {
+            let mut acc = 0.0;
+            for y in 0..l {
+                acc += exp_trans[p * l + y] * exp_state[(t + 1) * l + y] * beta[(t + 1) * l + y];
+            }
+            beta[t * l + p] = if allowed(t, p) { acc * scale[t] } else { 0.0 };
+        }
+    }
+    log_z
+}
+
+/// Adds `sign` times the node marginals to `d` and the transition marginals to `tr`, from a
+/// forward-backward whose beta carries the scale of its own position (as
+/// [`forward_backward`] leaves it).
+#[allow(clippy::too_many_arguments)]
+fn marginals(
+    l: usize,
+    len: usize,
+    alpha: &[f64],
+    beta: &[f64],
+    scale: &[f64],
+    exp_state: &[f64],
+    exp_trans: &[f64],
+    d: &mut [f64],
+    tr: &mut [f64],
+    sign: f64,
+) {
+    for t in 0..len {
+        let inv = 1.0 / scale[t];
+        for y in 0..l {
+            d[t * l + y] += sign * alpha[t * l + y] * beta[t * l + y] * inv;
+        }
+    }
+    for t in 0..len.saturating_sub(1) {
+        for p in 0..l {
+            let a = alpha[t * l + p];
+            if a == 0.0 {
+                continue;
+            }
+            for y in 0..l {
+                tr[p * l + y] += sign
+                    * a
+                    * exp_trans[p * l + y]
+                    * exp_state[(t + 1) * l + y]
+                    * beta[(t + 1) * l + y];
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A few short sequences, fully labelled, with attributes shared between labels.
+    fn data() -> ParallelTrainer {
+        let mut t = ParallelTrainer::new();
+        let names = ["a", "b", "c", "d", "e"];
+        let labels = ["x", "y", "z"];
+        for s in 0..6usize {
+            let len = 2 + s % 4;
+            let xs: Vec<Vec<Attribute>> = (0..len)
+                .map(|i| {
+                    (0..3)
+                        .map(|k| Attribute::new(names[(s + i * 2 + k) % 5], 1.0))
+                        .collect()
+                })
+                .collect();
+            let ys: Vec<&str> = (0..len).map(|i| labels[(s * 7 + i * 5) % 3]).collect();
+            t.append(&xs, &ys).expect("append");
+        }
+        t
+    }
+
+    #[test]
+    fn constrained_forward_backward_matches_the_path_on_full_labels() {
+        let t = data();
+        let mut m = t.model(0.0).expect("model");
+        let w: Vec<f64> = (0..m.features.len())
+            .map(|f| ((f * 37 % 11) as f64 - 5.0) / 7.0)
+            .collect();
+        let mut g_path = vec![0.0; w.len()];
+        let f_path = t.evaluate(&m, 0.0, &w, &mut g_path);
+        m.partial.iter_mut().for_each(|p| *p = true);
+        let mut g_fb = vec![0.0; w.len()];
+        let f_fb = t.evaluate(&m, 0.0, &w, &mut g_fb);
+        assert!(
+            (f_path - f_fb).abs() <= 1e-9 * f_path.abs(),
+            "{f_path} vs {f_fb}"
+        );
+        for (a, b) in g_path.iter().zip(&g_fb) {
+            assert!((a - b).abs() <= 1e-9, "{a} vs {b}");
+        }
+    }
+
+    #[test]
+    fn blocks_cover_every_sequence_once() {
+        let t = data();
+        let m = t.model(0.0).expect("model");
+        assert_eq!(m.blocks.first(), Some(&0));
+        assert_eq!(m.blocks.last(), Some(&t.sequences()));
+        assert!(m.blocks.windows(2).all(|w| w[0] < w[1]));
+    }
+}
