@@ -10,7 +10,7 @@ use clap::ValueEnum;
 use rayon::prelude::*;
 use victor_features::DEFAULT_MAX_BLOCKS;
 use victor_label::render::{
-    CSV_HEADER, JsonlMeta, render_html, render_text, write_csv, write_jsonl,
+    CSV_HEADER, JsonlMeta, TextOptions, render_html, render_text_with, write_csv, write_jsonl,
 };
 use victor_label::{Decoding, LabeledPage, Labeler, Model};
 
@@ -34,6 +34,32 @@ pub enum Format {
     Html,
     /// One row per block: page, block, start, end, label, p_header, p_text, p_other, text.
     Csv,
+}
+
+/// The labelers of `victor label --method`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum MethodArg {
+    /// The model bundle's CRF (`--model`).
+    #[default]
+    Crf,
+    /// jusText (seed 002): paragraphs by length, link and stop-word density, then by context.
+    Justext,
+    /// Body text extraction (seed 004): the span with the most words inside and tags outside.
+    Bte,
+    /// Kimatu (seed 000): blocks of the same appearance by their content-relevance ratio.
+    Kimatu,
+}
+
+impl MethodArg {
+    /// The rule-based method, `None` for the CRF.
+    pub fn method(self) -> Option<victor_methods::Method> {
+        match self {
+            MethodArg::Crf => None,
+            MethodArg::Justext => Some(victor_methods::Method::Justext),
+            MethodArg::Bte => Some(victor_methods::Method::Bte),
+            MethodArg::Kimatu => Some(victor_methods::Method::Kimatu),
+        }
+    }
 }
 
 impl Format {
@@ -84,9 +110,21 @@ pub struct Args {
     /// cross-validation chose it).
     #[arg(long, conflicts_with_all = ["viterbi", "threshold"])]
     expected_f1: bool,
+    /// Labeler: the CRF of the model bundle, or one of the seeds' rule-based cleaners
+    /// (without probabilities: their P is one-hot, and the decoding options do not apply).
+    #[arg(long, value_enum, default_value_t = MethodArg::Crf)]
+    method: MethodArg,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    /// Text output (`--format text` or `cleaneval`): write kept lists and data tables as
+    /// Kitten does (seed 003): a list introduced by a clause ending in a colon becomes one
+    /// sentence (items under 60 characters at the median) or one sentence per item; a list of
+    /// links loses its items of fewer than five words; a data table is written row by row as
+    /// `header: value` pairs; `<abbr>`/`<acronym>` titles follow in parentheses; a header
+    /// without an end mark gets a full stop.
+    #[arg(long)]
+    linearize: bool,
     /// Write one file per page into this folder: the input's path relative to the folder it was
     /// found in (`site/a/index.html` under `site` -> DIR/a/index.txt), or the file name of a
     /// page named directly, with the format's extension; default: everything to standard
@@ -111,6 +149,7 @@ pub struct Args {
 
 fn render(
     format: Format,
+    linearize: bool,
     source: &str,
     lp: &LabeledPage<'_>,
     decoding: &str,
@@ -120,7 +159,11 @@ fn render(
     match format {
         Format::Text | Format::Cleaneval => {
             let mut s = String::new();
-            render_text(page, &lp.labels, format == Format::Cleaneval, &mut s);
+            let opts = TextOptions {
+                markers: format == Format::Cleaneval,
+                linearize: linearize.then_some(lp.processed.decoded.text.as_ref()),
+            };
+            render_text_with(page, &lp.labels, opts, &mut s);
             out.extend_from_slice(s.as_bytes());
         }
         Format::Jsonl | Format::JsonlText => write_jsonl(
@@ -198,30 +241,83 @@ fn describe(e: &victor_label::LabelError) -> String {
     }
 }
 
+/// One thread's labeling state: the CRF labeler, and the segmenter and caches of the
+/// rule-based methods.
+struct Worker<'m> {
+    labeler: Labeler<'m>,
+    segmenter: victor_features::Segmenter,
+    methods: victor_methods::Methods,
+}
+
 /// A labeler for one thread, with the block limit of `--max-blocks`.
-fn labeler_for(model: &Model, max_blocks: usize) -> Labeler<'_> {
+fn labeler_for(model: &Model, max_blocks: usize) -> Worker<'_> {
     let mut labeler = Labeler::new(model);
     labeler.set_max_blocks(max_blocks);
-    labeler
+    let mut segmenter = victor_features::Segmenter::new();
+    segmenter.set_max_blocks(max_blocks);
+    Worker {
+        labeler,
+        segmenter,
+        methods: victor_methods::Methods::new(),
+    }
+}
+
+/// What one page is labelled and written with.
+#[derive(Clone, Copy)]
+struct Job<'a> {
+    decoding: Decoding,
+    method: Option<victor_methods::Method>,
+    format: Format,
+    linearize: bool,
+    decoding_name: &'a str,
 }
 
 /// Reads, labels and renders one page into `buf` (cleared first); an error is the reason the
 /// failure report gives.
 fn label_page(
-    labeler: &mut Labeler<'_>,
+    worker: &mut Worker<'_>,
     path: &Path,
-    decoding: Decoding,
-    format: Format,
-    decoding_name: &str,
+    job: Job<'_>,
     buf: &mut Vec<u8>,
 ) -> Result<(), String> {
     let bytes = inputs::read_page(path).map_err(|e| format!("cannot read: {e}"))?;
-    let lp = labeler
-        .label_bytes(&bytes, decoding)
-        .map_err(|e| describe(&e))?;
+    let lp = match job.method {
+        None => worker
+            .labeler
+            .label_bytes(&bytes, job.decoding)
+            .map_err(|e| describe(&e))?,
+        Some(method) => {
+            let extractor = &worker.labeler.model().extractor;
+            let processed = victor_features::process(&bytes, &mut worker.segmenter, extractor)
+                .map_err(|e| describe(&victor_label::LabelError::Page(e)))?;
+            let language = processed
+                .table
+                .language
+                .or_else(|| extractor.page_language(&processed.page).map(|l| l.code()));
+            let mut labels = Vec::new();
+            worker
+                .methods
+                .label(method, &processed.page, language, &mut labels);
+            let mut probs = Vec::new();
+            victor_methods::one_hot(&labels, &mut probs);
+            LabeledPage {
+                processed,
+                probs,
+                labels,
+            }
+        }
+    };
     buf.clear();
     let source = path.display().to_string();
-    render(format, &source, &lp, decoding_name, buf).map_err(|e| e.to_string())
+    render(
+        job.format,
+        job.linearize,
+        &source,
+        &lp,
+        job.decoding_name,
+        buf,
+    )
+    .map_err(|e| e.to_string())
 }
 
 /// A pool of `jobs` labeling threads.
@@ -236,7 +332,21 @@ fn thread_pool(jobs: usize) -> anyhow::Result<rayon::ThreadPool> {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let model = model::load(args.model.as_deref())?;
     let decoding = model::decoding(args.viterbi, args.expected_f1, args.threshold, &model)?;
-    let decoding_name = model::decoding_name(decoding);
+    let method = args.method.method();
+    let decoding_name = match method {
+        Some(m) => m.name().to_string(),
+        None => model::decoding_name(decoding),
+    };
+    if args.linearize && !matches!(args.format, Format::Text | Format::Cleaneval) {
+        anyhow::bail!("--linearize applies to --format text and cleaneval only");
+    }
+    let job = Job {
+        decoding,
+        method,
+        format: args.format,
+        linearize: args.linearize,
+        decoding_name: &decoding_name,
+    };
     let walk = inputs::collect_pages(&args.pages, args.files_from.as_deref())?;
     if walk.pages.is_empty() {
         return Err(walk.nothing_found("label", &args.pages, args.files_from.as_deref()));
@@ -289,31 +399,30 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         }
     };
 
-    let one =
-        |labeler: &mut Labeler<'_>, buf: &mut Vec<u8>, path: &PathBuf| -> Result<(), String> {
-            label_page(labeler, path, decoding, args.format, &decoding_name, buf)?;
-            match &args.out {
-                Some(dir) => {
-                    let mut file = Vec::with_capacity(buf.len() + 64);
-                    if args.format == Format::Csv {
-                        write_csv_header(&mut file).map_err(|e| e.to_string())?;
-                    }
-                    file.extend_from_slice(buf);
-                    let target = out_paths.get(path.as_path()).cloned().unwrap_or_else(|| {
-                        dir.join(format!(
-                            "{}.{}",
-                            inputs::page_stem(path),
-                            args.format.extension()
-                        ))
-                    });
-                    output::write_atomic_in_existing(&target, &file)
-                        .map_err(|e| crate::util::errors::message(&e))?;
+    let one = |labeler: &mut Worker<'_>, buf: &mut Vec<u8>, path: &PathBuf| -> Result<(), String> {
+        label_page(labeler, path, job, buf)?;
+        match &args.out {
+            Some(dir) => {
+                let mut file = Vec::with_capacity(buf.len() + 64);
+                if args.format == Format::Csv {
+                    write_csv_header(&mut file).map_err(|e| e.to_string())?;
                 }
-                None => write_stdout(&mut stdout.lock(), buf)?,
+                file.extend_from_slice(buf);
+                let target = out_paths.get(path.as_path()).cloned().unwrap_or_else(|| {
+                    dir.join(format!(
+                        "{}.{}",
+                        inputs::page_stem(path),
+                        args.format.extension()
+                    ))
+                });
+                output::write_atomic_in_existing(&target, &file)
+                    .map_err(|e| crate::util::errors::message(&e))?;
             }
-            written.fetch_add(1, Ordering::Relaxed);
-            Ok(())
-        };
+            None => write_stdout(&mut stdout.lock(), buf)?,
+        }
+        written.fetch_add(1, Ordering::Relaxed);
+        Ok(())
+    };
     let report = |path: &PathBuf, r: Result<(), String>| {
         if let Err(reason) = r {
             bar.println(format!("victor: {}: {reason}", path.display()));
@@ -349,14 +458,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                             || labeler_for(&model, args.max_blocks),
                             |lab, p| {
                                 let mut b = Vec::new();
-                                let r = label_page(
-                                    lab,
-                                    p,
-                                    decoding,
-                                    args.format,
-                                    &decoding_name,
-                                    &mut b,
-                                );
+                                let r = label_page(lab, p, job, &mut b);
                                 r.map(|()| b)
                             },
                         )
