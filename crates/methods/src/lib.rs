@@ -101,19 +101,7 @@ pub fn one_hot(labels: &[Label], out: &mut Vec<[f64; 3]>) {
     }));
 }
 
-/// Whether a block sits inside an `h1` to `h6` element, for every element of a page (indexed by
-/// element id), in one pass over the elements from the root down.
-pub(crate) fn in_heading(page: &Page) -> Vec<bool> {
-    let mut marks = vec![false; page.elements.len()];
-    for e in victor_features::features::structure::top_down(page) {
-        let el = page.element(e);
-        let parent = marks.get(el.parent as usize).copied().unwrap_or(false);
-        if let Some(m) = marks.get_mut(e as usize) {
-            *m = parent || el.tag.is_heading();
-        }
-    }
-    marks
-}
+pub(crate) use victor_features::features::seeds::in_heading;
 
 /// The label of a kept block: `header` inside a heading element, else `text`.
 #[inline]
