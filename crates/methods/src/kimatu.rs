@@ -26,8 +26,6 @@ pub fn label(page: &Page, params: &Params, out: &mut Vec<Label>) {
     }
 }
 
-/// The relevance of the Kimatu block of every page block (for the feature module).
-
 #[cfg(test)]
 mod tests {
     use super::*;
