@@ -583,3 +583,54 @@ fn a_broken_bundle_is_a_clear_error_naming_the_file() {
         assert!(!out_dir.exists() || names_in(&out_dir).is_empty(), "{err}");
     }
 }
+
+/// `--method` labels with the seeds' cleaners and `--linearize` writes Kitten's lists; both
+/// go through the same outputs as the CRF.
+#[test]
+fn rule_based_methods_and_linearized_lists() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let prose = "It was the best of times and it was the worst of times, it was the age of \
+        wisdom and it was the age of foolishness, it was the epoch of belief, and so on.";
+    let page = tmp.path().join("page.html");
+    std::fs::write(
+        &page,
+        format!(
+            "<html><body><div class=nav><a href=/>Home</a> <a href=/n>News</a></div>\
+             <div class=story><p>{prose} {prose}</p><p>{prose}</p></div>\
+             <div class=foot><a href=/t>Terms</a></div></body></html>"
+        ),
+    )
+    .expect("write page");
+    for method in ["justext", "bte", "kimatu"] {
+        let out = common::run_ok(&["label", "--method", method, "--format", "text", s(&page)]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.contains("It was the best of times"),
+            "{method}: {text}"
+        );
+        assert!(
+            !text.contains("Home") && !text.contains("Terms"),
+            "{method}: {text}"
+        );
+        // One-hot probabilities in the block formats.
+        let out = common::run_ok(&["label", "--method", method, "--format", "csv", s(&page)]);
+        let csv = String::from_utf8_lossy(&out.stdout);
+        assert!(csv.lines().skip(1).all(|l| l.contains("1.000000")), "{csv}");
+    }
+    let list = tmp.path().join("list.html");
+    std::fs::write(
+        &list,
+        "<p>Things to bring:</p><ul><li>a tent</li><li>a lamp</li><li>water</li></ul>",
+    )
+    .expect("write list");
+    // Whatever the default model keeps of the list, it is written as one sentence after its
+    // introductory clause.
+    let out = common::run_ok(&["label", "--linearize", s(&list)]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    if text.contains("a tent") {
+        assert!(text.contains("Things to bring: a tent,"), "{text}");
+        assert_eq!(text.lines().count(), 1, "{text}");
+    }
+    let out = run(&["label", "--linearize", "--format", "csv", s(&list)]);
+    assert!(!out.status.success());
+}

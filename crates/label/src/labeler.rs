@@ -195,6 +195,22 @@ impl<'m> Labeler<'m> {
         self.label_bytes_with_charset(bytes, None, decoding)
     }
 
+    /// Reads, segments and extracts one page (with the HTTP charset, if known) without labeling
+    /// it: for labelers other than the model's CRF, with this labeler's segmenter and the
+    /// model's feature configuration.
+    pub fn process_with_charset<'a>(
+        &mut self,
+        bytes: &'a [u8],
+        charset: Option<&str>,
+    ) -> Result<victor_features::Processed<'a>, LabelError> {
+        Ok(victor_features::process_with_charset(
+            bytes,
+            charset,
+            &mut self.segmenter,
+            &self.model.extractor,
+        )?)
+    }
+
     /// [`Labeler::label_bytes`] for a page whose transport declared a charset (an HTTP
     /// `Content-Type`'s; see [`victor_features::decode_with_charset`]).
     pub fn label_bytes_with_charset<'a>(
@@ -203,12 +219,7 @@ impl<'m> Labeler<'m> {
         charset: Option<&str>,
         decoding: Decoding,
     ) -> Result<LabeledPage<'a>, LabelError> {
-        let processed = victor_features::process_with_charset(
-            bytes,
-            charset,
-            &mut self.segmenter,
-            &self.model.extractor,
-        )?;
+        let processed = self.process_with_charset(bytes, charset)?;
         let mut probs = Vec::with_capacity(processed.page.blocks.len());
         let mut labels = Vec::with_capacity(processed.page.blocks.len());
         self.label_table(

@@ -12,7 +12,8 @@
 //! - [`labeler`]: pages to marginals to labels, by threshold on P(other) (Victor section 5.2), by
 //!   Viterbi, or by the threshold of each page that maximises its expected F1 ([`expected`]);
 //! - [`expected`]: that expected-F1 decoding;
-//! - [`render`]: labelled blocks back to text, and the output formats.
+//! - [`render`]: labelled blocks back to text, and the output formats;
+//! - [`linearize`]: Kitten's lists and tables in the text output (`--linearize`).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -23,6 +24,7 @@ pub mod compiled;
 pub mod crf;
 pub mod expected;
 pub mod labeler;
+pub mod linearize;
 pub mod render;
 
 pub use bundle::{BundleError, BundleMeta, Model, RecommendedDecoding};

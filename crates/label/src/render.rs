@@ -45,7 +45,7 @@ fn join_between(page: &Page, blocks: &[Block], prev: usize, next: usize, labels:
 }
 
 /// The paragraph marker of CleanEval's gold standard for a paragraph starting at `block`.
-fn marker(page: &Page, block: &Block, label: Label) -> &'static str {
+pub(crate) fn marker(page: &Page, block: &Block, label: Label) -> &'static str {
     if label == Label::Header {
         return "<h>";
     }
@@ -54,6 +54,76 @@ fn marker(page: &Page, block: &Block, label: Label) -> &'static str {
     } else {
         "<p>"
     }
+}
+
+/// Options of [`render_text_with`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TextOptions<'a> {
+    /// Start each line with CleanEval's `<h>`, `<p>` or `<l>`.
+    pub markers: bool,
+    /// Write lists and data tables as Kitten does ([`crate::linearize`]); the decoded document
+    /// the page was segmented from (for the titles of `<abbr>` and `<acronym>`).
+    pub linearize: Option<&'a str>,
+}
+
+/// Appends the kept text of a page to `out` as [`render_text`] does, or linearized as
+/// [`crate::linearize`] describes.
+pub fn render_text_with(page: &Page, labels: &[Label], opts: TextOptions<'_>, out: &mut String) {
+    match opts.linearize {
+        None => render_text(page, labels, opts.markers, out),
+        Some(doc) => {
+            let lines = text_lines(page, labels, Some(doc));
+            crate::linearize::linearize(page, labels, lines, opts.markers, out);
+        }
+    }
+}
+
+/// One output line of the kept text, with the block it starts at and its label.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Line {
+    /// The text.
+    pub text: String,
+    /// Its first block.
+    pub first: usize,
+    /// The label of its blocks.
+    pub label: Label,
+}
+
+/// The kept text as lines, joined as [`render_text`] joins them; with `doc`, the title of an
+/// `<abbr>` or `<acronym>` follows its text in parentheses (Kitten, seed 003, section 3.3).
+pub(crate) fn text_lines(page: &Page, labels: &[Label], doc: Option<&str>) -> Vec<Line> {
+    let blocks = &page.blocks;
+    let mut lines: Vec<Line> = Vec::new();
+    let mut prev: Option<usize> = None;
+    for (i, b) in blocks.iter().enumerate() {
+        let l = labels.get(i).copied().unwrap_or(Label::Other);
+        if !l.is_content() {
+            continue;
+        }
+        let join = match prev {
+            None => Join::Line,
+            Some(p) => join_between(page, blocks, p, i, labels),
+        };
+        match (join, lines.last_mut()) {
+            (Join::Line, _) | (_, None) => lines.push(Line {
+                text: String::new(),
+                first: i,
+                label: l,
+            }),
+            (Join::Space, Some(line)) => line.text.push(' '),
+            (Join::Glue, Some(_)) => {}
+        }
+        if let Some(line) = lines.last_mut() {
+            line.text.push_str(page.block_text(b));
+            if let Some(title) = doc.and_then(|d| crate::linearize::abbr_title(d, page, b)) {
+                line.text.push_str(" (");
+                line.text.push_str(title);
+                line.text.push(')');
+            }
+        }
+        prev = Some(i);
+    }
+    lines
 }
 
 /// Appends the kept text of a page to `out`: one paragraph a line; with `markers`, each line

@@ -42,6 +42,7 @@ use victor_label::{BundleError, LabelError, LabeledPage, Labeler, Model, Scratch
 
 pub use victor_features::DEFAULT_MAX_BLOCKS;
 pub use victor_label::Decoding;
+pub use victor_methods::Method;
 
 /// Why a cleaner could not be made or a page could not be cleaned.
 #[derive(Debug, thiserror::Error)]
@@ -114,8 +115,13 @@ struct Inner {
     model: Arc<Model>,
     decoding: Decoding,
     max_blocks: usize,
+    /// A rule-based labeler of the seeds used instead of the model's CRF (the model still
+    /// segments the page and names its language).
+    method: Option<Method>,
     /// Buffers of labelers between pages, one set per page in flight at most.
     pool: Mutex<Vec<Scratch>>,
+    /// The rule-based methods' state (stop-word lists) between pages.
+    methods: Mutex<Vec<victor_methods::Methods>>,
 }
 
 #[cfg(feature = "builtin")]
@@ -156,7 +162,9 @@ impl Cleaner {
                 model: Arc::new(model),
                 decoding,
                 max_blocks: DEFAULT_MAX_BLOCKS,
+                method: None,
                 pool: Mutex::new(Vec::new()),
+                methods: Mutex::new(Vec::new()),
             }),
         }
     }
@@ -169,24 +177,38 @@ impl Cleaner {
         {
             return Err(Error::Threshold(t));
         }
-        Ok(self.rebuilt(decoding, self.inner.max_blocks))
+        Ok(self.rebuilt(decoding, self.inner.max_blocks, self.inner.method))
+    }
+
+    /// The same model labelling with one of the seeds' rule-based methods instead of its CRF
+    /// (`None`: the CRF). Their labels come with one-hot probabilities; the page is still read,
+    /// segmented and given its language by the model's feature configuration.
+    pub fn with_method(&self, method: Option<Method>) -> Cleaner {
+        self.rebuilt(self.inner.decoding, self.inner.max_blocks, method)
     }
 
     /// The same model refusing pages of more than `max_blocks` text blocks (default
     /// [`DEFAULT_MAX_BLOCKS`]; labeling needs about 1 KB a block).
     pub fn with_max_blocks(&self, max_blocks: usize) -> Cleaner {
-        self.rebuilt(self.inner.decoding, max_blocks)
+        self.rebuilt(self.inner.decoding, max_blocks, self.inner.method)
     }
 
-    fn rebuilt(&self, decoding: Decoding, max_blocks: usize) -> Cleaner {
+    fn rebuilt(&self, decoding: Decoding, max_blocks: usize, method: Option<Method>) -> Cleaner {
         Cleaner {
             inner: Arc::new(Inner {
                 model: self.inner.model.clone(),
                 decoding,
                 max_blocks,
+                method,
                 pool: Mutex::new(Vec::new()),
+                methods: Mutex::new(Vec::new()),
             }),
         }
+    }
+
+    /// The rule-based method labelling instead of the CRF, if any.
+    pub fn method(&self) -> Option<Method> {
+        self.inner.method
     }
 
     /// The model.
@@ -273,13 +295,50 @@ impl Cleaner {
             .and_then(|mut p| p.pop())
             .unwrap_or_else(|| Scratch::new(inner.max_blocks));
         let mut labeler = Labeler::with_scratch(&inner.model, scratch);
-        let r = labeler
-            .label_bytes_with_charset(page.html, page.charset, inner.decoding)
-            .map(|lp| f(&lp));
+        let r = match inner.method {
+            None => labeler
+                .label_bytes_with_charset(page.html, page.charset, inner.decoding)
+                .map(|lp| f(&lp)),
+            Some(method) => labeler
+                .process_with_charset(page.html, page.charset)
+                .map(|processed| f(&self.label_by_method(method, processed))),
+        };
         if let Ok(mut p) = inner.pool.lock() {
             p.push(labeler.into_scratch());
         }
         Ok(r?)
+    }
+
+    /// Labels a processed page with a rule-based method (one-hot probabilities).
+    fn label_by_method<'a>(
+        &self,
+        method: Method,
+        processed: victor_features::Processed<'a>,
+    ) -> LabeledPage<'a> {
+        let inner = &*self.inner;
+        let mut methods = inner
+            .methods
+            .lock()
+            .ok()
+            .and_then(|mut p| p.pop())
+            .unwrap_or_default();
+        let extractor = &inner.model.extractor;
+        let language = processed
+            .table
+            .language
+            .or_else(|| extractor.page_language(&processed.page).map(|l| l.code()));
+        let mut labels = Vec::with_capacity(processed.page.blocks.len());
+        methods.label(method, &processed.page, language, &mut labels);
+        let mut probs = Vec::with_capacity(labels.len());
+        victor_methods::one_hot(&labels, &mut probs);
+        if let Ok(mut p) = inner.methods.lock() {
+            p.push(methods);
+        }
+        LabeledPage {
+            processed,
+            probs,
+            labels,
+        }
     }
 }
 

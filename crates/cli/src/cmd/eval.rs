@@ -186,7 +186,11 @@ fn score_page(
 /// Runs the subcommand.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let model = model::load(args.input.model.as_deref())?;
-    let decoding = model::decoding(args.viterbi, args.expected_f1, args.threshold, &model)?;
+    let method = args.input.method.method();
+    let decoding = match method {
+        Some(_) => Decoding::Threshold(0.5),
+        None => model::decoding(args.viterbi, args.expected_f1, args.threshold, &model)?,
+    };
     let options = import_options(&args.input);
     let inputs = open_all(
         &args.input.inputs,
@@ -210,7 +214,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         &pool,
         &jobs,
         &bar,
-        || Worker::new(&model),
+        || Worker::new(&model).with_method(args.input.method.method()),
         |w, &(k, input, i)| score_page(w, input, k, i, decoding),
     );
     bar.finish_and_clear();
@@ -229,7 +233,10 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         || "built-in default".to_string(),
         |m| m.display().to_string(),
     );
-    let dname = model::decoding_name(decoding);
+    let dname = match method {
+        Some(m) => m.name().to_string(),
+        None => model::decoding_name(decoding),
+    };
     writeln!(
         std::io::stdout(),
         "victor eval: model {model_name}, {dname}, split {}",

@@ -12,7 +12,7 @@ use victor::{Cleaner, Page};
 use victor_features::DEFAULT_MAX_BLOCKS;
 use victor_label::LabeledPage;
 use victor_label::render::{
-    CSV_HEADER, JsonlMeta, render_html, render_text, write_csv, write_jsonl,
+    CSV_HEADER, JsonlMeta, TextOptions, render_html, render_text_with, write_csv, write_jsonl,
 };
 
 use crate::util::{inputs, model, output, progress};
@@ -37,6 +37,32 @@ pub enum Format {
     Html,
     /// One row per block: page, block, start, end, label, p_header, p_text, p_other, text.
     Csv,
+}
+
+/// The labelers of `victor label --method`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum MethodArg {
+    /// The model bundle's CRF (`--model`).
+    #[default]
+    Crf,
+    /// jusText (seed 002): paragraphs by length, link and stop-word density, then by context.
+    Justext,
+    /// Body text extraction (seed 004): the span with the most words inside and tags outside.
+    Bte,
+    /// Kimatu (seed 000): blocks of the same appearance by their content-relevance ratio.
+    Kimatu,
+}
+
+impl MethodArg {
+    /// The rule-based method, `None` for the CRF.
+    pub fn method(self) -> Option<victor_methods::Method> {
+        match self {
+            MethodArg::Crf => None,
+            MethodArg::Justext => Some(victor_methods::Method::Justext),
+            MethodArg::Bte => Some(victor_methods::Method::Bte),
+            MethodArg::Kimatu => Some(victor_methods::Method::Kimatu),
+        }
+    }
 }
 
 /// What `victor label`'s inputs are.
@@ -80,10 +106,10 @@ pub struct Args {
     /// ~/.local/share/victor/models/NAME, or a bundle built into the binary (default: the
     /// built-in `default`).
     ///
-    /// Shipped, one per guideline (models/README.md): `article` (the default: the main article
-    /// text), `news` (article plus captions and datelines), `corpus` (all running text: lists,
-    /// forum posts, headings), `general` (trained on all three guidelines, for pages of unknown
-    /// kind).
+    /// Shipped, one per guideline (models/README.md): `web` (the default: the main text of
+    /// today's pages in any language), `article` (the main article text of news and blogs),
+    /// `news` (article plus captions and datelines), `corpus` (all running text: lists, forum
+    /// posts, headings), `general` (trained on three guidelines, for pages of unknown kind).
     #[arg(long, value_name = "MODEL")]
     model: Option<PathBuf>,
     /// Other-threshold T in [0, 1]: a block is other where P(other) >= T.
@@ -98,9 +124,21 @@ pub struct Args {
     /// cross-validation chose it).
     #[arg(long, conflicts_with_all = ["viterbi", "threshold"])]
     expected_f1: bool,
+    /// Labeler: the CRF of the model bundle, or one of the seeds' rule-based cleaners
+    /// (without probabilities: their P is one-hot, and the decoding options do not apply).
+    #[arg(long, value_enum, default_value_t = MethodArg::Crf)]
+    method: MethodArg,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
+    /// Text output (`--format text` or `cleaneval`): write kept lists and data tables as
+    /// Kitten does (seed 003): a list introduced by a clause ending in a colon becomes one
+    /// sentence (items under 60 characters at the median) or one sentence per item; a list of
+    /// links loses its items of fewer than five words; a data table is written row by row as
+    /// `header: value` pairs; `<abbr>`/`<acronym>` titles follow in parentheses; a header
+    /// without an end mark gets a full stop.
+    #[arg(long)]
+    linearize: bool,
     /// Write one file per page into this folder: the input's path relative to the folder it was
     /// found in (`site/a/index.html` under `site` -> DIR/a/index.txt), or the file name of a
     /// page named directly, with the format's extension; default: everything to standard
@@ -132,6 +170,7 @@ pub struct Args {
 
 fn render(
     format: Format,
+    linearize: bool,
     source: &str,
     lp: &LabeledPage<'_>,
     decoding: &str,
@@ -141,7 +180,11 @@ fn render(
     match format {
         Format::Text | Format::Cleaneval => {
             let mut s = String::new();
-            render_text(page, &lp.labels, format == Format::Cleaneval, &mut s);
+            let opts = TextOptions {
+                markers: format == Format::Cleaneval,
+                linearize: linearize.then_some(lp.processed.decoded.text.as_ref()),
+            };
+            render_text_with(page, &lp.labels, opts, &mut s);
             out.extend_from_slice(s.as_bytes());
         }
         Format::Jsonl | Format::JsonlText => write_jsonl(
@@ -222,19 +265,38 @@ fn describe(e: &victor::Error) -> String {
     }
 }
 
+/// How every page of a run is rendered.
+#[derive(Clone, Copy)]
+pub(super) struct Job<'a> {
+    /// Output format.
+    pub(super) format: Format,
+    /// Kitten's lists and tables in text output (`--linearize`).
+    pub(super) linearize: bool,
+    /// The decoding's (or method's) name, for the jsonl output.
+    pub(super) decoding_name: &'a str,
+}
+
 /// Labels and renders one page into `buf` (cleared first); an error is the reason the failure
 /// report gives.
 fn label_html(
     cleaner: &Cleaner,
     page: Page<'_>,
     source: &str,
-    format: Format,
-    decoding_name: &str,
+    job: Job<'_>,
     buf: &mut Vec<u8>,
 ) -> Result<(), String> {
     buf.clear();
     cleaner
-        .with_labeled(page, |lp| render(format, source, lp, decoding_name, buf))
+        .with_labeled(page, |lp| {
+            render(
+                job.format,
+                job.linearize,
+                source,
+                lp,
+                job.decoding_name,
+                buf,
+            )
+        })
         .map_err(|e| describe(&e))?
         .map_err(|e| e.to_string())
 }
@@ -243,8 +305,7 @@ fn label_html(
 fn label_page(
     cleaner: &Cleaner,
     path: &Path,
-    format: Format,
-    decoding_name: &str,
+    job: Job<'_>,
     buf: &mut Vec<u8>,
 ) -> Result<(), String> {
     let bytes = inputs::read_page(path).map_err(|e| format!("cannot read: {e}"))?;
@@ -253,7 +314,7 @@ fn label_page(
         html: &bytes,
         ..Page::default()
     };
-    label_html(cleaner, page, &source, format, decoding_name, buf)
+    label_html(cleaner, page, &source, job, buf)
 }
 
 /// A pool of `jobs` labeling threads.
@@ -268,10 +329,24 @@ fn thread_pool(jobs: usize) -> anyhow::Result<rayon::ThreadPool> {
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let model = model::load(args.model.as_deref())?;
     let decoding = model::decoding(args.viterbi, args.expected_f1, args.threshold, &model)?;
-    let decoding_name = model::decoding_name(decoding);
-    let cleaner = Cleaner::from_model(model, Some(decoding)).with_max_blocks(args.max_blocks);
+    let method = args.method.method();
+    let decoding_name = match method {
+        Some(m) => m.name().to_string(),
+        None => model::decoding_name(decoding),
+    };
+    if args.linearize && !matches!(args.format, Format::Text | Format::Cleaneval) {
+        anyhow::bail!("--linearize applies to --format text and cleaneval only");
+    }
+    let cleaner = Cleaner::from_model(model, Some(decoding))
+        .with_max_blocks(args.max_blocks)
+        .with_method(method);
+    let job = Job {
+        format: args.format,
+        linearize: args.linearize,
+        decoding_name: &decoding_name,
+    };
     if warc::wanted(&args)? {
-        return warc::run(&args, &cleaner, &decoding_name);
+        return warc::run(&args, &cleaner, job);
     }
     let walk = inputs::collect_pages(&args.pages, args.files_from.as_deref())?;
     if walk.pages.is_empty() {
@@ -326,7 +401,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
 
     let one = |buf: &mut Vec<u8>, path: &PathBuf| -> Result<(), String> {
-        label_page(&cleaner, path, args.format, &decoding_name, buf)?;
+        label_page(&cleaner, path, job, buf)?;
         match &args.out {
             Some(dir) => {
                 let mut file = Vec::with_capacity(buf.len() + 64);
@@ -381,7 +456,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
                         .par_iter()
                         .map(|p| {
                             let mut b = Vec::new();
-                            let r = label_page(&cleaner, p, args.format, &decoding_name, &mut b);
+                            let r = label_page(&cleaner, p, job, &mut b);
                             r.map(|()| b)
                         })
                         .collect()

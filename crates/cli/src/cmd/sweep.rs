@@ -253,7 +253,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         &pool,
         &jobs,
         &bar,
-        || Worker::new(&model),
+        || Worker::new(&model).with_method(args.input.method.method()),
         |w, &(input, i)| sweep_page(w, input, i, &thresholds),
     );
     bar.finish_and_clear();

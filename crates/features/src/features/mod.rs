@@ -21,6 +21,8 @@
 //! | `class` | `class.1`, `class.2`: keyword group of the nearest ancestors with a `class`/`id` (whole tokens); `class.in-GROUP` for each `class_outer` group (a token of it on any ancestor below `<body>`) |
 //! | `title` | `title.in-title` (share of the block's words in `<title>`), `title.cover` (share of the title's words in the block) |
 //! | `density` | `density.best-share` (share of the page's non-link text in the element `main` rates best), `density.in-article` (in that element or a sibling Readability would merge into it), `density.place` (`none`, `before`, `in`, `gap` or `after` that article), `density.region-share` and `density.region-link` (share of the page's non-link text in the block's region, its nearest ancestor with a `class` or `id`, else its nearest `div`; the region's link density), `density.semantic` (inside `<article>`, `<main>`, `role="main"`, `itemprop="articleBody"`, ...) |
+//! | `justext` | `justext.cf` (the jusText context-free class of the block's paragraph: `bad`, `good`, `short`, `neargood`), `justext.good` (its final class is good; see [`seeds::justext`]) |
+//! | `kimatu` | `kimatu.relevance` (Kimatu's content-relevance ratio of the block's appearance block), `kimatu.kept` (Kimatu keeps it; see [`seeds::kimatu`]) |
 //! | `bte` | `bte.in` (inside the run of blocks that body text extraction picks: the most words inside and tags outside), `bte.in-text` (the same with the words of links counted as markup) |
 //!
 //! Numeric values are discretized by the bins of the configuration; flags are `0`/`1`;
@@ -29,6 +31,7 @@
 
 pub mod candidate;
 pub mod lexicon;
+pub mod seeds;
 pub mod structure;
 pub mod text;
 
@@ -68,6 +71,8 @@ pub const MODULES: &[&str] = &[
     "title",
     "bte",
     "density",
+    "justext",
+    "kimatu",
 ];
 
 /// Languages a block's language competes with in `langid.block` (plus the page's).
@@ -212,6 +217,10 @@ enum Feat {
     DensityRegionLink,
     DensitySemantic,
     DensityInArticle,
+    JustextCf,
+    JustextGood,
+    KimatuRelevance,
+    KimatuKept,
 }
 
 /// How a column's raw values become discrete values.
@@ -445,6 +454,7 @@ fn known_feature_name(config: &FeatureConfig, name: &str) -> bool {
         "density.best-share",
         "density.region-share",
         "density.region-link",
+        "kimatu.relevance",
     ];
     if FIXED.contains(&name) {
         return true;
@@ -851,6 +861,27 @@ impl Extractor {
                 &mut cols,
             );
         }
+        if on("justext") {
+            categorical(
+                "justext.cf",
+                Feat::JustextCf,
+                seeds::justext::Class::ALL
+                    .iter()
+                    .map(|c| c.name().to_string())
+                    .collect(),
+                &mut cols,
+            )?;
+            flag("justext.good".into(), Feat::JustextGood, &mut cols);
+        }
+        if on("kimatu") {
+            numeric(
+                "kimatu.relevance".into(),
+                Feat::KimatuRelevance,
+                Some(vec![-1.5, -1.0, -0.5, 0.0, 0.1, 0.32, 0.5]),
+                &mut cols,
+            )?;
+            flag("kimatu.kept".into(), Feat::KimatuKept, &mut cols);
+        }
         // Bins may be listed for features of modules that are switched off; only names no
         // module could produce are errors (they are typos).
         if let Some(unknown) = config.bins.keys().find(|k| {
@@ -1070,7 +1101,7 @@ impl Extractor {
         if n == 0 {
             return table;
         }
-        let want_lang = self.on("langid") || self.on("stopwords");
+        let want_lang = self.on("langid") || self.on("stopwords") || self.on("justext");
         let lang = if want_lang {
             self.page_language(page)
         } else {
@@ -1311,6 +1342,29 @@ impl Extractor {
         } else {
             (0..0, 0..0)
         };
+        // jusText's classes of every block: context-free and final.
+        let (mut justext_cf, mut justext_final) = (Vec::new(), Vec::new());
+        if self.on("justext") {
+            let stop = lang
+                .and_then(|l| iso639_1(l.code()))
+                .and_then(|c| self.stop_words.get(c));
+            seeds::justext::block_classes_both(
+                page,
+                stop,
+                &seeds::justext::Params::default(),
+                &mut justext_cf,
+                &mut justext_final,
+            );
+        }
+        let (mut kimatu_rel, mut kimatu_kept) = (Vec::new(), Vec::new());
+        if self.on("kimatu") {
+            seeds::kimatu::block_signals(
+                page,
+                &seeds::kimatu::Params::default(),
+                &mut kimatu_rel,
+                &mut kimatu_kept,
+            );
+        }
         // Column by column, the feature decided once per column: each arm below is a tight
         // loop over the blocks.
         let mut column: Vec<f32> = vec![0.0; n];
@@ -1439,6 +1493,20 @@ impl Extractor {
                     }
                 }),
                 Feat::DensityBestShare => fill(col_out, |_| dens.best_share),
+                Feat::JustextCf => fill(col_out, |i| {
+                    justext_cf.get(i).map_or(0.0, |c| f32::from(c.index()))
+                }),
+                Feat::JustextGood => fill(col_out, |i| {
+                    f32::from(u8::from(
+                        justext_final.get(i) == Some(&seeds::justext::Class::Good),
+                    ))
+                }),
+                Feat::KimatuRelevance => fill(col_out, |i| {
+                    kimatu_rel.get(i).copied().unwrap_or(0.0) as f32
+                }),
+                Feat::KimatuKept => fill(col_out, |i| {
+                    f32::from(u8::from(kimatu_kept.get(i).copied().unwrap_or(false)))
+                }),
                 Feat::DensityPlace => fill(col_out, |i| {
                     f32::from(dens.place.get(i).copied().unwrap_or(0))
                 }),

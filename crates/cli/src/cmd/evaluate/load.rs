@@ -63,6 +63,10 @@ pub struct Worker<'m> {
     bag: TokenBag,
     /// Buffer of expected-F1 decoding.
     pub expected: victor_label::expected::Scratch,
+    /// A rule-based method that replaces the CRF's marginals by its one-hot labels.
+    method: Option<victor_methods::Method>,
+    methods: victor_methods::Methods,
+    labels: Vec<Label>,
 }
 
 impl<'m> Worker<'m> {
@@ -75,6 +79,36 @@ impl<'m> Worker<'m> {
             text: String::new(),
             bag: TokenBag::new(),
             expected: victor_label::expected::Scratch::default(),
+            method: None,
+            methods: victor_methods::Methods::new(),
+            labels: Vec::new(),
+        }
+    }
+
+    /// Labels pages with a rule-based method instead of the model's CRF (`None`: the CRF).
+    pub fn with_method(mut self, method: Option<victor_methods::Method>) -> Self {
+        self.method = method;
+        self
+    }
+
+    /// The page's marginals: the CRF's, or the one-hot labels of the method.
+    fn probs(
+        &mut self,
+        page: &Page,
+        table: &FeatureTable,
+        probs: &mut Vec<Probs>,
+    ) -> Result<(), victor_label::crf::InferenceError> {
+        match self.method {
+            None => self.labeler.marginals(table, probs),
+            Some(m) => {
+                let extractor = &self.labeler.model().extractor;
+                let language = table
+                    .language
+                    .or_else(|| extractor.page_language(page).map(|l| l.code()));
+                self.methods.label(m, page, language, &mut self.labels);
+                victor_methods::one_hot(&self.labels, probs);
+                Ok(())
+            }
         }
     }
 
@@ -94,7 +128,7 @@ impl<'m> Worker<'m> {
                 let gold_text = self.tokenizer.bag(&self.text);
                 let table = self.labeler.model().extractor.extract(&a.page);
                 let mut probs = Vec::with_capacity(a.page.blocks.len());
-                if let Err(e) = self.labeler.marginals(&table, &mut probs) {
+                if let Err(e) = self.probs(&a.page, &table, &mut probs) {
                     return Err(self.failed(&p.id, e.to_string(), Some(gold_text)));
                 }
                 Ok(Loaded {
@@ -138,7 +172,7 @@ impl<'m> Worker<'m> {
                     };
                 let (page, table) = (processed.page, processed.table);
                 let mut probs = Vec::with_capacity(page.blocks.len());
-                if let Err(e) = self.labeler.marginals(&table, &mut probs) {
+                if let Err(e) = self.probs(&page, &table, &mut probs) {
                     return Err(self.failed(id, e.to_string(), gold_text));
                 }
                 let gold_labels =

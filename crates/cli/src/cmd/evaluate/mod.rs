@@ -80,6 +80,10 @@ pub struct InputArgs {
     /// built-in `default`).
     #[arg(long, value_name = "MODEL")]
     pub model: Option<PathBuf>,
+    /// Labeler: the model's CRF, or one of the seeds' rule-based cleaners (their
+    /// probabilities are one-hot: one point on a sweep, the same labels at any threshold).
+    #[arg(long, value_enum, default_value_t = crate::cmd::label::MethodArg::Crf)]
+    pub method: crate::cmd::label::MethodArg,
     /// Only pages of this split (`dev`, `test`; `all`: every page).
     #[arg(long, default_value = "all")]
     pub split: String,

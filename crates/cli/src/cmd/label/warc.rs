@@ -12,7 +12,7 @@ use rayon::prelude::*;
 use victor::warc::{Reader, Record, Skip, html_page};
 use victor::{Cleaner, Page};
 
-use super::{Args, Format, Input, StdoutState, label_html, thread_pool, to_stdout};
+use super::{Args, Format, Input, Job, StdoutState, label_html, thread_pool, to_stdout};
 use crate::util::output;
 
 /// Records labelled together on the pool (bounded, so memory stays flat).
@@ -72,9 +72,9 @@ fn label_record(
     cleaner: &Cleaner,
     rec: &Record,
     file: &str,
-    format: Format,
-    decoding_name: &str,
+    job: Job<'_>,
 ) -> Result<Vec<u8>, String> {
+    let format = job.format;
     let page = html_page(rec).map_err(|_| "not an HTML page".to_string())?;
     let uri = rec.header("WARC-Target-URI");
     let source = uri.map_or_else(|| format!("{file}@{}", rec.offset), str::to_string);
@@ -84,7 +84,7 @@ fn label_record(
         charset: page.charset,
         url: uri,
     };
-    label_html(cleaner, p, &source, format, decoding_name, &mut buf)?;
+    label_html(cleaner, p, &source, job, &mut buf)?;
     if matches!(format, Format::Jsonl | Format::JsonlText) && buf.first() == Some(&b'{') {
         // The page's object, with the record's fields first (their capitalised names sort
         // before the lower-case ones, keeping the keys in order).
@@ -101,7 +101,7 @@ fn label_record(
 }
 
 /// Labels every WARC input.
-pub(super) fn run(args: &Args, cleaner: &Cleaner, decoding_name: &str) -> anyhow::Result<ExitCode> {
+pub(super) fn run(args: &Args, cleaner: &Cleaner, job: Job<'_>) -> anyhow::Result<ExitCode> {
     if args.format == Format::Html {
         anyhow::bail!(
             "--format html is for pages, not WARC files: use jsonl, jsonl-text, text or csv"
@@ -169,7 +169,7 @@ pub(super) fn run(args: &Args, cleaner: &Cleaner, decoding_name: &str) -> anyhow
                     &name,
                     args,
                     cleaner,
-                    decoding_name,
+                    job,
                     &pool,
                     &mut w,
                     &state,
@@ -187,7 +187,7 @@ pub(super) fn run(args: &Args, cleaner: &Cleaner, decoding_name: &str) -> anyhow
                     &name,
                     args,
                     cleaner,
-                    decoding_name,
+                    job,
                     &pool,
                     &mut lock,
                     &stdout_state,
@@ -226,7 +226,7 @@ fn one_file(
     name: &str,
     args: &Args,
     cleaner: &Cleaner,
-    decoding_name: &str,
+    job: Job<'_>,
     pool: &rayon::ThreadPool,
     out: &mut dyn Write,
     state: &StdoutState,
@@ -237,7 +237,7 @@ fn one_file(
         let outs: Vec<Result<Vec<u8>, String>> = pool.install(|| {
             chunk
                 .par_iter()
-                .map(|rec| label_record(cleaner, rec, name, args.format, decoding_name))
+                .map(|rec| label_record(cleaner, rec, name, job))
                 .collect()
         });
         for (rec, r) in chunk.iter().zip(outs) {
