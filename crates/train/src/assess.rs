@@ -10,6 +10,7 @@
 //! other-threshold and decoding.
 
 use victor_annotations::Label;
+use victor_eval::block_score::LengthMismatch;
 use victor_eval::{BlockCounts, PageScore, TextScores, TokenBag, Tokenizer};
 use victor_features::Page;
 use victor_label::expected::{self, Calibration, ExpectedOptions, MIN_WORDS_GRID};
@@ -88,7 +89,9 @@ impl Assessment {
         a
     }
 
-    /// Adds a page: its blocks, gold labels, marginals and Viterbi labels.
+    /// Adds a page: its blocks, gold labels, marginals and Viterbi labels. A page whose gold,
+    /// marginals or Viterbi labels do not have one entry per block is refused whole (no count
+    /// changes), so that every score counts the same pages.
     pub fn add_page(
         &mut self,
         page: &Page,
@@ -96,7 +99,16 @@ impl Assessment {
         probs: &[Probs],
         viterbi: &[Label],
         s: &mut Scratch,
-    ) {
+    ) -> Result<(), LengthMismatch> {
+        let n = page.blocks.len();
+        for len in [gold.len(), probs.len(), viterbi.len()] {
+            if len != n {
+                return Err(LengthMismatch {
+                    gold: n,
+                    predicted: len,
+                });
+            }
+        }
         s.text.clear();
         render_text(page, gold, false, &mut s.text);
         s.tokenizer.fill_bag(&s.text, &mut s.gold);
@@ -121,17 +133,17 @@ impl Assessment {
             prev_content = Some(content);
             prev_score = score;
             self.text[k].push(score);
-            let _ = self.blocks[k].add_page(gold, &s.labels);
+            self.blocks[k].add_page(gold, &s.labels)?;
         }
         s.text.clear();
         render_text(page, viterbi, false, &mut s.text);
         s.tokenizer.fill_bag(&s.text, &mut s.got);
         self.viterbi_text.push(PageScore::new(&s.got, &s.gold));
-        let _ = self.viterbi_blocks.add_page(gold, viterbi);
+        self.viterbi_blocks.add_page(gold, viterbi)?;
 
         let raw = Self::expected_page(page, probs, Calibration::IDENTITY, s);
         self.expected_text.push(raw.0);
-        let _ = self.expected_blocks.add_page(gold, &s.labels);
+        self.expected_blocks.add_page(gold, &s.labels)?;
         let m = MIN_WORDS_GRID.len();
         for k in 0..self.calibrations.len() {
             let cal = self.calibrations[k];
@@ -151,6 +163,7 @@ impl Assessment {
                 self.calibrated_text[k * m + j].push(got);
             }
         }
+        Ok(())
     }
 
     /// The text-level score of expected-F1 decoding under `cal` without a minimum, and the words
@@ -263,16 +276,34 @@ mod tests {
     }
 
     #[test]
+    fn a_page_with_a_label_missing_is_refused_and_counts_nowhere() {
+        let mut a = Assessment::with_calibrations(vec![0.5], vec![Calibration::IDENTITY]);
+        let mut s = Scratch::default();
+        let p = page(&["first block of text", "second block"]);
+        let probs = [[0.0, 0.9, 0.1], [0.0, 0.1, 0.9]];
+        let short = [Label::Text];
+        assert!(a.add_page(&p, &short, &probs, &short, &mut s).is_err());
+        assert_eq!(a.expected_text.macro_avg(), None);
+        assert_eq!(a.viterbi_text.macro_avg(), None);
+        let gold = [Label::Text, Label::Other];
+        a.add_page(&p, &gold, &probs, &gold, &mut s)
+            .expect("one label a block");
+        assert_eq!(a.viterbi_text.macro_avg().map(|p| p.f1), Some(1.0));
+    }
+
+    #[test]
     fn a_minimum_output_size_is_chosen_when_empty_gold_pages_pay_for_it() {
         let mut a = Assessment::with_calibrations(vec![0.5], vec![Calibration::IDENTITY]);
         let mut s = Scratch::default();
         // An error page: gold keeps nothing, the model keeps its three words.
         let p = page(&["page not found"]);
         let probs = [[0.0, 0.8, 0.2]];
-        a.add_page(&p, &[Label::Other], &probs, &[Label::Text], &mut s);
+        a.add_page(&p, &[Label::Other], &probs, &[Label::Text], &mut s)
+            .expect("one label a block");
         // An article of twelve words, kept.
         let p = page(&["one two three four five six seven eight nine ten eleven twelve"]);
-        a.add_page(&p, &[Label::Text], &probs, &[Label::Text], &mut s);
+        a.add_page(&p, &[Label::Text], &probs, &[Label::Text], &mut s)
+            .expect("one label a block");
 
         assert_eq!(a.expected_text.macro_avg().map(|p| p.f1), Some(0.5));
         let (opts, f1) = a.best_expected().expect("scored");
@@ -306,7 +337,8 @@ mod tests {
         let p = page(&["a long sentence of real text here", "home | news | contact"]);
         let probs = [[0.0, 0.99, 0.01], [0.0, 0.01, 0.99]];
         let gold = [Label::Text, Label::Other];
-        a.add_page(&p, &gold, &probs, &gold, &mut s);
+        a.add_page(&p, &gold, &probs, &gold, &mut s)
+            .expect("one label a block");
         let mut b = a.clone();
         b.merge(&a);
         let (opts, f1) = b.best_expected().expect("scored");

@@ -39,7 +39,7 @@ pub fn make_meta(
             c2: opts.c2,
             max_iterations: opts.max_iterations,
             min_freq: opts.min_freq,
-            attributes: 0,
+            attributes: data.attributes,
             seconds: data.seconds,
         },
         data: DataInfo {

@@ -8,6 +8,8 @@
 //! ([`CvOptions::train_share`]), each fold trains on part of the other folds' pages
 //! ([`training_subset`]): runs with growing shares over the same folds make a learning curve.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+
 use rayon::prelude::*;
 use victor_annotations::format::PageRef;
 use victor_features::Segmenter;
@@ -229,7 +231,12 @@ pub fn cross_validate(
         };
         let data = train_crf(&train, setup, &opts, &model_path, &note)?;
         let meta = make_meta(setup, &opts, &data, Vec::new(), None, String::new());
-        let meta_json = serde_json::to_string(&meta).unwrap_or_default();
+        let meta_json = serde_json::to_string(&meta).map_err(|e| {
+            TrainError::Bundle(victor_label::BundleError::Inconsistent(format!(
+                "fold {}: its bundle description does not serialise: {e}",
+                fold + 1
+            )))
+        })?;
         let bytes = std::fs::read(&model_path).map_err(|source| TrainError::Io {
             path: model_path.clone(),
             source,
@@ -242,6 +249,7 @@ pub fn cross_validate(
             let list = out.join(crate::bundle::HELD_OUT_FILE);
             std::fs::write(&list, ids).map_err(|source| TrainError::Io { path: list, source })?;
         }
+        let scored = AtomicUsize::new(0);
         let parts: Vec<Assessment> = test
             .par_iter()
             .map_init(
@@ -260,14 +268,28 @@ pub fn cross_validate(
                         cv.calibrations.clone(),
                     );
                     match prepare(r, seg, setup.extractor) {
+                        // Partially labelled pages train the folds but are not scored: the
+                        // scores need a label on every block.
+                        Ok(p) if p.is_partial() => {}
                         Ok(p) => {
-                            // Partially labelled pages train the folds but are not scored:
-                            // the scores need a label on every block.
-                            if !p.is_partial()
-                                && labeler.marginals(&p.table, probs).is_ok()
-                                && labeler.viterbi(&p.table, vit).is_ok()
-                            {
-                                a.add_page(&p.page, &p.labels, probs, vit, scratch);
+                            let inferred = labeler
+                                .marginals(&p.table, probs)
+                                .and_then(|()| labeler.viterbi(&p.table, vit));
+                            match inferred {
+                                Ok(()) => match a.add_page(&p.page, &p.labels, probs, vit, scratch)
+                                {
+                                    Ok(()) => {
+                                        scored.fetch_add(1, Ordering::Relaxed);
+                                    }
+                                    Err(e) => on(CvEvent::Skipped {
+                                        id: r.id.clone(),
+                                        reason: format!("held out, not scored: {e}"),
+                                    }),
+                                },
+                                Err(e) => on(CvEvent::Skipped {
+                                    id: r.id.clone(),
+                                    reason: format!("held out, not scored: {e}"),
+                                }),
                             }
                         }
                         Err(e) => on(CvEvent::Skipped {
@@ -291,7 +313,7 @@ pub fn cross_validate(
         Ok(FoldResult {
             fold,
             train_pages: data.pages,
-            test_pages: test.len(),
+            test_pages: scored.load(Ordering::Relaxed),
             seconds: data.seconds,
             assessment,
         })
@@ -299,10 +321,7 @@ pub fn cross_validate(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(cv.parallel.max(1))
         .build()
-        .map_err(|e| TrainError::Io {
-            path: std::path::PathBuf::from("<thread pool>"),
-            source: std::io::Error::other(e.to_string()),
-        })?;
+        .map_err(|e| TrainError::ThreadPool(e.to_string()))?;
     let results: Vec<Result<FoldResult, TrainError>> =
         pool.install(|| (0..folds).into_par_iter().map(run_fold).collect());
     results.into_iter().collect()

@@ -83,6 +83,8 @@ pub struct DataSummary {
     pub skipped: Vec<(String, String)>,
     /// Optimisation wall time, seconds.
     pub seconds: f64,
+    /// Attributes in the trained model file (those with a non-zero weight for some label).
+    pub attributes: usize,
     /// The boosted trees, when the options asked for them.
     pub boost: Option<victor_label::boost::BoostInfo>,
 }
@@ -121,6 +123,9 @@ pub enum TrainError {
     /// The boosted trees could not be fitted.
     #[error(transparent)]
     Boost(#[from] crate::boost::BoostError),
+    /// The threads of the cross-validation could not be started.
+    #[error("cannot start the cross-validation's threads: {0}")]
+    ThreadPool(String),
     /// A trained fold model could not be loaded back.
     #[error("fold model: {0}")]
     Bundle(#[from] victor_label::BundleError),
@@ -289,6 +294,18 @@ pub fn train_crf(
     let t = std::time::Instant::now();
     trainer.train(model_path)?;
     sum.seconds = t.elapsed().as_secs_f64();
+    let written = std::fs::read(model_path).map_err(|source| TrainError::Io {
+        path: model_path.to_path_buf(),
+        source,
+    })?;
+    sum.attributes = victor_label::crf::CrfModel::from_bytes(&written)
+        .map_err(|source| {
+            TrainError::Bundle(victor_label::BundleError::Model {
+                path: model_path.to_path_buf(),
+                source,
+            })
+        })?
+        .num_attrs();
     if let (Some(data), Some(o)) = (boost, &opts.boost) {
         on(Event::Boosting { blocks: data.len() });
         sum.boost = Some(crate::boost::fit(data, setup.extractor.schema(), o)?);

@@ -38,6 +38,9 @@ fn trains_on_examples_and_labels_them_back() {
     let meta = make_meta(setup, &opts, &data, Vec::new(), None, "test".into());
     write_bundle(&bundle, &meta, &model_file).expect("bundle written");
     let model = Model::load(&bundle).expect("bundle loads");
+    // The bundle records how many attributes the model file holds (it once wrote 0).
+    assert!(meta.training.attributes > 0);
+    assert_eq!(meta.training.attributes, model.crf.num_attrs());
 
     let mut labeler = Labeler::new(&model);
     let mut seg = Segmenter::new();
