@@ -1,4 +1,4 @@
-//! The `victor` Python package's native module (`victor._victor`): [`Cleaner`] wraps
+//! The `victor` Python package's native module (`victor._victor`): `Cleaner` wraps
 //! [`victor::Cleaner`], and every page is cleaned with the GIL released, so Python threads (and
 //! `Cleaner.clean_many`) run on as many cores as they have.
 

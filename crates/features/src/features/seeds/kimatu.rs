@@ -1,7 +1,7 @@
 //! Kimatu (seed `000`, section 3): text elements grouped into blocks of the same appearance,
 //! scored by a content-relevance ratio, then completed and pruned in a bootstrapping way.
 //!
-//! Text elements are jusText's paragraphs ([`crate::paragraph`]). Their appearance (section
+//! Text elements are jusText's paragraphs ([`super::paragraph`]). Their appearance (section
 //! 3.2, "all attributes and tag names related to the aspect, or class") is the tag and `class`
 //! of the element's nearest paragraph-level ancestor and of that ancestor's parent. A block is
 //! a set of elements of the same appearance, each within [`Params::block_gap`] elements of the
