@@ -49,6 +49,7 @@ def functions(path, lines):
             depth, started, j = 0, False, i
             while j < len(lines):
                 code = re.sub(r'"(?:\\.|[^"\\])*"', '""', lines[j].split("//")[0])
+                code = re.sub(r"b?'(?:\\.|[^'\\])'", "' '", code)
                 depth += code.count("{") - code.count("}")
                 if "{" in code:
                     started = True
