@@ -68,15 +68,8 @@ pub struct LabeledPage<'a> {
 #[derive(Debug)]
 pub struct Labeler<'m> {
     model: &'m Model,
-    segmenter: Segmenter,
-    ws: Workspace,
-    scores: Array2<f64>,
-    marginals: Array2<f64>,
-    path: Vec<usize>,
-    expected: expected::Scratch,
-    /// Raw feature rows and log-odds of the boosted trees.
-    rows: Vec<f32>,
-    logits: Vec<f64>,
+    /// The buffers, reused from page to page.
+    s: Scratch,
 }
 
 impl<'m> Labeler<'m> {
@@ -84,14 +77,7 @@ impl<'m> Labeler<'m> {
     pub fn new(model: &'m Model) -> Self {
         Labeler {
             model,
-            segmenter: Segmenter::new(),
-            ws: Workspace::new(),
-            scores: Array2::zeros((0, 0)),
-            marginals: Array2::zeros((0, 0)),
-            path: Vec::new(),
-            expected: expected::Scratch::default(),
-            rows: Vec::new(),
-            logits: Vec::new(),
+            s: Scratch::new(victor_features::DEFAULT_MAX_BLOCKS),
         }
     }
 
@@ -104,7 +90,7 @@ impl<'m> Labeler<'m> {
     /// [`victor_features::segment::DEFAULT_MAX_BLOCKS`]): a page with more blocks is refused
     /// with an error instead of taking memory in proportion to its size.
     pub fn set_max_blocks(&mut self, max_blocks: usize) {
-        self.segmenter.set_max_blocks(max_blocks);
+        self.s.segmenter.set_max_blocks(max_blocks);
     }
 
     /// Marginals of every block of a page's feature table (blended with the bundle's boosted
@@ -115,17 +101,17 @@ impl<'m> Labeler<'m> {
         out: &mut Vec<Probs>,
     ) -> Result<(), InferenceError> {
         let m = self.model;
-        m.compiled.state_scores(table, &mut self.scores);
+        m.compiled.state_scores(table, &mut self.s.scores);
         m.crf
-            .marginals(self.scores.view(), &mut self.ws, &mut self.marginals)?;
+            .marginals(self.s.scores.view(), &mut self.s.ws, &mut self.s.marginals)?;
         out.clear();
         let ids = m.label_ids;
-        for row in self.marginals.rows() {
+        for row in self.s.marginals.rows() {
             out.push(ids.map(|id| id.and_then(|i| row.get(i).copied()).unwrap_or(0.0)));
         }
         if let Some((forest, weight)) = &m.forest {
-            forest.logits(table, &mut self.rows, &mut self.logits);
-            for (p, &f) in out.iter_mut().zip(&self.logits) {
+            forest.logits(table, &mut self.s.rows, &mut self.s.logits);
+            for (p, &f) in out.iter_mut().zip(&self.s.logits) {
                 boost::blend(p, f, *weight);
             }
         }
@@ -139,17 +125,17 @@ impl<'m> Labeler<'m> {
         out: &mut Vec<Label>,
     ) -> Result<(), InferenceError> {
         let m = self.model;
-        m.compiled.state_scores(table, &mut self.scores);
+        m.compiled.state_scores(table, &mut self.s.scores);
         self.viterbi_scored(out)
     }
 
-    /// Viterbi over the state scores already in `self.scores`.
+    /// Viterbi over the state scores already in `self.s.scores`.
     fn viterbi_scored(&mut self, out: &mut Vec<Label>) -> Result<(), InferenceError> {
         let m = self.model;
         m.crf
-            .viterbi_into(self.scores.view(), &mut self.ws, &mut self.path)?;
+            .viterbi_into(self.s.scores.view(), &mut self.s.ws, &mut self.s.path)?;
         out.clear();
-        for &id in &self.path {
+        for &id in &self.s.path {
             let l = Label::ALL
                 .iter()
                 .zip(m.label_ids)
@@ -175,12 +161,12 @@ impl<'m> Labeler<'m> {
                 labels.clear();
                 labels.extend(probs.iter().map(|p| decide(p, t)));
             }
-            // `marginals` left this table's state scores in `self.scores`.
+            // `marginals` left this table's state scores in `self.s.scores`.
             Decoding::Viterbi => self.viterbi_scored(labels)?,
             Decoding::ExpectedF1 => {
                 labels.clear();
                 let opts = self.model.expected_options();
-                expected::decide_page(page, probs, opts, &mut self.expected, labels);
+                expected::decide_page(page, probs, opts, &mut self.s.expected, labels);
             }
         }
         Ok(())
@@ -206,7 +192,7 @@ impl<'m> Labeler<'m> {
         Ok(victor_features::process_with_charset(
             bytes,
             charset,
-            &mut self.segmenter,
+            &mut self.s.segmenter,
             &self.model.extractor,
         )?)
     }
@@ -253,6 +239,7 @@ pub struct Scratch {
     marginals: Array2<f64>,
     path: Vec<usize>,
     expected: expected::Scratch,
+    /// Raw feature rows and log-odds of the boosted trees.
     rows: Vec<f32>,
     logits: Vec<f64>,
 }
@@ -278,31 +265,12 @@ impl Scratch {
 impl<'m> Labeler<'m> {
     /// A labeler for a model around buffers kept from an earlier one.
     pub fn with_scratch(model: &'m Model, s: Scratch) -> Self {
-        Labeler {
-            model,
-            segmenter: s.segmenter,
-            ws: s.ws,
-            scores: s.scores,
-            marginals: s.marginals,
-            path: s.path,
-            expected: s.expected,
-            rows: s.rows,
-            logits: s.logits,
-        }
+        Labeler { model, s }
     }
 
     /// The labeler's buffers, to keep for a later [`Labeler::with_scratch`].
     pub fn into_scratch(self) -> Scratch {
-        Scratch {
-            segmenter: self.segmenter,
-            ws: self.ws,
-            scores: self.scores,
-            marginals: self.marginals,
-            path: self.path,
-            expected: self.expected,
-            rows: self.rows,
-            logits: self.logits,
-        }
+        self.s
     }
 }
 

@@ -297,15 +297,7 @@ pub fn page_paragraphs(page: &Page, stop: Option<&FxHashSet<u64>>) -> Vec<Paragr
 
 /// Whether each element is or sits inside an `h1`.
 fn in_h1(page: &Page) -> Vec<bool> {
-    let mut marks = vec![false; page.elements.len()];
-    for e in crate::features::structure::top_down(page) {
-        let el = page.element(e);
-        let parent = marks.get(el.parent as usize).copied().unwrap_or(false);
-        if let Some(m) = marks.get_mut(e as usize) {
-            *m = parent || el.tag == crate::segment::tags::Tag::H1;
-        }
-    }
-    marks
+    super::inside(page, |t| t == crate::segment::tags::Tag::H1)
 }
 
 /// The final jusText class of every block (its paragraph's), into `out`.

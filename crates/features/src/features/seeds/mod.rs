@@ -15,12 +15,18 @@ use crate::page::Page;
 /// Whether each element (indexed by id) is or sits inside an `h1` to `h6` element, in one pass
 /// over the elements from the root down.
 pub fn in_heading(page: &Page) -> Vec<bool> {
+    inside(page, |t| t.is_heading())
+}
+
+/// Whether each element (indexed by id) is or sits inside an element whose tag `is` accepts, in
+/// one pass over the elements from the root down.
+pub fn inside(page: &Page, is: impl Fn(crate::segment::tags::Tag) -> bool) -> Vec<bool> {
     let mut marks = vec![false; page.elements.len()];
     for e in crate::features::structure::top_down(page) {
         let el = page.element(e);
         let parent = marks.get(el.parent as usize).copied().unwrap_or(false);
         if let Some(m) = marks.get_mut(e as usize) {
-            *m = parent || el.tag.is_heading();
+            *m = parent || is(el.tag);
         }
     }
     marks
