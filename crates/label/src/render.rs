@@ -92,18 +92,8 @@ pub(crate) struct Line {
 /// The kept text as lines, joined as [`render_text`] joins them; with `doc`, the title of an
 /// `<abbr>` or `<acronym>` follows its text in parentheses (Kitten, seed 003, section 3.3).
 pub(crate) fn text_lines(page: &Page, labels: &[Label], doc: Option<&str>) -> Vec<Line> {
-    let blocks = &page.blocks;
     let mut lines: Vec<Line> = Vec::new();
-    let mut prev: Option<usize> = None;
-    for (i, b) in blocks.iter().enumerate() {
-        let l = labels.get(i).copied().unwrap_or(Label::Other);
-        if !l.is_content() {
-            continue;
-        }
-        let join = match prev {
-            None => Join::Line,
-            Some(p) => join_between(page, blocks, p, i, labels),
-        };
+    for (i, l, join) in kept_joins(page, labels) {
         match (join, lines.last_mut()) {
             (Join::Line, _) | (_, None) => lines.push(Line {
                 text: String::new(),
@@ -113,7 +103,7 @@ pub(crate) fn text_lines(page: &Page, labels: &[Label], doc: Option<&str>) -> Ve
             (Join::Space, Some(line)) => line.text.push(' '),
             (Join::Glue, Some(_)) => {}
         }
-        if let Some(line) = lines.last_mut() {
+        if let (Some(line), Some(b)) = (lines.last_mut(), page.blocks.get(i)) {
             line.text.push_str(page.block_text(b));
             if let Some(title) = doc.and_then(|d| crate::linearize::abbr_title(d, page, b)) {
                 line.text.push_str(" (");
@@ -121,28 +111,43 @@ pub(crate) fn text_lines(page: &Page, labels: &[Label], doc: Option<&str>) -> Ve
                 line.text.push(')');
             }
         }
-        prev = Some(i);
     }
     lines
 }
 
-/// Appends the kept text of a page to `out`: one paragraph a line; with `markers`, each line
-/// starts with CleanEval's `<h>`, `<p>` or `<l>`.
-pub fn render_text(page: &Page, labels: &[Label], markers: bool, out: &mut String) {
+/// The kept (content) blocks of a page in order, each with its label and how it joins the kept
+/// block before it (the first one starts a line).
+fn kept_joins<'a>(
+    page: &'a Page,
+    labels: &'a [Label],
+) -> impl Iterator<Item = (usize, Label, Join)> + 'a {
     let blocks = &page.blocks;
     let mut prev: Option<usize> = None;
-    for (i, b) in blocks.iter().enumerate() {
+    (0..blocks.len()).filter_map(move |i| {
         let l = labels.get(i).copied().unwrap_or(Label::Other);
         if !l.is_content() {
-            continue;
+            return None;
         }
         let join = match prev {
             None => Join::Line,
             Some(p) => join_between(page, blocks, p, i, labels),
         };
+        prev = Some(i);
+        Some((i, l, join))
+    })
+}
+
+/// Appends the kept text of a page to `out`: one paragraph a line; with `markers`, each line
+/// starts with CleanEval's `<h>`, `<p>` or `<l>`.
+pub fn render_text(page: &Page, labels: &[Label], markers: bool, out: &mut String) {
+    let mut any = false;
+    for (i, l, join) in kept_joins(page, labels) {
+        let Some(b) = page.blocks.get(i) else {
+            continue;
+        };
         match join {
             Join::Line => {
-                if prev.is_some() {
+                if any {
                     out.push('\n');
                 }
                 if markers {
@@ -153,9 +158,9 @@ pub fn render_text(page: &Page, labels: &[Label], markers: bool, out: &mut Strin
             Join::Glue => {}
         }
         out.push_str(page.block_text(b));
-        prev = Some(i);
+        any = true;
     }
-    if prev.is_some() {
+    if any {
         out.push('\n');
     }
 }
