@@ -34,11 +34,11 @@ mod record;
 mod site;
 mod store;
 
-pub use anchor::{AnchorError, anchor_labels, resolve_anchored, resolve_labels};
+pub use anchor::{AnchorError, BlockLabel, anchor_labels, resolve_anchored, resolve_labels};
 pub use load::{AnnotatedPage, Corpus, LoadError, PageRef};
 pub use record::{
-    Annotator, BlockLabel, FORMAT_VERSION, PageInfo, PageRecord, SEGMENTER, SetInfo, Source,
-    Unlabelled, VICTOR_VERSION, sha256_hex,
+    Annotator, FORMAT_VERSION, PageInfo, PageRecord, SEGMENTER, SetInfo, Source, Unlabelled,
+    VICTOR_VERSION, sha256_hex,
 };
 pub use site::{DECLARED_URL_WINDOW, declared_url, site_key, url_host};
 pub use store::{SetWriter, StoreError, check_page_id, write_atomic};

@@ -18,10 +18,25 @@
 //! characters, in length, or in more than one character in [`REDECODED_SHARE`] is still an
 //! error: that is a different block or a different page.
 
+use serde::{Deserialize, Serialize};
 use victor_features::{Block, Page};
 
-use super::record::BlockLabel;
 use crate::Label;
+
+/// One labelled block, anchored to the text it covers.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BlockLabel {
+    /// Index of the block when it was labelled: a hint for finding it again, not the anchor.
+    pub block: u32,
+    /// Start of the block's text in the decoded document (byte offset).
+    pub start: u32,
+    /// End of the block's text in the decoded document (byte offset, exclusive).
+    pub end: u32,
+    /// The label.
+    pub label: Label,
+    /// The block's text as the segmenter gives it (entities decoded, white space collapsed).
+    pub text: String,
+}
 
 /// Longest excerpt of block text quoted in an error message, in characters.
 const EXCERPT_CHARS: usize = 60;

@@ -12,7 +12,7 @@ use sha2::{Digest, Sha256};
 
 use victor_features::Page;
 
-use super::anchor::{AnchorError, anchor_labels, anchor_labels_where};
+use super::anchor::{AnchorError, BlockLabel, anchor_labels, anchor_labels_where};
 use super::layout;
 use crate::Label;
 
@@ -167,21 +167,6 @@ impl Annotator {
             options: BTreeMap::new(),
         }
     }
-}
-
-/// One labelled block, anchored to the text it covers.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BlockLabel {
-    /// Index of the block when it was labelled: a hint for finding it again, not the anchor.
-    pub block: u32,
-    /// Start of the block's text in the decoded document (byte offset).
-    pub start: u32,
-    /// End of the block's text in the decoded document (byte offset, exclusive).
-    pub end: u32,
-    /// The label.
-    pub label: Label,
-    /// The block's text as the segmenter gives it (entities decoded, white space collapsed).
-    pub text: String,
 }
 
 impl PageRecord {
