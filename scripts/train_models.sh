@@ -6,7 +6,9 @@
 #   scripts/train_models.sh news corpus    # some of: web news article general corpus
 #
 # Environment: DATA (default ../shared/data), WORK (imported sets, default work/dev-import,
-# git-ignored), JOBS (folds trained at once in the threshold cross-validation, default 2).
+# git-ignored), JOBS (folds trained at once in the threshold cross-validation, default 2), OUT
+# (where the bundles go, default models; another folder leaves the shipped bundles alone, e.g. to
+# time a recipe), VICTOR (the binary; default: a fresh release build), TRAIN_OPTS (more `victor train` options, e.g. "--trainer crfs").
 # Each bundle's recipe (data, options, data digest) is recorded in its victor.json; the
 # training log with the peak memory (`/usr/bin/time -v`) goes to $WORK/train-NAME.log.
 # models/default is a symbolic link to models/web (before stop 42: models/article).
@@ -27,9 +29,15 @@ cd "$(dirname "$0")/.."
 DATA=${DATA:-../shared/data}
 WORK=${WORK:-work/dev-import}
 JOBS=${JOBS:-2}
+OUT=${OUT:-models}
+read -r -a EXTRA <<< "${TRAIN_OPTS:-}"
 [ -d "$DATA/l3s-gn1" ] || { echo "no gold standards at $DATA (set DATA=...)" >&2; exit 1; }
-cargo build --release --bin victor
-V=target/release/victor
+if [ -n "${VICTOR:-}" ]; then
+  V=$VICTOR
+else
+  cargo build --release --bin victor
+  V=target/release/victor
+fi
 
 import() { # set importer
   [ -f "$WORK/$1/set.json" ] && return 0
@@ -45,9 +53,9 @@ build() { # name notes data... -- options...
   while [ "$1" != "--" ]; do data+=("$1"); shift; done
   shift
   wanted "$name" || return 0
-  echo "== models/$name"
-  /usr/bin/time -v "$V" train "${data[@]}" --out "models/$name" --threshold-folds 5 \
-    --parallel-folds "$JOBS" --notes "$notes" "$@" 2> >(tee "$WORK/train-$name.log" >&2)
+  echo "== $OUT/$name"
+  /usr/bin/time -v "$V" train "${data[@]}" --out "$OUT/$name" --threshold-folds 5 \
+    --parallel-folds "$JOBS" --notes "$notes" "$@" "${EXTRA[@]}" 2> >(tee "$WORK/train-$name.log" >&2)
 }
 
 ONLY=("$@")
@@ -78,5 +86,9 @@ build general "Any guideline: trained on the dev pages of all three shared sets 
 build corpus "All running text of a page: paragraphs, lists, forum posts, headings (CleanEval guideline)." \
   "$WORK/cleaneval" -- --c2 10 --config templates/features-all-text.json --template templates/all-text.tpl --boost \
   --boost-weight 0.7
-ln -sfn web models/default
-echo "done; models/default -> models/web"
+if [ "$OUT" = models ]; then
+  ln -sfn web models/default
+  echo "done; models/default -> models/web"
+else
+  echo "done; bundles in $OUT"
+fi
