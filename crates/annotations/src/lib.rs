@@ -21,7 +21,7 @@
 pub mod align;
 pub mod format;
 pub mod import;
-mod label;
 pub mod stats;
 
-pub use label::{Label, UnknownLabel};
+/// The block labels, from `victor-core`, re-exported because the annotation format is written in them.
+pub use victor_core::{Label, UnknownLabel};

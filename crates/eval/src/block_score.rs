@@ -20,7 +20,7 @@
 use std::ops::AddAssign;
 
 use serde::Serialize;
-use victor_annotations::Label;
+use victor_core::Label;
 
 /// Gold and predicted label sequences of different lengths.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]

@@ -2,7 +2,7 @@
 //!
 //! The CRF gives each block marginal probabilities of header, text and other. At threshold T a
 //! block is labelled `other` when P(other) ≥ T, else the likelier of header and text
-//! ([`decide`]). Lowering T therefore only turns content blocks into `other`: precision rises
+//! ([`victor_core::decide`]). Lowering T therefore only turns content blocks into `other`: precision rises
 //! and recall falls.
 //!
 //! [`sweep`] scores a list of thresholds at the block level; [`sweep_with_text`] also scores
@@ -13,38 +13,11 @@
 //! re-tokenized only when its labels differ from those at the previous threshold.
 
 use serde::Serialize;
-use victor_annotations::Label;
+use victor_core::{Label, Probs, decide_page};
 
-use crate::block_score::{BlockCounts, BlockMetrics};
+use crate::block_score::{BlockCounts, BlockMetrics, LengthMismatch};
 use crate::text_score::{PageScore, TextScores, TextSummary};
 use crate::tokens::{TokenBag, Tokenizer};
-
-/// Marginal probabilities of one block, indexed by [`Label::index`]: `[P(header), P(text),
-/// P(other)]`.
-pub type Marginals = [f64; 3];
-
-// `decide` destructures marginals in this order.
-const _: () =
-    assert!(Label::Header.index() == 0 && Label::Text.index() == 1 && Label::Other.index() == 2);
-
-/// The label of a block at `threshold`: `other` if P(other) ≥ `threshold`, else header if
-/// P(header) > P(text), else text (a tie goes to text).
-pub fn decide(marginals: &Marginals, threshold: f64) -> Label {
-    let [header, text, other] = *marginals;
-    if other >= threshold {
-        Label::Other
-    } else if header > text {
-        Label::Header
-    } else {
-        Label::Text
-    }
-}
-
-/// Labels all blocks of a page at `threshold` into `out` (cleared first).
-pub fn decide_page(marginals: &[Marginals], threshold: f64, out: &mut Vec<Label>) {
-    out.clear();
-    out.extend(marginals.iter().map(|m| decide(m, threshold)));
-}
 
 /// `steps + 1` evenly spaced thresholds from 0 to 1 inclusive (`i / steps`, no accumulated
 /// rounding); `[0.0, 1.0]` for `steps == 0`.
@@ -56,8 +29,8 @@ pub fn threshold_grid(steps: usize) -> Vec<f64> {
 /// One page's input to a sweep.
 #[derive(Debug, Clone, Copy)]
 pub struct SweepPage<'a> {
-    /// Marginals of each block, in page order.
-    pub marginals: &'a [Marginals],
+    /// Marginal probabilities of each block, in page order.
+    pub marginals: &'a [Probs],
     /// Gold label of each block, in page order.
     pub gold: &'a [Label],
 }
@@ -91,7 +64,7 @@ pub enum SweepError {
         /// Block index within the page.
         block: usize,
         /// The marginals.
-        values: Marginals,
+        values: Probs,
     },
     /// Not one gold text per page.
     #[error("{pages} pages but {gold_texts} gold texts")]
@@ -179,8 +152,88 @@ fn validate(pages: &[SweepPage<'_>], thresholds: &[f64]) -> Result<(), SweepErro
     Ok(())
 }
 
-/// The sweep proper: pages outside, thresholds inside, so each page's labels at the previous
-/// threshold are at hand to skip unchanged texts.
+/// Buffers for [`score_page`], reused from page to page.
+#[derive(Debug, Default)]
+pub struct PageScratch {
+    tokenizer: Tokenizer,
+    bag: TokenBag,
+    buf: String,
+    labels: Vec<Label>,
+    prev_labels: Vec<Label>,
+}
+
+impl PageScratch {
+    /// The scorer's tokenizer, for a caller that tokenizes the gold text or other decodings'
+    /// texts with the same buffers.
+    pub fn tokenizer(&mut self) -> &mut Tokenizer {
+        &mut self.tokenizer
+    }
+}
+
+/// One page's text, to be scored at each threshold.
+#[derive(Debug, Clone, Copy)]
+pub struct PageText<'a, F> {
+    /// The tokens of the page's gold text.
+    pub gold: &'a TokenBag,
+    /// `extract(labels, out)` appends to `out` (empty on entry) the text the page yields with
+    /// `labels`, one label per block.
+    pub extract: F,
+}
+
+/// Scores one page at every threshold of a grid: decides its labels from `probs`, adds the
+/// block counts against `gold` to `counts[k]` and, with `text`, the page's text-level score to
+/// `texts[k]` for threshold `k`. The text is rebuilt and re-tokenized only when the labels
+/// differ from those at the previous threshold.
+///
+/// `counts` (and `texts`) hold one entry per threshold. On a length mismatch between `probs`
+/// and `gold` nothing is added.
+pub fn score_page<F>(
+    probs: &[Probs],
+    gold: &[Label],
+    thresholds: &[f64],
+    text: Option<(PageText<'_, F>, &mut [TextScores])>,
+    counts: &mut [BlockCounts],
+    s: &mut PageScratch,
+) -> Result<(), LengthMismatch>
+where
+    F: FnMut(&[Label], &mut String),
+{
+    if probs.len() != gold.len() {
+        return Err(LengthMismatch {
+            gold: gold.len(),
+            predicted: probs.len(),
+        });
+    }
+    let mut text = text;
+    let mut prev_score: Option<PageScore> = None;
+    s.prev_labels.clear();
+    for (k, &threshold) in thresholds.iter().enumerate() {
+        decide_page(probs, threshold, &mut s.labels);
+        if let Some(c) = counts.get_mut(k) {
+            c.add_page(gold, &s.labels)?;
+        }
+        let Some((page, texts)) = text.as_mut() else {
+            continue;
+        };
+        let score = match prev_score {
+            Some(score) if s.prev_labels == s.labels => score,
+            _ => {
+                s.buf.clear();
+                (page.extract)(&s.labels, &mut s.buf);
+                s.tokenizer.fill_bag(&s.buf, &mut s.bag);
+                PageScore::new(&s.bag, page.gold)
+            }
+        };
+        if let Some(t) = texts.get_mut(k) {
+            t.push(score);
+        }
+        prev_score = Some(score);
+        std::mem::swap(&mut s.labels, &mut s.prev_labels);
+    }
+    Ok(())
+}
+
+/// The sweep proper: pages outside, thresholds inside ([`score_page`]).
 fn run<F>(
     pages: &[SweepPage<'_>],
     thresholds: &[f64],
@@ -194,48 +247,35 @@ where
     let mut text_scores = text
         .as_ref()
         .map(|_| vec![TextScores::new(); thresholds.len()]);
-    let mut tokenizer = Tokenizer::new();
-    let mut bag = TokenBag::new();
-    let mut buf = String::new();
-    let (mut labels, mut prev_labels) = (Vec::new(), Vec::new());
+    let mut s = PageScratch::default();
 
     for (page_index, page) in pages.iter().enumerate() {
-        let mut prev_score: Option<PageScore> = None;
-        for (t_index, &threshold) in thresholds.iter().enumerate() {
-            decide_page(page.marginals, threshold, &mut labels);
-            if let Some(c) = counts.get_mut(t_index) {
-                c.add_page(page.gold, &labels)
-                    .map_err(|e| SweepError::LengthMismatch {
-                        page: page_index,
-                        marginals: e.predicted,
-                        gold: e.gold,
+        let page_text = match (text.as_mut(), text_scores.as_mut()) {
+            (Some((gold_texts, extract)), Some(scores)) => {
+                let gold = gold_texts
+                    .get(page_index)
+                    .ok_or(SweepError::GoldTextCount {
+                        pages: pages.len(),
+                        gold_texts: gold_texts.len(),
                     })?;
+                let extract = |labels: &[Label], out: &mut String| extract(page_index, labels, out);
+                Some((PageText { gold, extract }, scores.as_mut_slice()))
             }
-            let (Some((gold_texts, extract)), Some(scores)) = (text.as_mut(), text_scores.as_mut())
-            else {
-                continue;
-            };
-            let score = match prev_score {
-                Some(score) if prev_labels == labels => score,
-                _ => {
-                    buf.clear();
-                    extract(page_index, &labels, &mut buf);
-                    tokenizer.fill_bag(&buf, &mut bag);
-                    let gold = gold_texts
-                        .get(page_index)
-                        .ok_or(SweepError::GoldTextCount {
-                            pages: pages.len(),
-                            gold_texts: gold_texts.len(),
-                        })?;
-                    PageScore::new(&bag, gold)
-                }
-            };
-            if let Some(s) = scores.get_mut(t_index) {
-                s.push(score);
-            }
-            prev_score = Some(score);
-            std::mem::swap(&mut labels, &mut prev_labels);
-        }
+            _ => None,
+        };
+        score_page(
+            page.marginals,
+            page.gold,
+            thresholds,
+            page_text,
+            &mut counts,
+            &mut s,
+        )
+        .map_err(|e| SweepError::LengthMismatch {
+            page: page_index,
+            marginals: e.predicted,
+            gold: e.gold,
+        })?;
     }
 
     let mut text_scores = text_scores.map(Vec::into_iter);

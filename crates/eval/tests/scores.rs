@@ -1,7 +1,7 @@
 //! Hand-made cases with exact expected figures: tokens and bags, per-page text scores and
 //! their aggregates, and the block-level metrics.
 
-use victor_annotations::Label::{self, Header as H, Other as O, Text as T};
+use victor_core::Label::{self, Header as H, Other as O, Text as T};
 use victor_eval::block_score::{BlockCounts, LengthMismatch};
 use victor_eval::text_score::{PageScore, Prf, TextScores};
 use victor_eval::tokens::{TokenBag, Tokenizer, tokens};

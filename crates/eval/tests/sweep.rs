@@ -1,27 +1,10 @@
-//! The threshold sweep: the decision rule, exact rows on a hand-made set, monotonicity,
+//! The threshold sweep: exact rows on a hand-made set, monotonicity,
 //! text-level scoring through a caller's closure, and input errors.
 
-use victor_annotations::Label::{self, Header as H, Other as O, Text as T};
-use victor_eval::sweep::{
-    Marginals, SweepError, SweepPage, decide, decide_page, sweep, sweep_with_text, threshold_grid,
-};
+use victor_core::Label::{self, Header as H, Other as O, Text as T};
+use victor_core::Probs;
+use victor_eval::sweep::{SweepError, SweepPage, sweep, sweep_with_text, threshold_grid};
 use victor_eval::tokens::{TokenBag, Tokenizer};
-
-#[test]
-fn decision_rule() {
-    // [P(header), P(text), P(other)]
-    let m = [0.2, 0.3, 0.5];
-    assert_eq!(decide(&m, 0.5), O, "P(other) >= T is other");
-    assert_eq!(decide(&m, 0.51), T);
-    assert_eq!(decide(&[0.5, 0.3, 0.2], 0.3), H);
-    assert_eq!(decide(&[0.4, 0.4, 0.2], 0.3), T, "a tie goes to text");
-    // Above 0.5 a block can be content although other is the likeliest label.
-    assert_eq!(decide(&[0.1, 0.2, 0.7], 0.8), T);
-    assert_eq!(decide(&[0.0, 0.0, 0.0], 0.0), O);
-    let mut out = vec![H];
-    decide_page(&[m, [0.6, 0.3, 0.1]], 0.5, &mut out);
-    assert_eq!(out, [O, H]);
-}
 
 #[test]
 fn grid() {
@@ -33,7 +16,7 @@ fn grid() {
 }
 
 /// Two pages; P(other) of the blocks: page 0: .1 .4 .6 .9, page 1: .2 .7 .
-fn hand_made() -> (Vec<Vec<Marginals>>, Vec<Vec<Label>>) {
+fn hand_made() -> (Vec<Vec<Probs>>, Vec<Vec<Label>>) {
     let marginals = vec![
         vec![
             [0.1, 0.8, 0.1],
@@ -47,7 +30,7 @@ fn hand_made() -> (Vec<Vec<Marginals>>, Vec<Vec<Label>>) {
     (marginals, gold)
 }
 
-fn pages<'a>(m: &'a [Vec<Marginals>], g: &'a [Vec<Label>]) -> Vec<SweepPage<'a>> {
+fn pages<'a>(m: &'a [Vec<Probs>], g: &'a [Vec<Label>]) -> Vec<SweepPage<'a>> {
     m.iter()
         .zip(g)
         .map(|(m, g)| SweepPage {

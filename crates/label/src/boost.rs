@@ -28,7 +28,7 @@
 use serde::{Deserialize, Serialize};
 use victor_features::{FeatureTable, Schema};
 
-use crate::labeler::Probs;
+use victor_core::Probs;
 
 /// A forest of regression trees over the raw feature values of a block; the sum of their
 /// leaves, plus `base`, is the log-odds of `other`.

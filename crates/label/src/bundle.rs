@@ -11,14 +11,14 @@
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
-use victor_annotations::Label;
+use victor_core::Label;
 use victor_features::{Extractor, FEATURE_VERSION, FeatureConfig, Template};
 
 use crate::boost::{BoostInfo, CompiledForest};
 use crate::compiled::CompiledTemplate;
 use crate::crf::{CrfModel, ModelError};
 use crate::expected::{Calibration, ExpectedOptions};
-use crate::labeler::Decoding;
+use victor_core::Decoding;
 
 /// Name of the CRFsuite model file in a bundle.
 pub const MODEL_FILE: &str = "model.crfsuite";
@@ -221,6 +221,27 @@ fn check_meta(meta: &BundleMeta) -> Result<(), String> {
     Ok(())
 }
 
+impl BundleMeta {
+    /// Reads the description `victor.json` of the bundle folder `dir`, without the model (to
+    /// retrain its recipe, say).
+    pub fn read(dir: &Path) -> Result<BundleMeta, BundleError> {
+        let path = dir.join(META_FILE);
+        let json = std::fs::read_to_string(&path).map_err(|source| BundleError::Io {
+            path: path.clone(),
+            source,
+        })?;
+        Self::parse(&json, dir)
+    }
+
+    /// Parses the contents of `victor.json` (of the bundle folder `origin`, named in errors).
+    fn parse(json: &str, origin: &Path) -> Result<BundleMeta, BundleError> {
+        serde_json::from_str(json).map_err(|source| BundleError::Meta {
+            path: origin.join(META_FILE),
+            source,
+        })
+    }
+}
+
 /// A loaded bundle, ready to label pages. Share it across threads.
 #[derive(Debug)]
 pub struct Model {
@@ -262,11 +283,7 @@ impl Model {
         model_bytes: &[u8],
         origin: &Path,
     ) -> Result<Model, BundleError> {
-        let meta: BundleMeta =
-            serde_json::from_str(meta_json).map_err(|source| BundleError::Meta {
-                path: origin.join(META_FILE),
-                source,
-            })?;
+        let meta = BundleMeta::parse(meta_json, origin)?;
         check_meta(&meta).map_err(|reason| BundleError::BadValue {
             path: origin.join(META_FILE),
             reason,

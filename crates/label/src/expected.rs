@@ -54,11 +54,11 @@
 //! and no minimum.
 
 use serde::{Deserialize, Serialize};
-use victor_annotations::Label;
+use victor_core::Label;
 use victor_features::Page;
 use victor_features::features::lexicon::is_cjk;
 
-use crate::labeler::{Probs, decide};
+use victor_core::{Probs, decide};
 
 /// The number of words of a block's text for the expected-F1 decoding, counted as the
 /// text-level measure counts them (`victor eval`, the shared scorer): runs of letters and
@@ -216,7 +216,7 @@ pub struct Scratch {
 }
 
 /// The other-threshold of a page under expected-F1 decoding: a block is `other` where
-/// P(other) >= the returned value (so [`crate::decide`] applies it). 0 keeps nothing: the page
+/// P(other) >= the returned value (so [`victor_core::decide`] applies it). 0 keeps nothing: the page
 /// has no block with words and a chance of being content. `cal` recalibrates the marginals
 /// first.
 pub fn page_threshold(page: &Page, probs: &[Probs], cal: Calibration, s: &mut Scratch) -> f64 {

@@ -7,40 +7,13 @@
 //! its expected text-level F1 (see [`crate::expected`]).
 
 use ndarray::Array2;
-use victor_annotations::Label;
+use victor_core::{Decoding, Label, Probs, decide_page};
 use victor_features::{FeatureTable, Page, PageError, Processed, Segmenter};
 
 use crate::boost;
 use crate::bundle::Model;
 use crate::crf::{InferenceError, Workspace};
 use crate::expected;
-
-/// Marginal probabilities of one block, in [`Label::ALL`] order (header, text, other).
-pub type Probs = [f64; 3];
-
-/// How labels are chosen from the marginals.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Decoding {
-    /// `other` where P(other) >= T, else the likelier of header and text.
-    Threshold(f64),
-    /// The most likely label sequence.
-    Viterbi,
-    /// A threshold per page: the one that maximises the page's expected text-level F1 under the
-    /// marginals ([`crate::expected`]).
-    ExpectedF1,
-}
-
-/// The label of a block under a threshold.
-#[inline]
-pub fn decide(p: &Probs, threshold: f64) -> Label {
-    if p[2] >= threshold {
-        Label::Other
-    } else if p[0] > p[1] {
-        Label::Header
-    } else {
-        Label::Text
-    }
-}
 
 /// Why a page could not be labelled.
 #[derive(Debug, thiserror::Error)]
@@ -156,12 +129,36 @@ impl<'m> Labeler<'m> {
         labels: &mut Vec<Label>,
     ) -> Result<(), InferenceError> {
         self.marginals(table, probs)?;
+        // `marginals` left this table's state scores in `self.s.scores`.
+        self.decide_scored(page, probs, decoding, labels)
+    }
+
+    /// Labels the blocks of a page under `decoding` from marginals already computed for its
+    /// feature table by [`Labeler::marginals`] (Viterbi decoding reads the table again).
+    pub fn decide_labels(
+        &mut self,
+        page: &Page,
+        table: &FeatureTable,
+        probs: &[Probs],
+        decoding: Decoding,
+        labels: &mut Vec<Label>,
+    ) -> Result<(), InferenceError> {
+        if decoding == Decoding::Viterbi {
+            self.model.compiled.state_scores(table, &mut self.s.scores);
+        }
+        self.decide_scored(page, probs, decoding, labels)
+    }
+
+    /// The decoding dispatch, with this page's state scores in `self.s.scores`.
+    fn decide_scored(
+        &mut self,
+        page: &Page,
+        probs: &[Probs],
+        decoding: Decoding,
+        labels: &mut Vec<Label>,
+    ) -> Result<(), InferenceError> {
         match decoding {
-            Decoding::Threshold(t) => {
-                labels.clear();
-                labels.extend(probs.iter().map(|p| decide(p, t)));
-            }
-            // `marginals` left this table's state scores in `self.s.scores`.
+            Decoding::Threshold(t) => decide_page(probs, t, labels),
             Decoding::Viterbi => self.viterbi_scored(labels)?,
             Decoding::ExpectedF1 => {
                 labels.clear();
@@ -271,18 +268,5 @@ impl<'m> Labeler<'m> {
     /// The labeler's buffers, to keep for a later [`Labeler::with_scratch`].
     pub fn into_scratch(self) -> Scratch {
         self.s
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn threshold_rule() {
-        assert_eq!(decide(&[0.1, 0.2, 0.7], 0.7), Label::Other);
-        assert_eq!(decide(&[0.1, 0.2, 0.7], 0.71), Label::Text);
-        assert_eq!(decide(&[0.3, 0.2, 0.5], 0.9), Label::Header);
-        assert_eq!(decide(&[0.25, 0.25, 0.5], 0.9), Label::Text);
     }
 }

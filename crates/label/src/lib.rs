@@ -28,4 +28,7 @@ pub mod linearize;
 pub mod render;
 
 pub use bundle::{BundleError, BundleMeta, Model, RecommendedDecoding};
-pub use labeler::{Decoding, LabelError, LabeledPage, Labeler, Probs, Scratch, decide};
+pub use labeler::{LabelError, LabeledPage, Labeler, Scratch};
+/// The label vocabulary and the threshold decision, from `victor-core`: the types of this
+/// crate's API.
+pub use victor_core::{Decoding, Label, Probs, decide, decide_page};

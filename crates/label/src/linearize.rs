@@ -20,7 +20,7 @@
 //! - a header line without an end mark gets a full stop before the next line (3.3).
 
 use rustc_hash::FxHashMap;
-use victor_annotations::Label;
+use victor_core::Label;
 use victor_features::segment::tags::Tag;
 use victor_features::{Block, Page};
 

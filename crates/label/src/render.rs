@@ -12,11 +12,11 @@ use std::io::{self, Write};
 use serde::Serialize;
 use serde::ser::SerializeSeq;
 
-use victor_annotations::Label;
+use victor_core::Label;
 use victor_features::segment::tags::{Props, Tag};
 use victor_features::{Block, Page};
 
-use crate::labeler::Probs;
+use victor_core::Probs;
 
 /// How a kept block connects to the previous kept block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -20,7 +20,7 @@ use std::time::Instant;
 use proptest::prelude::*;
 use proptest::sample::Index;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
-use victor_annotations::Label;
+use victor_core::Label;
 use victor_label::render::{JsonlMeta, render_html, render_text, write_csv, write_jsonl};
 use victor_label::{Decoding, Labeler, Model};
 

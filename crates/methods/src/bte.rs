@@ -18,7 +18,7 @@
 
 use std::ops::Range;
 
-use victor_annotations::Label;
+use victor_core::Label;
 use victor_features::Page;
 use victor_features::segment::tags::Tag;
 

@@ -3,7 +3,7 @@
 //! `justext` feature module; see its docs for the stages and the seed's rules.
 
 use rustc_hash::FxHashSet;
-use victor_annotations::Label;
+use victor_core::Label;
 use victor_features::Page;
 
 pub use victor_features::features::seeds::justext::*;

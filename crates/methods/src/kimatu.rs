@@ -2,7 +2,7 @@
 //! [`victor_features::features::seeds::kimatu`] (re-exported here), where the relevance is
 //! also the `kimatu` feature module; see its docs for the seed's rules and constants.
 
-use victor_annotations::Label;
+use victor_core::Label;
 use victor_features::Page;
 
 use crate::paragraph::paragraphs;

@@ -25,7 +25,7 @@ pub mod justext;
 pub mod kimatu;
 pub mod paragraph;
 
-use victor_annotations::Label;
+use victor_core::Label;
 use victor_features::Page;
 use victor_features::features::lexicon::{StopWords, iso639_1};
 
@@ -116,7 +116,7 @@ pub(crate) fn kept(heading: &[bool], page: &Page, block: usize) -> Label {
 
 #[cfg(test)]
 pub(crate) mod testutil {
-    use victor_annotations::Label;
+    use victor_core::Label;
     use victor_features::Page;
 
     /// A hand-made page segmented as victor segments pages.

@@ -222,11 +222,7 @@ impl Cleaner {
     /// The decoding in use ("viterbi", "expected-f1" or "threshold T").
     #[getter]
     fn decoding(&self) -> String {
-        match self.inner.decoding() {
-            Decoding::Viterbi => "viterbi".into(),
-            Decoding::ExpectedF1 => "expected-f1".into(),
-            Decoding::Threshold(t) => format!("threshold {}", (t * 1e6).round() / 1e6),
-        }
+        self.inner.decoding().to_string()
     }
 
     fn __repr__(&self) -> String {

@@ -11,11 +11,12 @@
 
 use victor_annotations::Label;
 use victor_eval::block_score::LengthMismatch;
-use victor_eval::{BlockCounts, PageScore, TextScores, TokenBag, Tokenizer};
+use victor_eval::sweep::{self, PageScratch, PageText};
+use victor_eval::{BlockCounts, PageScore, TextScores, TokenBag};
 use victor_features::Page;
+use victor_label::Probs;
 use victor_label::expected::{self, Calibration, ExpectedOptions, MIN_WORDS_GRID};
 use victor_label::render::render_text;
-use victor_label::{Probs, decide};
 
 /// How much better (macro text-level F1) other settings of expected-F1 decoding must score than
 /// the raw marginals without a minimum to be chosen: a guard against picking noise out of the
@@ -56,7 +57,7 @@ pub struct Assessment {
 /// Reusable buffers for [`Assessment::add_page`].
 #[derive(Debug, Default)]
 pub struct Scratch {
-    tokenizer: Tokenizer,
+    grid: PageScratch,
     text: String,
     gold: TokenBag,
     got: TokenBag,
@@ -111,33 +112,22 @@ impl Assessment {
         }
         s.text.clear();
         render_text(page, gold, false, &mut s.text);
-        s.tokenizer.fill_bag(&s.text, &mut s.gold);
-        let mut prev_content: Option<usize> = None;
-        let mut prev_score = PageScore::default();
-        for (k, &t) in self.thresholds.iter().enumerate() {
-            s.labels.clear();
-            s.labels.extend(probs.iter().map(|p| decide(p, t)));
-            let content = s.labels.iter().filter(|l| l.is_content()).count();
-            // The same labels give the same text: reuse the score when nothing changed.
-            let score = if prev_content == Some(content)
-                && k > 0
-                && same_as_previous(probs, self.thresholds[k - 1], t)
-            {
-                prev_score
-            } else {
-                s.text.clear();
-                render_text(page, &s.labels, false, &mut s.text);
-                s.tokenizer.fill_bag(&s.text, &mut s.got);
-                PageScore::new(&s.got, &s.gold)
-            };
-            prev_content = Some(content);
-            prev_score = score;
-            self.text[k].push(score);
-            self.blocks[k].add_page(gold, &s.labels)?;
-        }
+        s.grid.tokenizer().fill_bag(&s.text, &mut s.gold);
+        let page_text = PageText {
+            gold: &s.gold,
+            extract: |labels: &[Label], out: &mut String| render_text(page, labels, false, out),
+        };
+        sweep::score_page(
+            probs,
+            gold,
+            &self.thresholds,
+            Some((page_text, self.text.as_mut_slice())),
+            &mut self.blocks,
+            &mut s.grid,
+        )?;
         s.text.clear();
         render_text(page, viterbi, false, &mut s.text);
-        s.tokenizer.fill_bag(&s.text, &mut s.got);
+        s.grid.tokenizer().fill_bag(&s.text, &mut s.got);
         self.viterbi_text.push(PageScore::new(&s.got, &s.gold));
         self.viterbi_blocks.add_page(gold, viterbi)?;
 
@@ -182,7 +172,7 @@ impl Assessment {
         let kept = expected::decide_page(page, probs, opts, &mut s.expected, &mut s.labels);
         s.text.clear();
         render_text(page, &s.labels, false, &mut s.text);
-        s.tokenizer.fill_bag(&s.text, &mut s.got);
+        s.grid.tokenizer().fill_bag(&s.text, &mut s.got);
         (PageScore::new(&s.got, &s.gold), kept)
     }
 
@@ -255,12 +245,6 @@ impl Assessment {
         }
         best
     }
-}
-
-/// Whether no block's decision changes between thresholds `a` and `b`.
-fn same_as_previous(probs: &[Probs], a: f64, b: f64) -> bool {
-    let (lo, hi) = if a < b { (a, b) } else { (b, a) };
-    !probs.iter().any(|p| p[2] >= lo && p[2] < hi)
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@
 //! - [`pipeline`]: annotated pages to attributes, in parallel, streamed into the trainer;
 //! - [`assess`]: labelled pages scored against gold at many thresholds at once;
 //! - [`cv`]: cross-validation by page, folds in parallel;
+//! - [`select`]: model selection: folds merged, the recommended decoding chosen;
 //! - [`bundle`]: the bundle description and its atomic writing.
 //!
 //! The recommended other-threshold of a bundle is chosen by cross-validation on the training
@@ -25,6 +26,7 @@ pub mod crf;
 pub mod cv;
 pub mod parallel;
 pub mod pipeline;
+pub mod select;
 
 pub use crf::{Algorithm, Engine, TrainOptions};
 pub use pipeline::{DataSummary, Event, Setup, TrainError, train_crf};

@@ -8,10 +8,11 @@ use std::process::ExitCode;
 use indicatif::ProgressBar;
 use victor_annotations::format::PageRef;
 use victor_eval::{BlockCounts, MeanSe, TextScores, gain_per_doubling, paired_difference};
-use victor_label::expected::{ExpectedOptions, calibration_grid};
-use victor_train::assess::{Assessment, default_grid};
+use victor_label::expected::ExpectedOptions;
+use victor_train::assess::Assessment;
 use victor_train::bundle::Replace;
 use victor_train::cv::{CvEvent, CvOptions, FoldResult, cross_validate};
+use victor_train::select;
 use victor_train::{Setup, TrainOptions};
 
 use super::train::{TrainArgs, check_out};
@@ -150,11 +151,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.parallel_folds
     );
     let cv = CvOptions {
-        folds,
         seed: args.seed,
-        thresholds: default_grid(),
-        parallel: args.parallel_folds,
-        calibrations: calibration_grid(),
         by_site: args.folds_by == FoldsBy::Site,
         keep_models: args.keep_models.clone(),
         replace: if args.force {
@@ -162,7 +159,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         } else {
             Replace::OnlyBundle
         },
-        train_share: 1.0,
+        ..select::threshold_cv(folds, args.parallel_folds)
     };
     if let Some(keep) = &args.keep_models {
         // Every folder a fold's bundle will take, checked before any training.
@@ -204,10 +201,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bar = progress::bar(folds as u64, "folds", args.quiet);
     let results = run_folds(pages, setup, &l.opts, &cv, &bar, Some(args.folds_by))?;
     bar.finish_and_clear();
-    let mut all = Assessment::with_calibrations(default_grid(), calibration_grid());
-    for r in &results {
-        all.merge(&r.assessment);
-    }
+    let all = select::merge_folds(&results, &cv);
     let best = all.best_threshold().map(|(t, _)| t).unwrap_or(0.5);
     let idx = |t: f64| grid_index(&cv.thresholds, t).unwrap_or(0);
     let mut rows = Vec::new();
@@ -391,10 +385,7 @@ fn learning_curve(
             .map(|d| d.join(format!("share-{share}")));
         let plan = (k == 0).then_some(args.folds_by);
         let results = run_folds(pages, setup, opts, &cv, &bar, plan)?;
-        let mut all = Assessment::with_calibrations(cv.thresholds.clone(), cv.calibrations.clone());
-        for r in &results {
-            all.merge(&r.assessment);
-        }
+        let all = select::merge_folds(&results, &cv);
         let f1 = |t: &TextScores| t.macro_avg().map_or(0.0, |p| p.f1);
         let half = grid_index(&cv.thresholds, 0.5).map_or(0.0, |k| f1(&all.text[k]));
         let expected = all

@@ -21,7 +21,7 @@ use anyhow::Context;
 use victor_annotations::Label;
 use victor_annotations::import::ImportOptions;
 use victor_eval::{BlockCounts, PageScore, TextScores};
-use victor_label::{Decoding, decide, expected};
+use victor_label::Decoding;
 
 use super::evaluate::input::{Input, open_all};
 use super::evaluate::load::{Worker, empty_output};
@@ -55,19 +55,8 @@ pub struct Args {
     /// markers -> cleaneval, else text).
     #[arg(long = "from", value_enum, value_name = "IMPORTER")]
     from: Option<Importer>,
-    /// Other-threshold T in [0, 1]: a block is other where P(other) >= T (default: the model's
-    /// recommended threshold, or Viterbi if it has none).
-    #[arg(long, value_name = "T", conflicts_with = "viterbi", allow_negative_numbers = true, value_parser = crate::util::values::unit)]
-    threshold: Option<f64>,
-    /// Decode the most likely label sequence instead of thresholding.
-    #[arg(long)]
-    viterbi: bool,
-    /// Expected-F1 decoding: each page gets the threshold that maximises its expected
-    /// text-level F1 under the marginals, recalibrated as the bundle says, and keeps nothing if
-    /// that is fewer words than the bundle's minimum (the default of bundles whose
-    /// cross-validation chose it).
-    #[arg(long, conflicts_with_all = ["viterbi", "threshold"])]
-    expected_f1: bool,
+    #[command(flatten)]
+    decoding: model::DecodingArgs,
     /// Write the figures per input (and `all`) as CSV.
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
@@ -148,24 +137,16 @@ fn score_page(
         }
     };
     let mut labels: Vec<Label> = Vec::with_capacity(loaded.probs.len());
-    match decoding {
-        Decoding::Threshold(t) => labels.extend(loaded.probs.iter().map(|p| decide(p, t))),
-        Decoding::ExpectedF1 => {
-            expected::decide_page(
-                &loaded.page,
-                &loaded.probs,
-                worker.labeler.model().expected_options(),
-                &mut worker.expected,
-                &mut labels,
-            );
-        }
-        Decoding::Viterbi => {
-            if let Err(e) = worker.labeler.viterbi(&loaded.table, &mut labels) {
-                out.text = loaded.gold_text.as_ref().map(empty_output);
-                out.failed = Some(e.to_string());
-                return out;
-            }
-        }
+    if let Err(e) = worker.labeler.decide_labels(
+        &loaded.page,
+        &loaded.table,
+        &loaded.probs,
+        decoding,
+        &mut labels,
+    ) {
+        out.text = loaded.gold_text.as_ref().map(empty_output);
+        out.failed = Some(e.to_string());
+        return out;
     }
     match &loaded.gold_labels {
         Ok(gold) => {
@@ -189,7 +170,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let method = args.input.method.method();
     let decoding = match method {
         Some(_) => Decoding::Threshold(0.5),
-        None => model::decoding(args.viterbi, args.expected_f1, args.threshold, &model)?,
+        None => args.decoding.decoding(&model)?,
     };
     let options = import_options(&args.input);
     let inputs = open_all(
@@ -235,7 +216,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     );
     let dname = match method {
         Some(m) => m.name().to_string(),
-        None => model::decoding_name(decoding),
+        None => decoding.to_string(),
     };
     writeln!(
         std::io::stdout(),

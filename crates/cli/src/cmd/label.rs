@@ -112,18 +112,8 @@ pub struct Args {
     /// posts, headings), `general` (trained on three guidelines, for pages of unknown kind).
     #[arg(long, value_name = "MODEL")]
     model: Option<PathBuf>,
-    /// Other-threshold T in [0, 1]: a block is other where P(other) >= T.
-    #[arg(long, value_name = "T", conflicts_with = "viterbi", allow_negative_numbers = true, value_parser = crate::util::values::unit)]
-    threshold: Option<f64>,
-    /// Decode the most likely label sequence instead of thresholding.
-    #[arg(long)]
-    viterbi: bool,
-    /// Expected-F1 decoding: each page gets the threshold that maximises its expected
-    /// text-level F1 under the marginals, recalibrated as the bundle says, and keeps nothing if
-    /// that is fewer words than the bundle's minimum (the default of bundles whose
-    /// cross-validation chose it).
-    #[arg(long, conflicts_with_all = ["viterbi", "threshold"])]
-    expected_f1: bool,
+    #[command(flatten)]
+    decoding: model::DecodingArgs,
     /// Labeler: the CRF of the model bundle, or one of the seeds' rule-based cleaners
     /// (without probabilities: their P is one-hot, and the decoding options do not apply).
     #[arg(long, value_enum, default_value_t = MethodArg::Crf)]
@@ -328,11 +318,11 @@ fn thread_pool(jobs: usize) -> anyhow::Result<rayon::ThreadPool> {
 /// Runs the subcommand.
 pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let model = model::load(args.model.as_deref())?;
-    let decoding = model::decoding(args.viterbi, args.expected_f1, args.threshold, &model)?;
+    let decoding = args.decoding.decoding(&model)?;
     let method = args.method.method();
     let decoding_name = match method {
         Some(m) => m.name().to_string(),
-        None => model::decoding_name(decoding),
+        None => decoding.to_string(),
     };
     if args.linearize && !matches!(args.format, Format::Text | Format::Cleaneval) {
         anyhow::bail!("--linearize applies to --format text and cleaneval only");

@@ -6,13 +6,12 @@ use std::process::ExitCode;
 use anyhow::Context;
 use victor_annotations::format::{Corpus, PageRef};
 use victor_features::{Extractor, Template};
-use victor_label::bundle::{BundleMeta, META_FILE, RecommendedDecoding, SetInfo, ThresholdInfo};
-use victor_label::expected::{ExpectedOptions, calibration_grid};
-use victor_train::assess::default_grid;
+use victor_label::bundle::{BundleMeta, RecommendedDecoding, SetInfo};
 use victor_train::boost::BoostOptions;
 use victor_train::bundle::{Replace, check_replaceable, make_meta, write_bundle_replacing};
-use victor_train::cv::{CvEvent, CvOptions, cross_validate};
+use victor_train::cv::{CvEvent, cross_validate};
 use victor_train::pipeline::export_crfsuite;
+use victor_train::select;
 use victor_train::{Algorithm, Engine, Event, Setup, TrainError, TrainOptions, train_crf};
 
 use crate::util::{capture::Capture, progress};
@@ -96,12 +95,7 @@ impl TrainArgs {
         let mut like_boost = None;
         let (config, text) = match &self.like {
             Some(dir) => {
-                let path = dir.join(META_FILE);
-                let json = std::fs::read_to_string(&path)
-                    .with_context(|| format!("cannot read {}", path.display()))?;
-                let meta: BundleMeta = serde_json::from_str(&json).with_context(|| {
-                    format!("{}: not a victor bundle description", path.display())
-                })?;
+                let meta = BundleMeta::read(dir).context("--like")?;
                 like_boost = meta.boost.map(|b| BoostOptions {
                     trees: b.trees,
                     max_depth: b.max_depth,
@@ -262,62 +256,34 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let threshold = if args.threshold_folds >= 2 {
         let bar = progress::bar(args.threshold_folds as u64, "folds", args.quiet);
         bar.set_message("threshold cv");
-        let cv = CvOptions {
-            folds: args.threshold_folds,
-            seed: 1,
-            thresholds: default_grid(),
-            parallel: args.parallel_folds,
-            calibrations: calibration_grid(),
-            by_site: false,
-            keep_models: None,
-            replace: Replace::OnlyBundle,
-            train_share: 1.0,
-        };
+        let cv = select::threshold_cv(args.threshold_folds, args.parallel_folds);
         let results = cross_validate(pages, setup, &l.opts, &cv, &|e| match e {
             CvEvent::FoldDone { .. } => bar.inc(1),
             CvEvent::Skipped { .. } | CvEvent::Folds { .. } => {}
         })?;
         bar.finish_and_clear();
-        let mut all =
-            victor_train::assess::Assessment::with_calibrations(default_grid(), calibration_grid());
-        for r in &results {
-            all.merge(&r.assessment);
-        }
-        let viterbi_f1 = all.viterbi_text.macro_avg().map_or(0.0, |p| p.f1);
-        let raw_expected_f1 = all.expected_text.macro_avg().map(|p| p.f1);
-        let calibrated = all.best_expected();
-        let expected_f1 = calibrated.map(|(_, f)| f);
-        let expected = calibrated.map_or(ExpectedOptions::default(), |(c, _)| c);
-        all.best_threshold().map(|(value, f1)| {
-            let decoding = match expected_f1 {
-                Some(e) if e > f1 => RecommendedDecoding::ExpectedF1,
-                _ => RecommendedDecoding::Threshold,
-            };
+        let all = select::merge_folds(&results, &cv);
+        let chosen = select::recommend(&all, args.threshold_folds);
+        if let Some(t) = &chosen {
+            let raw_expected_f1 = all.expected_text.macro_avg().map_or(0.0, |p| p.f1);
             eprintln!(
-                "victor train: recommended other-threshold {value:.2} (text-level F1 {f1:.4} in {}-fold cross-validation; Viterbi {viterbi_f1:.4}; expected-F1 decoding {:.4}, {:.4} with the marginals recalibrated by scale {} shift {} spread {} and at least {} words a page); default decoding: {}",
+                "victor train: recommended other-threshold {:.2} (text-level F1 {:.4} in {}-fold cross-validation; Viterbi {:.4}; expected-F1 decoding {raw_expected_f1:.4}, {:.4} with the marginals recalibrated by scale {} shift {} spread {} and at least {} words a page); default decoding: {}",
+                t.value,
+                t.f1,
                 args.threshold_folds,
-                raw_expected_f1.unwrap_or(0.0),
-                expected_f1.unwrap_or(0.0),
-                expected.calibration.scale,
-                expected.calibration.shift,
-                expected.calibration.spread,
-                expected.min_words,
-                match decoding {
+                t.viterbi_f1,
+                t.expected_f1.unwrap_or(0.0),
+                t.calibration.scale,
+                t.calibration.shift,
+                t.calibration.spread,
+                t.min_words,
+                match t.decoding {
                     RecommendedDecoding::ExpectedF1 => "expected-f1",
                     RecommendedDecoding::Threshold => "threshold",
                 }
             );
-            ThresholdInfo {
-                value,
-                method: format!("{}-fold cross-validation on the training pages, best macro text-level F1", args.threshold_folds),
-                f1,
-                viterbi_f1,
-                expected_f1,
-                decoding,
-                calibration: expected.calibration,
-                min_words: expected.min_words,
-            }
-        })
+        }
+        chosen
     } else {
         None
     };

@@ -110,34 +110,38 @@ fn builtin(name: &str) -> Option<anyhow::Result<Model>> {
     )
 }
 
-/// The decoding asked for: `--viterbi`, `--expected-f1`, `--threshold T` (within 0 and 1), or
-/// else the bundle's recommended decoding (Viterbi for a bundle without a threshold).
-pub fn decoding(
-    viterbi: bool,
-    expected_f1: bool,
-    threshold: Option<f64>,
-    model: &Model,
-) -> anyhow::Result<Decoding> {
-    if viterbi {
-        return Ok(Decoding::Viterbi);
-    }
-    if expected_f1 {
-        return Ok(Decoding::ExpectedF1);
-    }
-    match threshold {
-        Some(t) if (0.0..=1.0).contains(&t) => Ok(Decoding::Threshold(t)),
-        Some(t) => anyhow::bail!("--threshold must be within 0 and 1, got {t}"),
-        None => Ok(model.recommended_decoding()),
-    }
+/// The decoding options shared by `label` and `eval`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct DecodingArgs {
+    /// Other-threshold T in [0, 1]: a block is other where P(other) >= T (default: the model's
+    /// recommended decoding, or Viterbi if it has none).
+    #[arg(long, value_name = "T", conflicts_with = "viterbi", allow_negative_numbers = true, value_parser = crate::util::values::unit)]
+    pub threshold: Option<f64>,
+    /// Decode the most likely label sequence instead of thresholding.
+    #[arg(long)]
+    pub viterbi: bool,
+    /// Expected-F1 decoding: each page gets the threshold that maximises its expected
+    /// text-level F1 under the marginals, recalibrated as the bundle says, and keeps nothing if
+    /// that is fewer words than the bundle's minimum (the default of bundles whose
+    /// cross-validation chose it).
+    #[arg(long, conflicts_with_all = ["viterbi", "threshold"])]
+    pub expected_f1: bool,
 }
 
-/// A short name of a decoding, for tables, CSV and JSON (`viterbi`, `threshold 0.75`).
-pub fn decoding_name(d: Decoding) -> String {
-    match d {
-        Decoding::Viterbi => "viterbi".to_string(),
-        Decoding::ExpectedF1 => "expected-f1".to_string(),
-        // Six decimals at most: bundles trained before the grid was exact hold values such as
-        // 0.7000000000000001.
-        Decoding::Threshold(t) => format!("threshold {}", (t * 1e6).round() / 1e6),
+impl DecodingArgs {
+    /// The decoding asked for: `--viterbi`, `--expected-f1`, `--threshold T` (within 0 and 1),
+    /// or else the bundle's recommended decoding (Viterbi for a bundle without a threshold).
+    pub fn decoding(&self, model: &Model) -> anyhow::Result<Decoding> {
+        if self.viterbi {
+            return Ok(Decoding::Viterbi);
+        }
+        if self.expected_f1 {
+            return Ok(Decoding::ExpectedF1);
+        }
+        match self.threshold {
+            Some(t) if (0.0..=1.0).contains(&t) => Ok(Decoding::Threshold(t)),
+            Some(t) => anyhow::bail!("--threshold must be within 0 and 1, got {t}"),
+            None => Ok(model.recommended_decoding()),
+        }
     }
 }

@@ -61,8 +61,6 @@ pub struct Worker<'m> {
     tokenizer: Tokenizer,
     text: String,
     bag: TokenBag,
-    /// Buffer of expected-F1 decoding.
-    pub expected: victor_label::expected::Scratch,
     /// A rule-based method that replaces the CRF's marginals by its one-hot labels.
     method: Option<victor_methods::Method>,
     methods: victor_methods::Methods,
@@ -78,7 +76,6 @@ impl<'m> Worker<'m> {
             tokenizer: Tokenizer::new(),
             text: String::new(),
             bag: TokenBag::new(),
-            expected: victor_label::expected::Scratch::default(),
             method: None,
             methods: victor_methods::Methods::new(),
             labels: Vec::new(),
