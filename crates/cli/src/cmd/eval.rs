@@ -15,7 +15,6 @@
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
 
 use anyhow::Context;
 use victor_annotations::Label;
@@ -27,7 +26,7 @@ use super::evaluate::input::{Input, open_all};
 use super::evaluate::load::{Worker, empty_output};
 use super::evaluate::table::Table;
 use super::evaluate::{Importer, InputArgs, fig, num, text_cells};
-use crate::util::{model, output, progress};
+use crate::util::{model, output};
 
 /// Score a model on annotated pages or a gold-standard set.
 ///
@@ -179,27 +178,13 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.from.map(Importer::kind),
         &options,
     )?;
-    let jobs: Vec<(usize, &Input, usize)> = inputs
-        .iter()
-        .enumerate()
-        .flat_map(|(k, input)| (0..input.len()).map(move |i| (k, input, i)))
-        .collect();
-    if jobs.is_empty() {
-        return Err(args.input.no_pages("evaluate"));
-    }
-    let pool = args.input.pool(jobs.len())?;
-    let start = Instant::now();
-    let bar = progress::bar(jobs.len() as u64, "pages", args.input.quiet);
-    bar.set_message("evaluating");
-    let outcomes: Vec<Outcome> = progress::par_map(
-        &pool,
-        &jobs,
-        &bar,
-        || Worker::new(&model).with_method(args.input.method.method()),
-        |w, &(k, input, i)| score_page(w, input, k, i, decoding),
-    );
-    bar.finish_and_clear();
-    let seconds = start.elapsed().as_secs_f64();
+    let (outcomes, seconds): (Vec<Outcome>, f64) = args.input.map_pages(
+        &inputs,
+        &model,
+        "evaluate",
+        "evaluating",
+        |w, k, input, i| score_page(w, input, k, i, decoding),
+    )?;
 
     let mut per_input: Vec<Totals> = inputs.iter().map(|_| Totals::default()).collect();
     let mut all = Totals::default();

@@ -11,7 +11,6 @@
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Instant;
 
 use anyhow::Context;
 use victor_annotations::Label;
@@ -26,7 +25,7 @@ use super::evaluate::input::{Input, open_all};
 use super::evaluate::load::{Worker, empty_output};
 use super::evaluate::table::Table;
 use super::evaluate::{Importer, InputArgs, fig, num, text_cells};
-use crate::util::{model, output, progress};
+use crate::util::{model, output};
 
 /// Sweep the other-threshold and plot precision against recall.
 ///
@@ -238,26 +237,11 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         },
         &import_options(&args.input),
     )?;
-    let jobs: Vec<(&Input, usize)> = inputs
-        .iter()
-        .flat_map(|input| (0..input.len()).map(move |i| (input, i)))
-        .collect();
-    if jobs.is_empty() {
-        return Err(args.input.no_pages("sweep"));
-    }
-    let pool = args.input.pool(jobs.len())?;
-    let start = Instant::now();
-    let bar = progress::bar(jobs.len() as u64, "pages", args.input.quiet);
-    bar.set_message("sweeping");
-    let pages: Vec<PageSweep> = progress::par_map(
-        &pool,
-        &jobs,
-        &bar,
-        || Worker::new(&model).with_method(args.input.method.method()),
-        |w, &(input, i)| sweep_page(w, input, i, &thresholds),
-    );
-    bar.finish_and_clear();
-    let seconds = start.elapsed().as_secs_f64();
+    let (pages, seconds): (Vec<PageSweep>, f64) =
+        args.input
+            .map_pages(&inputs, &model, "sweep", "sweeping", |w, _, input, i| {
+                sweep_page(w, input, i, &thresholds)
+            })?;
 
     let rows = sum_up(&thresholds, &pages);
     let block_pages = pages.iter().filter(|p| p.blocks.is_some()).count();

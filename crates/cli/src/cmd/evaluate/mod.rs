@@ -123,6 +123,41 @@ impl InputArgs {
         }
     }
 
+    /// Labels every page of `inputs` with `f(worker, input index, input, page index)` on
+    /// `--jobs` threads, one [`Worker`](load::Worker) each (with the `--method` labeler), under
+    /// a progress bar showing `message`. Returns the results in input and page order, and the
+    /// seconds taken; "no pages to `verb`" when the inputs hold none.
+    pub fn map_pages<T: Send>(
+        &self,
+        inputs: &[input::Input],
+        model: &victor_label::Model,
+        verb: &str,
+        message: &'static str,
+        f: impl Fn(&mut load::Worker<'_>, usize, &input::Input, usize) -> T + Sync + Send,
+    ) -> anyhow::Result<(Vec<T>, f64)> {
+        let jobs: Vec<(usize, &input::Input, usize)> = inputs
+            .iter()
+            .enumerate()
+            .flat_map(|(k, input)| (0..input.len()).map(move |i| (k, input, i)))
+            .collect();
+        if jobs.is_empty() {
+            return Err(self.no_pages(verb));
+        }
+        let pool = self.pool(jobs.len())?;
+        let start = std::time::Instant::now();
+        let bar = crate::util::progress::bar(jobs.len() as u64, "pages", self.quiet);
+        bar.set_message(message);
+        let out = crate::util::progress::par_map(
+            &pool,
+            &jobs,
+            &bar,
+            || load::Worker::new(model).with_method(self.method.method()),
+            |w, &(k, input, i)| f(w, k, input, i),
+        );
+        bar.finish_and_clear();
+        Ok((out, start.elapsed().as_secs_f64()))
+    }
+
     /// A thread pool of `--jobs` threads (every core by default), no more than `items`.
     pub fn pool(&self, items: usize) -> anyhow::Result<rayon::ThreadPool> {
         let jobs = crate::util::values::threads(self.jobs, items);
