@@ -9,15 +9,19 @@
 //!
 //! [`html_page`] picks the pages: `response` records with an HTTP message whose `Content-Type`
 //! is HTML (the HTTP header stripped, its `charset` kept for the decoder), and `resource`
-//! records whose WARC `Content-Type` is HTML.
+//! records whose WARC `Content-Type` is HTML. [`HtmlPage::decoded`] undoes the body's
+//! `Transfer-Encoding: chunked` and `Content-Encoding` (gzip, deflate, br; see [`crate::http`]).
 //!
 //! Written here rather than taken from the `warc` crate (0.4): that crate reads a record's block
 //! into memory without a limit, stops at the first malformed record, and gives no offsets; the
 //! format is a version line, `Name: value` lines and a block of `Content-Length` bytes.
 
+use std::borrow::Cow;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
+
+use crate::http::{BodyError, Codings, decode_body};
 
 /// A record whose block is larger than this is skipped (reported, not held in memory).
 pub const MAX_RECORD: u64 = 256 << 20;
@@ -303,13 +307,26 @@ pub enum Skip {
     NotPage,
 }
 
-/// The HTML page in a record: its body and the charset its HTTP header declared.
+/// The HTML page in a record: its body, the charset its HTTP header declared and the body's
+/// codings.
 #[derive(Clone, Copy, Debug)]
 pub struct HtmlPage<'a> {
-    /// The HTTP body (or the `resource` record's block).
+    /// The HTTP body as archived, codings not undone (or the `resource` record's block).
     pub body: &'a [u8],
     /// The `charset` parameter of the HTTP `Content-Type`, if any.
     pub charset: Option<&'a str>,
+    /// The body's `Transfer-Encoding` and `Content-Encoding`.
+    pub codings: Codings<'a>,
+    /// Whether the record says its block was cut (`WARC-Truncated`).
+    pub truncated: bool,
+}
+
+impl<'a> HtmlPage<'a> {
+    /// The body with its transfer and content codings undone: the page's bytes (borrowed when
+    /// the body has no coding).
+    pub fn decoded(&self) -> Result<Cow<'a, [u8]>, BodyError> {
+        decode_body(self.body, self.codings, self.truncated)
+    }
 }
 
 /// Whether a media type (`text/html; charset=...`) is HTML.
@@ -337,6 +354,8 @@ pub fn html_page(rec: &Record) -> Result<HtmlPage<'_>, Skip> {
             Some(ct) if is_html(ct) => Ok(HtmlPage {
                 body: &rec.block,
                 charset: charset_of(ct),
+                codings: Codings::default(),
+                truncated: rec.header("WARC-Truncated").is_some(),
             }),
             _ => Err(Skip::NotHtml),
         };
@@ -351,6 +370,7 @@ pub fn html_page(rec: &Record) -> Result<HtmlPage<'_>, Skip> {
     }
     let mut pos = 0;
     let mut content_type: Option<&str> = None;
+    let mut codings = Codings::default();
     let mut first = true;
     loop {
         let rest = block.get(pos..).unwrap_or_default();
@@ -367,16 +387,30 @@ pub fn html_page(rec: &Record) -> Result<HtmlPage<'_>, Skip> {
             first = false;
             continue;
         }
-        if let Some((name, value)) = line.split_at_checked(13)
-            && name.eq_ignore_ascii_case(b"Content-Type:")
-        {
-            content_type = std::str::from_utf8(value).ok().map(str::trim);
+        let Some(colon) = memchr::memchr(b':', line) else {
+            continue;
+        };
+        let (name, value) = line.split_at(colon);
+        let value = || {
+            std::str::from_utf8(value.get(1..).unwrap_or_default())
+                .ok()
+                .map(str::trim)
+        };
+        let name = name.trim_ascii();
+        if name.eq_ignore_ascii_case(b"Content-Type") {
+            content_type = value();
+        } else if name.eq_ignore_ascii_case(b"Content-Encoding") {
+            codings.content = value();
+        } else if name.eq_ignore_ascii_case(b"Transfer-Encoding") {
+            codings.transfer = value();
         }
     }
     match content_type {
         Some(ct) if is_html(ct) => Ok(HtmlPage {
             body: block.get(pos..).unwrap_or_default(),
             charset: charset_of(ct),
+            codings,
+            truncated: rec.header("WARC-Truncated").is_some(),
         }),
         _ => Err(Skip::NotHtml),
     }
@@ -438,6 +472,34 @@ mod tests {
         // A resource record has no HTTP header and no Content-Type here: not HTML.
         assert_eq!(html_page(ok[3]).err(), Some(Skip::NotHtml));
         assert!(matches!(&recs[5], Err(RecordError::Truncated { missing, .. }) if *missing > 0));
+    }
+
+    #[test]
+    fn html_pages_name_their_codings_and_decode() {
+        use std::io::Write;
+        let page = b"<html><body><p>A page sent compressed and in chunks.</p></body></html>";
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(page).unwrap();
+        let gz = gz.finish().unwrap();
+        let mut http = b"HTTP/1.1 200 OK\r\ncontent-encoding: gzip\r\nContent-Type: text/html\r\nTransfer-Encoding : chunked\r\n\r\n".to_vec();
+        for c in gz.chunks(16) {
+            http.extend_from_slice(format!("{:X}\r\n", c.len()).as_bytes());
+            http.extend_from_slice(c);
+            http.extend_from_slice(b"\r\n");
+        }
+        http.extend_from_slice(b"0\r\n\r\n");
+        let mut warc = record("response", "http://a/", &http);
+        // The same body cut in the middle of its gzip stream, the record not saying so.
+        let broken = record("response", "http://b/", &http[..http.len() - 40]);
+        warc.extend(broken);
+        let recs: Vec<Record> = Reader::new(&warc[..]).collect::<Result<_, _>>().unwrap();
+        let p = html_page(&recs[0]).unwrap();
+        assert_eq!(p.codings.content, Some("gzip"));
+        assert_eq!(p.codings.transfer, Some("chunked"));
+        assert!(!p.truncated);
+        assert_eq!(&*p.decoded().unwrap(), page);
+        let e = html_page(&recs[1]).unwrap().decoded().unwrap_err();
+        assert!(matches!(e, BodyError::Chunked(_)), "{e}");
     }
 
     #[test]

@@ -67,31 +67,41 @@ struct Counts {
     broken: usize,
 }
 
-/// A record's page labelled and rendered, with the WARC fields added to a JSON line.
+/// Why a record's page gave no output.
+enum Failure {
+    /// The body does not decode (a broken record: reported with its offset).
+    Broken(String),
+    /// The page could not be labelled.
+    Failed(String),
+}
+
+/// A record's page decoded, labelled and rendered, with the WARC fields added to a JSON line.
 fn label_record(
     cleaner: &Cleaner,
     rec: &Record,
     file: &str,
     job: Job<'_>,
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, Failure> {
     let format = job.format;
-    let page = html_page(rec).map_err(|_| "not an HTML page".to_string())?;
+    let page = html_page(rec).map_err(|_| Failure::Failed("not an HTML page".into()))?;
+    let body = page.decoded().map_err(|e| Failure::Broken(e.to_string()))?;
     let uri = rec.header("WARC-Target-URI");
     let source = uri.map_or_else(|| format!("{file}@{}", rec.offset), str::to_string);
     let mut buf = Vec::new();
     let p = Page {
-        html: page.body,
+        html: &body,
         charset: page.charset,
         url: uri,
     };
-    label_html(cleaner, p, &source, job, &mut buf)?;
+    label_html(cleaner, p, &source, job, &mut buf).map_err(Failure::Failed)?;
     if matches!(format, Format::Jsonl | Format::JsonlText) && buf.first() == Some(&b'{') {
         // The page's object, with the record's fields first (their capitalised names sort
         // before the lower-case ones, keeping the keys in order).
         let mut line = Vec::with_capacity(buf.len() + 160);
         line.push(b'{');
         for key in ["WARC-Date", "WARC-Record-ID", "WARC-Target-URI"] {
-            let value = serde_json::to_string(&rec.header(key)).map_err(|e| e.to_string())?;
+            let value = serde_json::to_string(&rec.header(key))
+                .map_err(|e| Failure::Failed(e.to_string()))?;
             line.extend_from_slice(format!("{key:?}:{value},").as_bytes());
         }
         line.extend_from_slice(buf.get(1..).unwrap_or_default());
@@ -234,7 +244,7 @@ fn one_file(
 ) -> anyhow::Result<()> {
     let mut chunk: Vec<Record> = Vec::with_capacity(CHUNK);
     let mut flush = |chunk: &mut Vec<Record>, counts: &mut Counts| -> anyhow::Result<()> {
-        let outs: Vec<Result<Vec<u8>, String>> = pool.install(|| {
+        let outs: Vec<Result<Vec<u8>, Failure>> = pool.install(|| {
             chunk
                 .par_iter()
                 .map(|rec| label_record(cleaner, rec, name, job))
@@ -246,10 +256,18 @@ fn one_file(
                     to_stdout(&mut &mut *out, args.format, &b, state)?;
                     counts.pages += 1;
                 }
-                Err(reason) => {
+                Err(Failure::Failed(reason)) => {
                     counts.failed += 1;
                     eprintln!(
                         "victor: {name}: record at byte {} ({}): {reason}",
+                        rec.offset,
+                        rec.header("WARC-Target-URI").unwrap_or("no URI")
+                    );
+                }
+                Err(Failure::Broken(reason)) => {
+                    counts.broken += 1;
+                    eprintln!(
+                        "victor: {name}: broken record at byte {} ({}): {reason}",
                         rec.offset,
                         rec.header("WARC-Target-URI").unwrap_or("no URI")
                     );
