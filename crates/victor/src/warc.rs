@@ -2,7 +2,8 @@
 //!
 //! [`Reader`] streams: it holds one record's block at a time, so memory stays flat on a
 //! multi-gigabyte file; a gzipped file (`.warc.gz`, one gzip member per record as Common Crawl
-//! writes them, or any number of members) is decompressed as it is read, member after member. A
+//! writes them, or any number of members) is decompressed as it is read, member after member; a
+//! member that does not decompress is reported and reading goes on at the next member. A
 //! record whose header is malformed is reported as a [`RecordError`] with its offset and the
 //! reader goes on at the next `WARC/` version line; a file cut short ends with an error for its
 //! last record. Offsets count bytes of the uncompressed WARC stream.
@@ -88,6 +89,15 @@ pub enum RecordError {
         /// Bytes of the block that are not there.
         missing: u64,
     },
+    /// A gzip member does not decompress: its records are lost, reading goes on at the next
+    /// member (offsets after it count the bytes that could be read).
+    #[error("at byte {offset}: {reason}; reading goes on at the next gzip member")]
+    Gzip {
+        /// Where reading stopped.
+        offset: u64,
+        /// The decompressor's error.
+        reason: String,
+    },
     /// The block is over [`MAX_RECORD`] bytes: skipped.
     #[error("at byte {offset}: a record of {len} bytes, over the limit of {MAX_RECORD}: skipped")]
     TooLarge {
@@ -103,7 +113,7 @@ impl RecordError {
     pub fn recoverable(&self) -> bool {
         matches!(
             self,
-            RecordError::Malformed { .. } | RecordError::TooLarge { .. }
+            RecordError::Malformed { .. } | RecordError::TooLarge { .. } | RecordError::Gzip { .. }
         )
     }
 }
@@ -129,14 +139,102 @@ impl Reader<Box<dyn BufRead + Send>> {
         let mut buf = BufReader::with_capacity(1 << 16, r);
         let gz = buf.fill_buf()?.starts_with(&[0x1f, 0x8b]);
         let inner: Box<dyn BufRead + Send> = if gz {
-            Box::new(BufReader::with_capacity(
-                1 << 16,
-                flate2::bufread::MultiGzDecoder::new(buf),
-            ))
+            Box::new(BufReader::with_capacity(1 << 16, Members::new(buf)))
         } else {
             Box::new(buf)
         };
         Ok(Reader::new(inner))
+    }
+}
+
+/// The error a gzip member that does not decompress gives (inside an `io::Error`).
+#[derive(Debug)]
+struct LostMember(String);
+
+impl std::fmt::Display for LostMember {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "a gzip member does not decompress: {}", self.0)
+    }
+}
+
+impl std::error::Error for LostMember {}
+
+/// Gzip members one after another, as `MultiGzDecoder` reads them, except that a member that does
+/// not decompress gives one error ([`LostMember`]) and reading resumes at the next member's
+/// header (`1f 8b 08`) instead of ending: a WARC file gzipped per record loses only the records
+/// of the broken member.
+struct Members<R: BufRead> {
+    /// The member being read; `None` only while switching members.
+    member: Option<flate2::bufread::GzDecoder<R>>,
+}
+
+impl<R: BufRead> Members<R> {
+    fn new(inner: R) -> Self {
+        Members {
+            member: Some(flate2::bufread::GzDecoder::new(inner)),
+        }
+    }
+
+    /// Skips the compressed stream up to the next gzip member header (or its end).
+    fn skip_to_header(r: &mut R) -> io::Result<()> {
+        loop {
+            let buf = r.fill_buf()?;
+            if buf.is_empty() {
+                return Ok(());
+            }
+            // The header may be split across two fills: keep the last two bytes for the next.
+            let (skip, found) = match memchr::memmem::find(buf, b"\x1f\x8b\x08") {
+                Some(i) => (i, true),
+                None => (buf.len().saturating_sub(2).max(1), false),
+            };
+            r.consume(skip);
+            if found {
+                return Ok(());
+            }
+        }
+    }
+}
+
+impl<R: BufRead> Read for Members<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        loop {
+            let Some(member) = self.member.as_mut() else {
+                return Ok(0);
+            };
+            match member.read(buf) {
+                Ok(0) => {
+                    // The member ended: the next one, if the stream goes on.
+                    let Some(member) = self.member.take() else {
+                        return Ok(0);
+                    };
+                    let mut inner = member.into_inner();
+                    if inner.fill_buf()?.is_empty() {
+                        return Ok(0);
+                    }
+                    self.member = Some(flate2::bufread::GzDecoder::new(inner));
+                }
+                Ok(n) => return Ok(n),
+                Err(e) => {
+                    let Some(member) = self.member.take() else {
+                        return Err(e);
+                    };
+                    let mut inner = member.into_inner();
+                    Self::skip_to_header(&mut inner)?;
+                    if inner.fill_buf()?.is_empty() {
+                        // No member after it: the file is cut short (or ends in junk).
+                        return Err(e);
+                    }
+                    self.member = Some(flate2::bufread::GzDecoder::new(inner));
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        LostMember(e.to_string()),
+                    ));
+                }
+            }
+        }
     }
 }
 
@@ -163,6 +261,16 @@ impl<R: BufRead> Reader<R> {
     }
 
     fn io_error(&mut self, source: io::Error) -> Option<Result<Record, RecordError>> {
+        if let Some(lost) = source
+            .get_ref()
+            .and_then(|e| e.downcast_ref::<LostMember>())
+        {
+            // The record in progress is lost with its member; the next member starts a record.
+            let reason = lost.0.clone();
+            let offset = self.offset;
+            self.resync();
+            return Some(Err(RecordError::Gzip { offset, reason }));
+        }
         self.done = true;
         Some(Err(RecordError::Io {
             offset: self.offset,
@@ -479,6 +587,58 @@ mod tests {
         // A resource record has no HTTP header and no Content-Type here: not HTML.
         assert_eq!(html_page(ok[3]).err(), Some(Skip::NotHtml));
         assert!(matches!(&recs[5], Err(RecordError::Truncated { missing, .. }) if *missing > 0));
+    }
+
+    #[test]
+    fn a_corrupt_gzip_member_loses_its_record_only() {
+        use std::io::Write;
+        // Text that deflate cannot shrink much, so the flipped bytes land in compressed data.
+        let mut x: u32 = 1;
+        let noise: Vec<u8> = (0..4000)
+            .map(|_| {
+                x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                b'a' + (x >> 16) as u8 % 26
+            })
+            .collect();
+        let mut members = Vec::new();
+        for uri in [
+            "http://a/",
+            "http://b/",
+            "http://c/",
+            "http://d/",
+            "http://e/",
+        ] {
+            let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            gz.write_all(&record("resource", uri, &noise)).unwrap();
+            members.push(gz.finish().unwrap());
+        }
+        let mid = members[2].len() / 2;
+        for b in &mut members[2][mid..mid + 16] {
+            *b ^= 0x5a;
+        }
+        let last = members.len() - 1;
+        let keep = members[last].len() / 2;
+        members[last].truncate(keep);
+        let recs: Vec<_> = Reader::from_read(std::io::Cursor::new(members.concat()))
+            .unwrap()
+            .collect();
+        let uris: Vec<&str> = recs
+            .iter()
+            .filter_map(|r| r.as_ref().ok())
+            .filter(|r| r.block == noise)
+            .filter_map(|r| r.header("WARC-Target-URI"))
+            .collect();
+        assert_eq!(uris, ["http://a/", "http://b/", "http://d/"], "{recs:?}");
+        assert!(
+            recs.iter()
+                .any(|r| matches!(r, Err(e @ RecordError::Gzip { .. }) if e.recoverable())),
+            "{recs:?}"
+        );
+        // The member cut short ends the file with an error that is not recoverable.
+        assert!(
+            matches!(recs.last(), Some(Err(e)) if !e.recoverable()),
+            "{recs:?}"
+        );
     }
 
     #[test]
