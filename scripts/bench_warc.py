@@ -4,13 +4,13 @@ goal: the WARC file at no less than 90 % of the files' pages/s).
 
 Writes the shared pages (all five sets by default, 2,961 pages) as one WARC file, gzipped per
 record (and optionally uncompressed, or with bodies sent chunked+gzip), then runs
-`victor label -q -j 1 --format jsonl-text` over the files (`--files-from`) and over each WARC
+`victor label -q -j 1 --format jsonl-text` (or --jobs N) over the files (`--files-from`) and over each WARC
 file in turn, --runs times, alternating, output to /dev/null. Times are the child's CPU time
 (user + system, from getrusage): on a machine shared with other work, wall-clock times of the
 same run vary by a third, CPU times by a few per cent (the wall-clock medians are printed too).
 Prints every run and the medians:
 
-  python scripts/bench_warc.py [--runs 5] [--victor target/release/victor] [--plain] [--coded]
+  python scripts/bench_warc.py [--runs 5] [--jobs 1] [--victor target/release/victor] [--plain] [--coded]
 """
 
 import argparse
@@ -38,6 +38,7 @@ def main():
     ap.add_argument("--data", default=str(ROOT.parent / "shared/data"))
     ap.add_argument("--sets", default="cleaneval,dragnet-train,l3s-gn1,readability-tests,trafilatura-eval")
     ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--jobs", type=int, default=1, help="victor label -j (default 1)")
     ap.add_argument("--victor", action="append", help="binary (repeat to compare binaries); default target/release/victor")
     ap.add_argument("--plain", action="store_true", help="also an uncompressed WARC file")
     ap.add_argument("--coded", action="store_true", help="also a WARC file of bodies sent chunked+gzip")
@@ -61,7 +62,7 @@ def main():
         for name, file, coding in warcs:
             write_warc(d / file, pages, coding=coding)
             inputs[name] = [str(d / file)]
-        print(f"{n} pages, {sum(len(b) for _, b in pages) / 1e6:.0f} MB; {a.runs} alternating runs of each")
+        print(f"{n} pages, {sum(len(b) for _, b in pages) / 1e6:.0f} MB; {a.runs} alternating runs of each, -j {a.jobs}")
         times = {(b, k): [] for b in bins for k in inputs}
         wall = {(b, k): [] for b in bins for k in inputs}
         for r in range(a.runs):
@@ -69,7 +70,7 @@ def main():
                 for k, args in inputs.items():
                     t = time.perf_counter()
                     c = cpu()
-                    subprocess.run([b, "label", "-q", "-j", "1", "--format", "jsonl-text", *args],
+                    subprocess.run([b, "label", "-q", "-j", str(a.jobs), "--format", "jsonl-text", *args],
                                    stdout=subprocess.DEVNULL, check=True)
                     times[(b, k)].append(cpu() - c)
                     wall[(b, k)].append(time.perf_counter() - t)

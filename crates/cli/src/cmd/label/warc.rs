@@ -1,6 +1,6 @@
-//! `victor label` over WARC files: the HTML pages of each file's records, streamed, labelled on
-//! the thread pool in chunks (output keeps the records' order), written to standard output or
-//! one file per WARC file under `--out`.
+//! `victor label` over WARC files: the HTML pages of each file's records, streamed (read on a
+//! thread of their own), labelled on the thread pool in chunks (output keeps the records'
+//! order), written to standard output or one file per WARC file under `--out`.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -17,6 +17,9 @@ use crate::util::output;
 
 /// Records labelled together on the pool (bounded, so memory stays flat).
 const CHUNK: usize = 256;
+
+/// Bytes of record blocks in one chunk at most: three chunks are in memory at once.
+const CHUNK_BYTES: usize = 8 << 20;
 
 /// Whether the inputs are WARC files: `--input warc`, or (with `--input auto`) every input
 /// named *.warc or *.warc.gz. A mix of WARC files and pages is refused.
@@ -230,6 +233,10 @@ pub(super) fn run(args: &Args, cleaner: &Cleaner, job: Job<'_>) -> anyhow::Resul
 }
 
 /// Streams one WARC file's records, labels their pages a chunk at a time and writes them in order.
+///
+/// The file is read (and decompressed) on a thread of its own while the pool labels the chunk
+/// before: reading a gzipped file is serial work, and done between chunks it left every
+/// labelling thread idle meanwhile.
 #[allow(clippy::too_many_arguments)]
 fn one_file(
     reader: Reader<Box<dyn std::io::BufRead + Send>>,
@@ -242,8 +249,75 @@ fn one_file(
     state: &StdoutState,
     counts: &mut Counts,
 ) -> anyhow::Result<()> {
+    // One chunk waits while one is read and one is labelled: memory stays flat.
+    let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<Record>>(1);
+    std::thread::scope(|s| {
+        let reading = s.spawn(move || read_chunks(reader, name, &tx));
+        let r = label_chunks(rx, name, args, cleaner, job, pool, out, state, counts);
+        // The receiver is gone now, so a reader still sending stops.
+        let read = reading
+            .join()
+            .map_err(|_| anyhow::anyhow!("{name}: the WARC reading thread failed"))?;
+        counts.not_html += read.not_html;
+        counts.not_page += read.not_page;
+        counts.broken += read.broken;
+        r
+    })
+}
+
+/// Reads a WARC file's records and sends its HTML pages in chunks (at most [`CHUNK`] records and
+/// [`CHUNK_BYTES`] of blocks); counts and reports the rest. Stops early when nobody receives.
+fn read_chunks(
+    reader: Reader<Box<dyn std::io::BufRead + Send>>,
+    name: &str,
+    tx: &std::sync::mpsc::SyncSender<Vec<Record>>,
+) -> Counts {
+    let mut counts = Counts::default();
     let mut chunk: Vec<Record> = Vec::with_capacity(CHUNK);
-    let mut flush = |chunk: &mut Vec<Record>, counts: &mut Counts| -> anyhow::Result<()> {
+    let mut bytes = 0;
+    for rec in reader {
+        match rec {
+            Ok(rec) => match html_page(&rec) {
+                Ok(_) => {
+                    bytes += rec.block.len();
+                    chunk.push(rec);
+                    if chunk.len() == CHUNK || bytes >= CHUNK_BYTES {
+                        let full = std::mem::replace(&mut chunk, Vec::with_capacity(CHUNK));
+                        bytes = 0;
+                        if tx.send(full).is_err() {
+                            return counts;
+                        }
+                    }
+                }
+                Err(Skip::NotHtml) => counts.not_html += 1,
+                Err(Skip::NotPage) => counts.not_page += 1,
+            },
+            Err(e) => {
+                counts.broken += 1;
+                eprintln!("victor: {name}: broken record {e}");
+            }
+        }
+    }
+    if !chunk.is_empty() {
+        let _ = tx.send(chunk);
+    }
+    counts
+}
+
+/// Labels the chunks as they come, on the pool, and writes them in order.
+#[allow(clippy::too_many_arguments)]
+fn label_chunks(
+    rx: std::sync::mpsc::Receiver<Vec<Record>>,
+    name: &str,
+    args: &Args,
+    cleaner: &Cleaner,
+    job: Job<'_>,
+    pool: &rayon::ThreadPool,
+    out: &mut dyn Write,
+    state: &StdoutState,
+    counts: &mut Counts,
+) -> anyhow::Result<()> {
+    for chunk in rx {
         let outs: Vec<Result<Vec<u8>, Failure>> = pool.install(|| {
             chunk
                 .par_iter()
@@ -274,26 +348,6 @@ fn one_file(
                 }
             }
         }
-        chunk.clear();
-        Ok(())
-    };
-    for rec in reader {
-        match rec {
-            Ok(rec) => match html_page(&rec) {
-                Ok(_) => {
-                    chunk.push(rec);
-                    if chunk.len() == CHUNK {
-                        flush(&mut chunk, counts)?;
-                    }
-                }
-                Err(Skip::NotHtml) => counts.not_html += 1,
-                Err(Skip::NotPage) => counts.not_page += 1,
-            },
-            Err(e) => {
-                counts.broken += 1;
-                eprintln!("victor: {name}: broken record {e}");
-            }
-        }
     }
-    flush(&mut chunk, counts)
+    Ok(())
 }
