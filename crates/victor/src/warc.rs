@@ -91,7 +91,9 @@ pub enum RecordError {
     },
     /// A gzip member does not decompress: its records are lost, reading goes on at the next
     /// member (offsets after it count the bytes that could be read).
-    #[error("at byte {offset}: {reason}; reading goes on at the next gzip member")]
+    #[error(
+        "at byte {offset}: a gzip member does not decompress ({reason}); reading goes on at the next member"
+    )]
     Gzip {
         /// Where reading stopped.
         offset: u64,
