@@ -38,6 +38,12 @@ fn page_bytes<'a>(html: &'a Bound<'_, PyAny>) -> PyResult<std::borrow::Cow<'a, [
     )))
 }
 
+/// The HTTP charset of a page given as bytes; a `str` page is text already (passed on as UTF-8),
+/// so a charset does not apply to it.
+fn bytes_charset<'a>(html: &Bound<'_, PyAny>, charset: Option<&'a str>) -> Option<&'a str> {
+    charset.filter(|_| !html.is_instance_of::<PyString>())
+}
+
 /// Cleans web pages with a victor model: `Cleaner(model=None, threshold=None, decoding=None)`.
 ///
 /// `model` is a bundle folder (`victor.json` and `model.crfsuite`), or None for the built-in
@@ -116,23 +122,58 @@ impl Cleaner {
     }
 
     /// The cleaned text of a page (str or bytes): its main text, one paragraph a line.
-    fn clean(&self, py: Python<'_>, html: &Bound<'_, PyAny>) -> PyResult<String> {
+    ///
+    /// `charset` is the charset of the page's HTTP `Content-Type` header (a page from a WARC
+    /// file or a crawler knows it): for bytes it outranks the page's own `<meta>` declaration (a
+    /// byte-order mark and valid UTF-8 still come first); a str is UTF-8 already. `url` is the
+    /// page's address.
+    #[pyo3(signature = (html, *, charset=None, url=None))]
+    fn clean(
+        &self,
+        py: Python<'_>,
+        html: &Bound<'_, PyAny>,
+        charset: Option<&str>,
+        url: Option<&str>,
+    ) -> PyResult<String> {
         let bytes = page_bytes(html)?;
+        let charset = bytes_charset(html, charset);
         let c = &self.inner;
-        py.detach(|| c.clean(&bytes)).map_err(err)
+        py.detach(|| {
+            c.clean_with(victor::Page {
+                html: &bytes,
+                charset,
+                url,
+            })
+        })
+        .map_err(err)
     }
 
-    /// A page's title, language, cleaned text and blocks (text, start, end, label, and the
+    /// A page's URL, title, language, cleaned text and blocks (text, start, end, label, and the
     /// probabilities of header, text and other), as a dict.
+    ///
+    /// `charset` and `url` as for `clean`; `url` is returned in the dict (None when not given).
+    #[pyo3(signature = (html, *, charset=None, url=None))]
     fn label<'py>(
         &self,
         py: Python<'py>,
         html: &Bound<'py, PyAny>,
+        charset: Option<&str>,
+        url: Option<&str>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let bytes = page_bytes(html)?;
+        let charset = bytes_charset(html, charset);
         let c = &self.inner;
-        let doc = py.detach(|| c.label(&bytes)).map_err(err)?;
+        let doc = py
+            .detach(|| {
+                c.label_with(victor::Page {
+                    html: &bytes,
+                    charset,
+                    url,
+                })
+            })
+            .map_err(err)?;
         let d = PyDict::new(py);
+        d.set_item("url", doc.url)?;
         d.set_item("title", doc.title)?;
         d.set_item("language", doc.language)?;
         d.set_item("text", doc.text)?;
@@ -208,8 +249,9 @@ impl Cleaner {
 
     /// The HTML pages of a WARC file (gzipped or not), streamed: an iterator of dicts with
     /// `record_id`, `url`, `date`, `title`, `language`, `text` (and `error`, the reason, with
-    /// `text` None, for a page that could not be cleaned). Broken records are skipped; the
-    /// iterator's `stats` counts pages, failures, skipped and broken records.
+    /// `text` None, for a page that could not be cleaned). Bodies sent chunked or compressed
+    /// (gzip, deflate, br) are decoded; broken records and bodies that do not decode are
+    /// skipped; the iterator's `stats` counts pages, failures, skipped and broken records.
     fn clean_warc(&self, path: PathBuf) -> PyResult<WarcPages> {
         let reader = victor::warc::Reader::open(&path)
             .map_err(|e| VictorError::new_err(format!("{}: {e}", path.display())))?;
@@ -291,10 +333,17 @@ impl WarcPages {
                         continue;
                     }
                 };
+                let body = match page.decoded() {
+                    Ok(b) => b,
+                    Err(_) => {
+                        stats.broken += 1;
+                        continue;
+                    }
+                };
                 let url = rec.header("WARC-Target-URI");
                 let doc = cleaner
                     .label_with(victor::Page {
-                        html: page.body,
+                        html: &body,
                         charset: page.charset,
                         url,
                     })
@@ -350,13 +399,27 @@ impl WarcPages {
 }
 
 /// The cleaned text of a page (str or bytes) with the built-in model, or the bundle folder
-/// `model`.
+/// `model`; `charset` (the HTTP header's) and `url` as for `Cleaner.clean`.
 #[pyfunction]
-#[pyo3(signature = (html, model=None))]
-fn clean(py: Python<'_>, html: &Bound<'_, PyAny>, model: Option<PathBuf>) -> PyResult<String> {
+#[pyo3(signature = (html, model=None, *, charset=None, url=None))]
+fn clean(
+    py: Python<'_>,
+    html: &Bound<'_, PyAny>,
+    model: Option<PathBuf>,
+    charset: Option<&str>,
+    url: Option<&str>,
+) -> PyResult<String> {
     let bytes = page_bytes(html)?;
+    let charset = bytes_charset(html, charset);
     let c = make_cleaner(model, None, None)?;
-    py.detach(|| c.clean(&bytes)).map_err(err)
+    py.detach(|| {
+        c.clean_with(victor::Page {
+            html: &bytes,
+            charset,
+            url,
+        })
+    })
+    .map_err(err)
 }
 
 /// The native module.

@@ -1,6 +1,8 @@
 """Cleaner.clean_warc against `victor label FILE.warc.gz`, and the Spark job
-(scripts/spark_warc.py in local mode) against the CLI, on WARC files made from shared pages."""
+(scripts/spark_warc.py in local mode) against the CLI, on WARC files made from shared pages;
+bodies sent chunked and compressed; the HTTP charset and URL given to label and clean."""
 
+import gzip
 import importlib.util
 import json
 import shutil
@@ -11,8 +13,8 @@ import time
 import pytest
 
 import victor
-from conftest import ROOT, cli_jsonl, shared_pages
-from warcs import write_warc
+from conftest import ROOT, cli_jsonl, shared_pages, victor_bin
+from warcs import http_record, response_record, write_warc
 
 
 @pytest.fixture(scope="module")
@@ -67,3 +69,63 @@ def test_spark_local_mode_equals_the_cli(warc_files, tmp_path):
         want = cli[d["record_id"]]
         assert d["text"] == want["text"], d["url"]
         assert d["url"] == want["WARC-Target-URI"]
+
+
+def test_chunked_and_compressed_bodies_give_the_same_pages(warc_files, tmp_path):
+    """The pages of part0 sent chunked+gzip, deflate and br: the same texts, from Python and the
+    CLI; a body cut inside its gzip stream is a broken record and the file goes on."""
+    files, cli = warc_files
+    c = victor.Cleaner()
+    plain = [d["text"] for d in c.clean_warc(files[0])]
+    pages = shared_pages("l3s-gn1", "test", 20) + shared_pages("cleaneval", "test", 10)
+    part = [(f"http://example.org/{p.name}", p.read_bytes()) for p in pages[0::2]]
+    for coding in ["chunked+gzip", "deflate", "br"]:
+        if coding == "br" and importlib.util.find_spec("brotli") is None:
+            print("skipped: the brotli module is not installed (pip install brotli)")
+            continue
+        f = tmp_path / f"{coding}.warc.gz"
+        write_warc(f, part, coding=coding)
+        assert [d["text"] for d in c.clean_warc(f)] == plain, coding
+        assert [d["text"] for d in cli_jsonl([f])] == plain, coding
+    # One record whose gzip body is cut, between two good ones.
+    _, good = response_record("http://a/", pages[0].read_bytes())
+    gz = gzip.compress(pages[1].read_bytes())
+    http = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip\r\n\r\n"
+    _, bad = http_record("http://b/", http + gz[: len(gz) // 2])
+    f = tmp_path / "cut.warc"
+    f.write_bytes(good + bad + good)
+    it = c.clean_warc(f)
+    assert [d["url"] for d in it] == ["http://a/", "http://a/"]
+    assert it.stats["broken"] == 1 and it.stats["pages"] == 2
+    r = subprocess.run([str(victor_bin()), "label", "--format", "jsonl-text", str(f)], capture_output=True, text=True)
+    assert r.returncode == 1
+    assert len(r.stdout.splitlines()) == 2
+    assert f"broken record at byte {len(good)} (http://b/): the gzip body does not decode" in r.stderr, r.stderr
+
+
+def test_label_and_clean_take_the_http_charset_and_url(tmp_path):
+    """A page in windows-1251 whose <meta> says iso-8859-1: the HTTP charset wins, as it does
+    for the same page in a WARC file."""
+    text = "Это первый абзац статьи, в нём достаточно слов, чтобы модель сохранила его как текст. " * 3
+    html = (
+        '<html><head><meta charset="iso-8859-1"><title>Заголовок</title></head><body>'
+        f"<article><h1>Новости</h1><p>{text}</p></article></body></html>"
+    ).encode("windows-1251")
+    c = victor.Cleaner()
+    d = c.label(html, charset="windows-1251", url="http://example.org/ru")
+    assert d["url"] == "http://example.org/ru"
+    assert d["title"] == "Заголовок"
+    assert "первый абзац" in d["text"]
+    assert c.clean(html, charset="windows-1251") == d["text"]
+    assert victor.clean(html, charset="windows-1251", url="http://example.org/ru") == d["text"]
+    # Without it the <meta> declaration is followed.
+    assert "первый" not in c.clean(html)
+    assert c.label(html)["url"] is None
+    # The same page in a WARC record with the charset in its HTTP header.
+    _, rec = response_record("http://example.org/ru", html, content_type="text/html; charset=windows-1251")
+    f = tmp_path / "ru.warc"
+    f.write_bytes(rec)
+    (w,) = list(c.clean_warc(f))
+    assert w["text"] == d["text"] and w["title"] == d["title"]
+    with pytest.raises(TypeError):
+        c.label(html, "windows-1251")

@@ -15,6 +15,7 @@ class Block(TypedDict):
     probabilities: Probabilities
 
 class Document(TypedDict):
+    url: str | None
     title: str | None
     language: str | None
     text: str
@@ -32,10 +33,15 @@ class Cleaner:
         threshold: float | None = None,
         decoding: Literal["threshold", "viterbi", "expected-f1"] | None = None,
     ) -> None: ...
-    def clean(self, html: str | bytes) -> str:
-        """The main text of a page, one paragraph a line."""
-    def label(self, html: str | bytes) -> Document:
-        """Title, language, text and every block with its label and probabilities."""
+    def clean(self, html: str | bytes, *, charset: str | None = None, url: str | None = None) -> str:
+        """The main text of a page, one paragraph a line.
+
+        `charset` is the charset of the page's HTTP Content-Type header: for bytes it outranks
+        the page's <meta> declaration (a byte-order mark and valid UTF-8 still come first).
+        `url` is the page's address."""
+    def label(self, html: str | bytes, *, charset: str | None = None, url: str | None = None) -> Document:
+        """URL, title, language, text and every block with its label and probabilities;
+        `charset` and `url` as for `clean`."""
     def clean_many(self, pages: Iterable[str | bytes], threads: int = 1) -> list[str]:
         """The texts of many pages, in order, cleaned on `threads` threads."""
     def clean_warc(self, path: str | PathLike[str]) -> WarcPages:
@@ -58,5 +64,12 @@ class WarcPages(Iterator[WarcPage]):
     def stats(self) -> dict[str, int]:
         """pages, failed, not_html, other (records that are no page), broken."""
 
-def clean(html: str | bytes, model: str | PathLike[str] | None = None) -> str:
-    """The main text of a page with the built-in model (or the bundle folder `model`)."""
+def clean(
+    html: str | bytes,
+    model: str | PathLike[str] | None = None,
+    *,
+    charset: str | None = None,
+    url: str | None = None,
+) -> str:
+    """The main text of a page with the built-in model (or the bundle folder `model`);
+    `charset` (the HTTP header's) and `url` as for `Cleaner.clean`."""

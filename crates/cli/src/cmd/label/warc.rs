@@ -1,6 +1,6 @@
-//! `victor label` over WARC files: the HTML pages of each file's records, streamed, labelled on
-//! the thread pool in chunks (output keeps the records' order), written to standard output or
-//! one file per WARC file under `--out`.
+//! `victor label` over WARC files: the HTML pages of each file's records, streamed (read on a
+//! thread of their own), labelled on the thread pool in chunks (output keeps the records'
+//! order), written to standard output or one file per WARC file under `--out`.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -17,6 +17,9 @@ use crate::util::output;
 
 /// Records labelled together on the pool (bounded, so memory stays flat).
 const CHUNK: usize = 256;
+
+/// Bytes of record blocks in one chunk at most: three chunks are in memory at once.
+const CHUNK_BYTES: usize = 8 << 20;
 
 /// Whether the inputs are WARC files: `--input warc`, or (with `--input auto`) every input
 /// named *.warc or *.warc.gz. A mix of WARC files and pages is refused.
@@ -67,31 +70,41 @@ struct Counts {
     broken: usize,
 }
 
-/// A record's page labelled and rendered, with the WARC fields added to a JSON line.
+/// Why a record's page gave no output.
+enum Failure {
+    /// The body does not decode (a broken record: reported with its offset).
+    Broken(String),
+    /// The page could not be labelled.
+    Failed(String),
+}
+
+/// A record's page decoded, labelled and rendered, with the WARC fields added to a JSON line.
 fn label_record(
     cleaner: &Cleaner,
     rec: &Record,
     file: &str,
     job: Job<'_>,
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, Failure> {
     let format = job.format;
-    let page = html_page(rec).map_err(|_| "not an HTML page".to_string())?;
+    let page = html_page(rec).map_err(|_| Failure::Failed("not an HTML page".into()))?;
+    let body = page.decoded().map_err(|e| Failure::Broken(e.to_string()))?;
     let uri = rec.header("WARC-Target-URI");
     let source = uri.map_or_else(|| format!("{file}@{}", rec.offset), str::to_string);
     let mut buf = Vec::new();
     let p = Page {
-        html: page.body,
+        html: &body,
         charset: page.charset,
         url: uri,
     };
-    label_html(cleaner, p, &source, job, &mut buf)?;
+    label_html(cleaner, p, &source, job, &mut buf).map_err(Failure::Failed)?;
     if matches!(format, Format::Jsonl | Format::JsonlText) && buf.first() == Some(&b'{') {
         // The page's object, with the record's fields first (their capitalised names sort
         // before the lower-case ones, keeping the keys in order).
         let mut line = Vec::with_capacity(buf.len() + 160);
         line.push(b'{');
         for key in ["WARC-Date", "WARC-Record-ID", "WARC-Target-URI"] {
-            let value = serde_json::to_string(&rec.header(key)).map_err(|e| e.to_string())?;
+            let value = serde_json::to_string(&rec.header(key))
+                .map_err(|e| Failure::Failed(e.to_string()))?;
             line.extend_from_slice(format!("{key:?}:{value},").as_bytes());
         }
         line.extend_from_slice(buf.get(1..).unwrap_or_default());
@@ -220,6 +233,10 @@ pub(super) fn run(args: &Args, cleaner: &Cleaner, job: Job<'_>) -> anyhow::Resul
 }
 
 /// Streams one WARC file's records, labels their pages a chunk at a time and writes them in order.
+///
+/// The file is read (and decompressed) on a thread of its own while the pool labels the chunk
+/// before: reading a gzipped file is serial work, and done between chunks it left every
+/// labelling thread idle meanwhile.
 #[allow(clippy::too_many_arguments)]
 fn one_file(
     reader: Reader<Box<dyn std::io::BufRead + Send>>,
@@ -232,40 +249,44 @@ fn one_file(
     state: &StdoutState,
     counts: &mut Counts,
 ) -> anyhow::Result<()> {
+    // One chunk waits while one is read and one is labelled: memory stays flat.
+    let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<Record>>(1);
+    std::thread::scope(|s| {
+        let reading = s.spawn(move || read_chunks(reader, name, &tx));
+        let r = label_chunks(rx, name, args, cleaner, job, pool, out, state, counts);
+        // The receiver is gone now, so a reader still sending stops.
+        let read = reading
+            .join()
+            .map_err(|_| anyhow::anyhow!("{name}: the WARC reading thread failed"))?;
+        counts.not_html += read.not_html;
+        counts.not_page += read.not_page;
+        counts.broken += read.broken;
+        r
+    })
+}
+
+/// Reads a WARC file's records and sends its HTML pages in chunks (at most [`CHUNK`] records and
+/// [`CHUNK_BYTES`] of blocks); counts and reports the rest. Stops early when nobody receives.
+fn read_chunks(
+    reader: Reader<Box<dyn std::io::BufRead + Send>>,
+    name: &str,
+    tx: &std::sync::mpsc::SyncSender<Vec<Record>>,
+) -> Counts {
+    let mut counts = Counts::default();
     let mut chunk: Vec<Record> = Vec::with_capacity(CHUNK);
-    let mut flush = |chunk: &mut Vec<Record>, counts: &mut Counts| -> anyhow::Result<()> {
-        let outs: Vec<Result<Vec<u8>, String>> = pool.install(|| {
-            chunk
-                .par_iter()
-                .map(|rec| label_record(cleaner, rec, name, job))
-                .collect()
-        });
-        for (rec, r) in chunk.iter().zip(outs) {
-            match r {
-                Ok(b) => {
-                    to_stdout(&mut &mut *out, args.format, &b, state)?;
-                    counts.pages += 1;
-                }
-                Err(reason) => {
-                    counts.failed += 1;
-                    eprintln!(
-                        "victor: {name}: record at byte {} ({}): {reason}",
-                        rec.offset,
-                        rec.header("WARC-Target-URI").unwrap_or("no URI")
-                    );
-                }
-            }
-        }
-        chunk.clear();
-        Ok(())
-    };
+    let mut bytes = 0;
     for rec in reader {
         match rec {
             Ok(rec) => match html_page(&rec) {
                 Ok(_) => {
+                    bytes += rec.block.len();
                     chunk.push(rec);
-                    if chunk.len() == CHUNK {
-                        flush(&mut chunk, counts)?;
+                    if chunk.len() == CHUNK || bytes >= CHUNK_BYTES {
+                        let full = std::mem::replace(&mut chunk, Vec::with_capacity(CHUNK));
+                        bytes = 0;
+                        if tx.send(full).is_err() {
+                            return counts;
+                        }
                     }
                 }
                 Err(Skip::NotHtml) => counts.not_html += 1,
@@ -277,5 +298,56 @@ fn one_file(
             }
         }
     }
-    flush(&mut chunk, counts)
+    if !chunk.is_empty() {
+        let _ = tx.send(chunk);
+    }
+    counts
+}
+
+/// Labels the chunks as they come, on the pool, and writes them in order.
+#[allow(clippy::too_many_arguments)]
+fn label_chunks(
+    rx: std::sync::mpsc::Receiver<Vec<Record>>,
+    name: &str,
+    args: &Args,
+    cleaner: &Cleaner,
+    job: Job<'_>,
+    pool: &rayon::ThreadPool,
+    out: &mut dyn Write,
+    state: &StdoutState,
+    counts: &mut Counts,
+) -> anyhow::Result<()> {
+    for chunk in rx {
+        let outs: Vec<Result<Vec<u8>, Failure>> = pool.install(|| {
+            chunk
+                .par_iter()
+                .map(|rec| label_record(cleaner, rec, name, job))
+                .collect()
+        });
+        for (rec, r) in chunk.iter().zip(outs) {
+            match r {
+                Ok(b) => {
+                    to_stdout(&mut &mut *out, args.format, &b, state)?;
+                    counts.pages += 1;
+                }
+                Err(Failure::Failed(reason)) => {
+                    counts.failed += 1;
+                    eprintln!(
+                        "victor: {name}: record at byte {} ({}): {reason}",
+                        rec.offset,
+                        rec.header("WARC-Target-URI").unwrap_or("no URI")
+                    );
+                }
+                Err(Failure::Broken(reason)) => {
+                    counts.broken += 1;
+                    eprintln!(
+                        "victor: {name}: broken record at byte {} ({}): {reason}",
+                        rec.offset,
+                        rec.header("WARC-Target-URI").unwrap_or("no URI")
+                    );
+                }
+            }
+        }
+    }
+    Ok(())
 }
