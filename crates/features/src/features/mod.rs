@@ -1148,8 +1148,8 @@ impl Extractor {
             .collect();
         let st = Structure::of(page, &self.containers);
         // Keyword group of every element, computed when first asked (the candidates and the
-        // class features ask for the same elements many times).
-        // Elements with the same class and id (list items, cards) share one computation.
+        // class features ask for the same elements many times); elements with the same class
+        // and id (list items, cards) share one computation.
         let groups: Vec<Cell<u8>> = vec![Cell::new(GROUP_UNKNOWN); page.elements.len()];
         let by_attrs: RefCell<FxHashMap<(&str, &str), u8>> = RefCell::default();
         let group_of = |e: u32| -> u8 {
