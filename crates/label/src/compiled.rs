@@ -66,6 +66,16 @@ struct InnerLine {
     stride: [u32; 2],
 }
 
+/// How inner blocks read one template line.
+#[derive(Clone, Copy, Debug)]
+enum InnerStep {
+    /// Through its compact form.
+    Compact(InnerLine),
+    /// Through the general line (its index in `lines`): three or more macros, a row beyond
+    /// the window, or a hashed table.
+    General(u32),
+}
+
 /// A macro of a line, prepared for the hot loop.
 #[derive(Clone, Copy, Debug, Default)]
 struct Spec {
@@ -100,9 +110,9 @@ struct Line {
 #[derive(Debug)]
 pub struct CompiledTemplate {
     lines: Vec<Line>,
-    /// The lines inner blocks read through [`InnerLine`], in template order, when every line
-    /// qualifies (`None` otherwise: the general loop keeps the template's order of sums).
-    inner: Option<Vec<InnerLine>>,
+    /// How inner blocks read each line, in template order (so the sums keep the template's
+    /// order): through an [`InnerLine`] where the line has one, else through the line itself.
+    inner: Vec<InnerStep>,
     /// The dense tables, one after the other.
     arena: Vec<Weights>,
     /// The tables of the inner lines (real values only), one after the other.
@@ -213,7 +223,13 @@ impl CompiledTemplate {
         let mut inner_arena = Vec::new();
         let inner = lines
             .iter()
-            .map(|line| InnerLine::of(line, &arena, &mut inner_arena))
+            .enumerate()
+            .map(
+                |(k, line)| match InnerLine::of(line, &arena, &mut inner_arena) {
+                    Some(il) => InnerStep::Compact(il),
+                    None => InnerStep::General(k as u32),
+                },
+            )
             .collect();
         Ok(CompiledTemplate {
             lines,
@@ -246,22 +262,20 @@ impl CompiledTemplate {
                 // Every row of the window exists: read the cells directly.
                 let at = (t * table.columns) as isize;
                 let mut acc: Weights = [0.0; 3];
-                if let Some(lines) = &self.inner {
-                    for il in lines {
-                        if let Some(w) = self.inner_weights(il, cells, at) {
-                            add(&mut acc, w);
-                        }
-                    }
-                } else {
-                    for line in &self.lines {
-                        let key = if line.near {
-                            self.near_key(line, cells, at)
-                        } else {
-                            Self::far_key(line, table, t)
-                        };
-                        if let Some(w) = key.and_then(|key| self.weights(line, key)) {
-                            add(&mut acc, w);
-                        }
+                for step in &self.inner {
+                    let w = match step {
+                        InnerStep::Compact(il) => self.inner_weights(il, cells, at),
+                        InnerStep::General(k) => self.lines.get(*k as usize).and_then(|line| {
+                            let key = if line.near {
+                                self.near_key(line, cells, at)
+                            } else {
+                                Self::far_key(line, table, t)
+                            };
+                            key.and_then(|key| self.weights(line, key))
+                        }),
+                    };
+                    if let Some(w) = w {
+                        add(&mut acc, w);
                     }
                 }
                 if let Some(row) = out.get_mut(t * l..(t + 1) * l) {

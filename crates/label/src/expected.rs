@@ -213,6 +213,8 @@ pub struct ExpectedOptions {
 pub struct Scratch {
     /// (P(other), words, recalibrated P(content)) of the blocks with words.
     blocks: Vec<(f64, u32, f64)>,
+    /// Per block of `blocks`, its words times P(content) under each shift of the spread.
+    spread: Vec<[f64; SPREAD_NODES]>,
 }
 
 /// The other-threshold of a page under expected-F1 decoding: a block is `other` where
@@ -230,7 +232,7 @@ pub fn page_threshold(page: &Page, probs: &[Probs], cal: Calibration, s: &mut Sc
             .map(|(q, w)| (q, w, 1.0 - cal.apply(q))),
     );
     if cal.spread > 0.0 {
-        best_cut_spread(&mut s.blocks, cal.spread)
+        best_cut_spread(&mut s.blocks, cal.spread, &mut s.spread)
     } else {
         best_cut(&mut s.blocks)
     }
@@ -309,7 +311,11 @@ fn best_prefix<S>(
 /// [`best_cut`] with the expected F1 averaged over a page-wide shift `d ~ N(0, spread^2)` of
 /// the calibrated log-odds of `other` (the third member of each triple is the calibrated
 /// P(content)).
-fn best_cut_spread(blocks: &mut [(f64, u32, f64)], spread: f64) -> f64 {
+fn best_cut_spread(
+    blocks: &mut [(f64, u32, f64)],
+    spread: f64,
+    contrib: &mut Vec<[f64; SPREAD_NODES]>,
+) -> f64 {
     blocks.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
     // The 17 points as factors on the odds of content: a shift d of the log-odds of `other`
     // multiplies the odds of content c / (1 - c) by exp(-d).
@@ -324,28 +330,38 @@ fn best_cut_spread(blocks: &mut [(f64, u32, f64)], spread: f64) -> f64 {
         *f = (-spread * x).exp();
         *w = wk;
     }
-    // Adds a block's words times its P(content) under each point's shift to `acc`; the odds
-    // are divided out once per block, not once per point.
-    let add = |acc: &mut [f64; SPREAD_NODES], c: f64, w: f64| {
+    // Every block's words times its P(content) under each point's shift, computed once for the
+    // gold sum and the prefix sweep; the odds are divided out once per block, not per point.
+    contrib.clear();
+    contrib.extend(blocks.iter().map(|&(_, w, c)| {
+        let w = f64::from(w);
         if c <= 0.0 || c >= 1.0 || c.is_nan() {
-            acc.iter_mut().for_each(|a| *a += c * w);
-            return;
+            return [c * w; SPREAD_NODES];
         }
         let odds = c / (1.0 - c);
-        for (a, f) in acc.iter_mut().zip(&factor) {
-            // odds / (1 + odds), also right when the odds overflow to infinity.
-            *a += 1.0 / (1.0 + 1.0 / (odds * f)) * w;
+        // odds / (1 + odds), also right when the odds overflow to infinity.
+        factor.map(|f| 1.0 / (1.0 + 1.0 / (odds * f)) * w)
+    }));
+    let add = |acc: &mut [f64; SPREAD_NODES], x: &[f64; SPREAD_NODES]| {
+        for (a, x) in acc.iter_mut().zip(x) {
+            *a += x;
         }
     };
     let mut gold = [0.0f64; SPREAD_NODES];
-    for &(_, w, c) in blocks.iter() {
-        add(&mut gold, c, f64::from(w));
+    for x in contrib.iter() {
+        add(&mut gold, x);
     }
+    // The sweep's state: the expected overlap and the next block's index in `contrib`.
     best_prefix(
         blocks,
-        [0.0f64; SPREAD_NODES],
-        |overlap, w, c| add(overlap, c, w),
-        |overlap, kept| {
+        ([0.0f64; SPREAD_NODES], 0usize),
+        |(overlap, next), _, _| {
+            if let Some(x) = contrib.get(*next) {
+                add(overlap, x);
+            }
+            *next += 1;
+        },
+        |(overlap, _), kept| {
             (0..SPREAD_NODES)
                 .map(|k| {
                     let den = kept + gold[k];
@@ -477,7 +493,7 @@ mod tests {
             .iter()
             .map(|&(q, w)| (q, w, 1.0 - cal.apply(q)))
             .collect();
-        best_cut_spread(&mut b, cal.spread)
+        best_cut_spread(&mut b, cal.spread, &mut Vec::new())
     }
 
     #[test]

@@ -347,6 +347,25 @@ impl StopWords {
 /// Splits a `class` or `id` value (as the segmenter stores it: lowercased, camelCase words
 /// already separated by `-`) into word tokens, on anything but letters and digits.
 pub fn attr_tokens(value: &str, mut each: impl FnMut(&str)) {
+    if value.is_ascii() {
+        // Byte by byte (nearly every value): ASCII letters and digits are the only ASCII
+        // characters `char::is_alphanumeric` accepts.
+        let mut start = 0;
+        for (i, b) in value.bytes().enumerate() {
+            if !b.is_ascii_alphanumeric() {
+                if i > start
+                    && let Some(part) = value.get(start..i)
+                {
+                    each(part);
+                }
+                start = i + 1;
+            }
+        }
+        if let Some(part) = value.get(start..).filter(|p| !p.is_empty()) {
+            each(part);
+        }
+        return;
+    }
     for part in value.split(|c: char| !c.is_alphanumeric()) {
         if !part.is_empty() {
             each(part);
@@ -546,6 +565,19 @@ mod tests {
         let mut v = Vec::new();
         attr_tokens("main-content post_body  x1", |t| v.push(t.to_string()));
         assert_eq!(v, ["main", "content", "post", "body", "x1"]);
+        // The byte loop of ASCII values splits as the character loop does.
+        for value in ["-a--b_", "nav", "", "--", "x1 y2.z3/", "a\tb"] {
+            let mut bytes = Vec::new();
+            attr_tokens(value, |t| bytes.push(t.to_string()));
+            let chars: Vec<&str> = value
+                .split(|c: char| !c.is_alphanumeric())
+                .filter(|p| !p.is_empty())
+                .collect();
+            assert_eq!(bytes, chars, "{value:?}");
+        }
+        v.clear();
+        attr_tokens("café-menü x2", |t| v.push(t.to_string()));
+        assert_eq!(v, ["café", "menü", "x2"]);
         assert_eq!(singular("comments"), "comment");
         assert_eq!(singular("class"), "class");
     }

@@ -35,6 +35,8 @@ pub mod seeds;
 pub mod structure;
 pub mod text;
 
+use std::cell::{Cell, RefCell};
+
 use regex::{Regex, RegexSet};
 use rustc_hash::{FxHashMap, FxHashSet};
 
@@ -113,6 +115,10 @@ const DATE_WINDOW: usize = 5;
 
 /// Blocks longer than this (in words) are never counted as duplicates.
 const DUPLICATE_MAX_WORDS: u32 = 15;
+
+/// A keyword group not computed yet, in the per-page memo of [`Extractor::class_group`] (groups
+/// go up to 251: at most 250 configured groups, plus 2).
+const GROUP_UNKNOWN: u8 = u8::MAX;
 
 /// Values of `paragraph.position`.
 const PARA_POSITIONS: [&str; 4] = ["only", "first", "middle", "last"];
@@ -1013,7 +1019,12 @@ impl Extractor {
     /// ones (comments, navigation, footers, sidebars, ads, sharing, metadata, lists, captions,
     /// mastheads), 0 otherwise.
     fn class_weight(&self, page: &Page, e: u32) -> f32 {
-        match self.class_group(page, e) {
+        self.group_weight(self.class_group(page, e))
+    }
+
+    /// [`Self::class_weight`] of an element in keyword group `g` (see [`Self::class_group`]).
+    fn group_weight(&self, g: u8) -> f32 {
+        match g {
             0 | 1 => 0.0,
             g => match self
                 .config
@@ -1049,7 +1060,12 @@ impl Extractor {
     /// Whether an element's class/id names a region readability never takes for content
     /// (comments, navigation, footers, ads, sharing).
     fn unlikely(&self, page: &Page, e: u32) -> bool {
-        match self.class_group(page, e) {
+        self.group_unlikely(self.class_group(page, e))
+    }
+
+    /// [`Self::unlikely`] of an element in keyword group `g` (see [`Self::class_group`]).
+    fn group_unlikely(&self, g: u8) -> bool {
+        match g {
             0 | 1 => false,
             g => matches!(
                 self.config
@@ -1131,13 +1147,34 @@ impl Extractor {
             .map(|b| TextStats::of(page.block_text(b), stop, &title_words))
             .collect();
         let st = Structure::of(page, &self.containers);
+        // Keyword group of every element, computed when first asked (the candidates and the
+        // class features ask for the same elements many times); elements with the same class
+        // and id (list items, cards) share one computation.
+        let groups: Vec<Cell<u8>> = vec![Cell::new(GROUP_UNKNOWN); page.elements.len()];
+        let by_attrs: RefCell<FxHashMap<(&str, &str), u8>> = RefCell::default();
+        let group_of = |e: u32| -> u8 {
+            // The group depends on the class and id alone (element 0, the root, has none).
+            let Some(memo) = groups.get(e as usize).filter(|_| e != 0) else {
+                return self.class_group(page, e);
+            };
+            if memo.get() == GROUP_UNKNOWN {
+                let el = page.element(e);
+                let key = (page.class_of(el), page.id_of(el));
+                let g = *by_attrs
+                    .borrow_mut()
+                    .entry(key)
+                    .or_insert_with(|| self.class_group(page, e));
+                memo.set(g);
+            }
+            memo.get()
+        };
         let cand = if self.on("main") || self.on("density") {
             candidate::candidates(
                 page,
                 &st,
                 &stats,
-                |e| self.unlikely(page, e),
-                |e| self.class_weight(page, e),
+                |e| self.group_unlikely(group_of(e)),
+                |e| self.group_weight(group_of(e)),
             )
         } else {
             candidate::Candidates::default()
@@ -1257,14 +1294,6 @@ impl Extractor {
         let lang_value = lang
             .and_then(|l| self.langs.iter().position(|c| *c == l.code()))
             .unwrap_or(0) as f32;
-
-        // Class keyword group per element, memoized.
-        let mut class_memo: FxHashMap<u32, u8> = FxHashMap::default();
-        let mut class_of = |e: u32| -> u8 {
-            *class_memo
-                .entry(e)
-                .or_insert_with(|| self.class_group(page, e))
-        };
 
         let nre = self.regex_ranges.len();
         let mut regex_hits: Vec<u16> = vec![0; n * nre];
@@ -1472,7 +1501,7 @@ impl Extractor {
                     p_stop[p] as f32 / p_words[p].max(1) as f32
                 }),
                 Feat::Class(level) => fill(col_out, |i| {
-                    f32::from(class_of(infos[i].attr[level as usize & 1]))
+                    f32::from(group_of(infos[i].attr[level as usize & 1]))
                 }),
                 Feat::ClassIn(k) => fill(col_out, |i| {
                     let mask = outer.get(page.blocks[i].parent as usize).copied();

@@ -389,14 +389,28 @@ fn general_pass(
 ) {
     let mut dup = FxBuildHasher.build_hasher();
     let mut dup_letters = false;
-    for c in text.chars() {
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        if b.is_ascii() {
+            // ASCII characters (most of any text) by the table of the ASCII pass, which
+            // classifies them as the character loop below does.
+            let class = ASCII_CLASS[usize::from(b)];
+            if class == 0 {
+                dup.write_u8(b.to_ascii_lowercase());
+                dup_letters = true;
+            }
+            s.chars[usize::from(class)] += 1;
+            i += 1;
+            continue;
+        }
+        let Some(c) = text.get(i..).and_then(|r| r.chars().next()) else {
+            break;
+        };
+        i += c.len_utf8();
         let class = if c.is_alphabetic() {
-            if c.is_ascii() {
-                dup.write_u8(c.to_ascii_lowercase() as u8);
-            } else {
-                for l in c.to_lowercase() {
-                    dup.write_u32(l as u32);
-                }
+            for l in c.to_lowercase() {
+                dup.write_u32(l as u32);
             }
             dup_letters = true;
             if is_cjk(c) {

@@ -479,16 +479,26 @@ impl State<'_> {
             }
             let arena = &mut self.tree.attrs;
             let start = arena.len() as u32;
-            let v = String::from_utf8_lossy(value);
             let mut prev_lower = false;
-            for c in v.chars() {
-                // camelCase words are separated so that `mainContent` tokenizes like
-                // `main-content`.
-                if prev_lower && c.is_ascii_uppercase() {
-                    arena.push('-');
+            // camelCase words are separated so that `mainContent` tokenizes like
+            // `main-content`.
+            if value.is_ascii() {
+                // Byte by byte (nearly every value), as the loop over characters below.
+                for &b in value {
+                    if prev_lower && b.is_ascii_uppercase() {
+                        arena.push('-');
+                    }
+                    prev_lower = b.is_ascii_lowercase();
+                    arena.push(char::from(b.to_ascii_lowercase()));
                 }
-                prev_lower = c.is_ascii_lowercase();
-                arena.push(c.to_ascii_lowercase());
+            } else {
+                for c in String::from_utf8_lossy(value).chars() {
+                    if prev_lower && c.is_ascii_uppercase() {
+                        arena.push('-');
+                    }
+                    prev_lower = c.is_ascii_lowercase();
+                    arena.push(c.to_ascii_lowercase());
+                }
             }
             let r = start..arena.len() as u32;
             if is_class && class.is_empty() {
