@@ -54,7 +54,7 @@ pub enum ConfigError {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FeatureConfig {
-    /// Feature modules that run, by name (see [`crate::features::MODULES`]).
+    /// Feature modules that run, by name (see [`crate::features::Module`]).
     pub modules: Vec<String>,
     /// `container.NAME`: a block gets 1 if any ancestor has one of these tags.
     pub containers: BTreeMap<String, Vec<String>>,

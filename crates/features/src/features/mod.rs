@@ -3,7 +3,7 @@
 //!
 //! # Modules and columns
 //!
-//! Features come in modules that the configuration switches on and off ([`MODULES`]):
+//! Features come in modules that the configuration switches on and off ([`Module`]):
 //!
 //! | module | columns |
 //! |---|---|
@@ -56,26 +56,96 @@ type ClassColumns = (
     fn(u8) -> Feat,
 );
 
-/// The feature modules, in column order.
-pub const MODULES: &[&str] = &[
-    "main",
-    "markup",
-    "content",
-    "sentence",
-    "duplicate",
-    "regexp",
-    "groups",
-    "langid",
-    "document",
-    "paragraph",
-    "stopwords",
-    "class",
-    "title",
-    "bte",
-    "density",
-    "justext",
-    "kimatu",
-];
+/// A feature module: a group of columns the configuration switches on by name. Columns come
+/// in the order of [`Module::ALL`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Module {
+    /// `main`.
+    Main,
+    /// `markup`.
+    Markup,
+    /// `content`.
+    Content,
+    /// `sentence`.
+    Sentence,
+    /// `duplicate`.
+    Duplicate,
+    /// `regexp`.
+    Regexp,
+    /// `groups`.
+    Groups,
+    /// `langid`.
+    LangId,
+    /// `document`.
+    Document,
+    /// `paragraph`.
+    Paragraph,
+    /// `stopwords`.
+    StopWords,
+    /// `class`.
+    Class,
+    /// `title`.
+    Title,
+    /// `bte`.
+    Bte,
+    /// `density`.
+    Density,
+    /// `justext`.
+    JusText,
+    /// `kimatu`.
+    Kimatu,
+}
+
+impl Module {
+    /// Every module, in column order.
+    pub const ALL: [Module; 17] = [
+        Module::Main,
+        Module::Markup,
+        Module::Content,
+        Module::Sentence,
+        Module::Duplicate,
+        Module::Regexp,
+        Module::Groups,
+        Module::LangId,
+        Module::Document,
+        Module::Paragraph,
+        Module::StopWords,
+        Module::Class,
+        Module::Title,
+        Module::Bte,
+        Module::Density,
+        Module::JusText,
+        Module::Kimatu,
+    ];
+
+    /// The module's name in configurations.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Module::Main => "main",
+            Module::Markup => "markup",
+            Module::Content => "content",
+            Module::Sentence => "sentence",
+            Module::Duplicate => "duplicate",
+            Module::Regexp => "regexp",
+            Module::Groups => "groups",
+            Module::LangId => "langid",
+            Module::Document => "document",
+            Module::Paragraph => "paragraph",
+            Module::StopWords => "stopwords",
+            Module::Class => "class",
+            Module::Title => "title",
+            Module::Bte => "bte",
+            Module::Density => "density",
+            Module::JusText => "justext",
+            Module::Kimatu => "kimatu",
+        }
+    }
+
+    /// The module of a configuration name.
+    pub fn from_name(name: &str) -> Option<Module> {
+        Module::ALL.into_iter().find(|m| m.name() == name)
+    }
+}
 
 /// Languages a block's language competes with in `langid.block` (plus the page's).
 const RIVALS: [whatlang::Lang; 6] = [
@@ -389,7 +459,7 @@ pub struct Extractor {
     stop_index: Option<StopIndex>,
     detector: whatlang::Detector,
     langs: Vec<&'static str>,
-    modules: [bool; MODULES.len()],
+    modules: [bool; Module::ALL.len()],
 }
 
 /// A class name that marks a blog post's container: hAtom's `hentry`, microformats2's
@@ -492,20 +562,13 @@ fn valid_label(s: &str) -> bool {
 impl Extractor {
     /// Compiles a configuration.
     pub fn new(config: &FeatureConfig) -> Result<Extractor, ConfigError> {
-        let mut modules = [false; MODULES.len()];
+        let mut modules = [false; Module::ALL.len()];
         for m in &config.modules {
-            let i = MODULES
-                .iter()
-                .position(|x| x == m)
-                .ok_or_else(|| ConfigError::UnknownModule(m.clone()))?;
-            modules[i] = true;
+            let module =
+                Module::from_name(m).ok_or_else(|| ConfigError::UnknownModule(m.clone()))?;
+            modules[module as usize] = true;
         }
-        let on = |name: &str| {
-            MODULES
-                .iter()
-                .position(|x| *x == name)
-                .is_some_and(|i| modules[i])
-        };
+        let on = |m: Module| modules[m as usize];
         let mut cols: Vec<Column> = Vec::new();
         let mut used_bins: FxHashSet<String> = FxHashSet::default();
         let mut numeric = |name: String,
@@ -571,14 +634,14 @@ impl Extractor {
             Ok(())
         };
 
-        if on("main") {
+        if on(Module::Main) {
             flag("main.in-best".into(), Feat::MainInBest, &mut cols);
             numeric("main.ratio".into(), Feat::MainRatio, None, &mut cols)?;
         }
         let mut containers = Vec::new();
         let mut img_containers = 0u32;
         let mut splits = Vec::new();
-        if on("markup") {
+        if on(Module::Markup) {
             if config.containers.len() > 32 {
                 return Err(ConfigError::Invalid("at most 32 container classes".into()));
             }
@@ -607,7 +670,7 @@ impl Extractor {
                 )?;
             }
         }
-        if on("content") {
+        if on(Module::Content) {
             // Column order: char abs, char rel, token abs, token rel (each class in turn).
             let groups: [ClassColumns; 4] = [
                 ("char", &CHAR_CLASSES, "abs", Feat::CharAbs),
@@ -622,7 +685,7 @@ impl Extractor {
             }
             numeric("token.upper-rel".into(), Feat::TokUpperRel, None, &mut cols)?;
         }
-        if on("sentence") {
+        if on(Module::Sentence) {
             numeric("sentence.count".into(), Feat::SentCount, None, &mut cols)?;
             numeric(
                 "sentence.avg-length".into(),
@@ -639,7 +702,7 @@ impl Extractor {
                 &mut cols,
             )?;
         }
-        if on("duplicate") {
+        if on(Module::Duplicate) {
             flag("first-duplicate".into(), Feat::FirstDup, &mut cols);
             numeric("duplicate-count".into(), Feat::DupCount, None, &mut cols)?;
             numeric(
@@ -651,7 +714,7 @@ impl Extractor {
         }
         let mut patterns: Vec<String> = Vec::new();
         let mut regex_ranges: Vec<std::ops::Range<usize>> = Vec::new();
-        if on("regexp") {
+        if on(Module::Regexp) {
             for (k, (name, list)) in config.regexp.iter().enumerate().take(255) {
                 let start = patterns.len();
                 patterns.extend(list.iter().map(|r| ascii_boundaries(r)));
@@ -692,7 +755,7 @@ impl Extractor {
                 ConfigError::Regex { name, index, error }
             })?)
         };
-        if on("groups") {
+        if on(Module::Groups) {
             numeric(
                 "div-group.word-ratio".into(),
                 Feat::DivGroup,
@@ -704,7 +767,7 @@ impl Extractor {
         let mut langs: Vec<&'static str> = whatlang::Lang::all().iter().map(|l| l.code()).collect();
         langs.sort_unstable();
         langs.insert(0, "unknown");
-        if on("langid") {
+        if on(Module::LangId) {
             categorical(
                 "langid.page",
                 Feat::LangPage,
@@ -713,7 +776,7 @@ impl Extractor {
             )?;
             numeric("langid.block".into(), Feat::LangBlock, None, &mut cols)?;
         }
-        if on("document") {
+        if on(Module::Document) {
             numeric("position".into(), Feat::Position, None, &mut cols)?;
             numeric(
                 "document.word-count".into(),
@@ -746,7 +809,7 @@ impl Extractor {
                 &mut cols,
             )?;
         }
-        if on("paragraph") {
+        if on(Module::Paragraph) {
             numeric(
                 "paragraph.word-count".into(),
                 Feat::ParaWords,
@@ -767,7 +830,7 @@ impl Extractor {
                 &mut cols,
             )?;
         }
-        if on("stopwords") {
+        if on(Module::StopWords) {
             numeric(
                 "stopword-density".into(),
                 Feat::StopDensity,
@@ -782,7 +845,7 @@ impl Extractor {
             )?;
         }
         let mut keywords = FxHashMap::default();
-        if on("class") {
+        if on(Module::Class) {
             if config.class_keywords.len() > 250 {
                 return Err(ConfigError::Invalid("at most 250 keyword groups".into()));
             }
@@ -804,7 +867,7 @@ impl Extractor {
             }
         }
         let mut outer_groups = Vec::new();
-        if on("class") {
+        if on(Module::Class) {
             for name in &config.class_outer {
                 let g = config
                     .class_keywords
@@ -826,15 +889,15 @@ impl Extractor {
                 outer_groups.push(g as u8);
             }
         }
-        if on("title") {
+        if on(Module::Title) {
             numeric("title.in-title".into(), Feat::TitleIn, None, &mut cols)?;
             numeric("title.cover".into(), Feat::TitleCover, None, &mut cols)?;
         }
-        if on("bte") {
+        if on(Module::Bte) {
             flag("bte.in".into(), Feat::BteIn, &mut cols);
             flag("bte.in-text".into(), Feat::BteText, &mut cols);
         }
-        if on("density") {
+        if on(Module::Density) {
             let shares = Some(vec![0.02, 0.05, 0.1, 0.25, 0.5, 0.75]);
             numeric(
                 "density.best-share".into(),
@@ -867,7 +930,7 @@ impl Extractor {
                 &mut cols,
             );
         }
-        if on("justext") {
+        if on(Module::JusText) {
             categorical(
                 "justext.cf",
                 Feat::JustextCf,
@@ -879,7 +942,7 @@ impl Extractor {
             )?;
             flag("justext.good".into(), Feat::JustextGood, &mut cols);
         }
-        if on("kimatu") {
+        if on(Module::Kimatu) {
             numeric(
                 "kimatu.relevance".into(),
                 Feat::KimatuRelevance,
@@ -948,11 +1011,8 @@ impl Extractor {
         &self.config
     }
 
-    fn on(&self, name: &str) -> bool {
-        MODULES
-            .iter()
-            .position(|x| *x == name)
-            .is_some_and(|i| self.modules[i])
+    fn on(&self, m: Module) -> bool {
+        self.modules[m as usize]
     }
 
     /// The language whatlang detects for the page (ISO 639-3), from a sample of its longest
@@ -1117,14 +1177,15 @@ impl Extractor {
         if n == 0 {
             return table;
         }
-        let want_lang = self.on("langid") || self.on("stopwords") || self.on("justext");
+        let want_lang =
+            self.on(Module::LangId) || self.on(Module::StopWords) || self.on(Module::JusText);
         let lang = if want_lang {
             self.page_language(page)
         } else {
             None
         };
         table.language = lang.map(|l| l.code());
-        let stop = if self.on("stopwords") {
+        let stop = if self.on(Module::StopWords) {
             lang.and_then(|l| iso639_1(l.code()))
                 .and_then(|c| self.stop_words.get(c))
         } else {
@@ -1132,7 +1193,7 @@ impl Extractor {
         };
         let mut title_words: FxHashSet<u64> = FxHashSet::default();
         let mut title_len = 0u32;
-        if self.on("title")
+        if self.on(Module::Title)
             && let Some(t) = &page.title
         {
             for w in tokens(t).filter(|w| w.chars().any(char::is_alphanumeric)) {
@@ -1168,7 +1229,7 @@ impl Extractor {
             }
             memo.get()
         };
-        let cand = if self.on("main") || self.on("density") {
+        let cand = if self.on(Module::Main) || self.on(Module::Density) {
             candidate::candidates(
                 page,
                 &st,
@@ -1248,7 +1309,7 @@ impl Extractor {
 
         // Per-block language confidence, for a few long blocks.
         let mut lang_block = vec![-1.0f32; n];
-        if self.on("langid") {
+        if self.on(Module::LangId) {
             let min = self.config.langid.min_block_chars;
             let mut long: Vec<usize> = (0..n)
                 .filter(|&i| stats[i].text_length() as usize >= min)
@@ -1361,19 +1422,19 @@ impl Extractor {
             .iter()
             .map(|s| s.total_tokens().max(1) as f32)
             .collect();
-        let dens = if self.on("density") {
+        let dens = if self.on(Module::Density) {
             candidate::density(page, &st, &cand)
         } else {
             candidate::Density::default()
         };
-        let bte = if self.on("bte") {
+        let bte = if self.on(Module::Bte) {
             bte_windows(page, &stats)
         } else {
             (0..0, 0..0)
         };
         // jusText's classes of every block: context-free and final.
         let (mut justext_cf, mut justext_final) = (Vec::new(), Vec::new());
-        if self.on("justext") {
+        if self.on(Module::JusText) {
             let stop = lang
                 .and_then(|l| iso639_1(l.code()))
                 .and_then(|c| self.stop_words.get(c));
@@ -1386,7 +1447,7 @@ impl Extractor {
             );
         }
         let (mut kimatu_rel, mut kimatu_kept) = (Vec::new(), Vec::new());
-        if self.on("kimatu") {
+        if self.on(Module::Kimatu) {
             seeds::kimatu::block_signals(
                 page,
                 &seeds::kimatu::Params::default(),
@@ -1558,5 +1619,27 @@ impl Extractor {
             col.discretize_column(&column, &mut table.values, c, ncols);
         }
         table
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn modules_are_indexed_by_their_place_and_named_once() {
+        for (i, m) in Module::ALL.into_iter().enumerate() {
+            assert_eq!(m as usize, i, "{m:?} indexes the switch array at its place");
+            assert_eq!(Module::from_name(m.name()), Some(m));
+        }
+        assert_eq!(Module::from_name("Content"), None);
+        let unknown = FeatureConfig {
+            modules: vec!["content".into(), "nope".into()],
+            ..FeatureConfig::default()
+        };
+        assert!(matches!(
+            Extractor::new(&unknown),
+            Err(ConfigError::UnknownModule(m)) if m == "nope"
+        ));
     }
 }
