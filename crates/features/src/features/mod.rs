@@ -299,6 +299,209 @@ enum Feat {
     KimatuKept,
 }
 
+/// How a registered column is discretized.
+#[derive(Clone, Copy)]
+enum Spec {
+    /// 0 or 1.
+    Flag,
+    /// Bins from the configuration, else these (`None`: the configuration must give them).
+    Numeric(Option<&'static [f64]>),
+    /// The names of its values.
+    Categorical(fn() -> Vec<String>),
+}
+
+/// One feature column whose name and values no configuration changes: its module, name, what
+/// computes it (the arm of [`Extractor::extract`] for its [`Feat`]) and its discretization.
+struct Entry {
+    module: Module,
+    name: &'static str,
+    feat: Feat,
+    spec: Spec,
+}
+
+const fn entry(module: Module, name: &'static str, feat: Feat, spec: Spec) -> Entry {
+    Entry {
+        module,
+        name,
+        feat,
+        spec,
+    }
+}
+
+fn names(list: &[&str]) -> Vec<String> {
+    list.iter().map(|s| s.to_string()).collect()
+}
+
+/// The fixed columns, module by module in column order. The columns a configuration names
+/// (containers, splits, character and token classes, expressions, class levels and outer
+/// groups) are registered in [`Extractor::new`] around them.
+const REGISTRY: &[Entry] = {
+    use Module as M;
+    use Spec::{Flag, Numeric as N};
+    &[
+        entry(M::Main, "main.in-best", Feat::MainInBest, Flag),
+        entry(M::Main, "main.ratio", Feat::MainRatio, N(None)),
+        entry(M::Markup, "container.hidden", Feat::Hidden, Flag),
+        entry(M::Content, "token.upper-rel", Feat::TokUpperRel, N(None)),
+        entry(M::Sentence, "sentence.count", Feat::SentCount, N(None)),
+        entry(
+            M::Sentence,
+            "sentence.avg-length",
+            Feat::SentAvgLen,
+            N(None),
+        ),
+        entry(M::Sentence, "sentence-begin", Feat::SentBegin, Flag),
+        entry(M::Sentence, "sentence-end", Feat::SentEnd, Flag),
+        entry(
+            M::Sentence,
+            "text.end",
+            Feat::TextEnd,
+            Spec::Categorical(|| names(&END_CLASSES)),
+        ),
+        entry(M::Duplicate, "first-duplicate", Feat::FirstDup, Flag),
+        entry(M::Duplicate, "duplicate-count", Feat::DupCount, N(None)),
+        entry(
+            M::Duplicate,
+            "duplicate.prefix-count",
+            Feat::PrefixCount,
+            N(None),
+        ),
+        // Only with a `date` or `time` expression configured.
+        entry(M::Regexp, "regexp.date-window", Feat::DateWindow, N(None)),
+        entry(M::Groups, "div-group.word-ratio", Feat::DivGroup, N(None)),
+        entry(M::Groups, "td-group.word-ratio", Feat::TdGroup, N(None)),
+        entry(
+            M::LangId,
+            "langid.page",
+            Feat::LangPage,
+            Spec::Categorical(language_names),
+        ),
+        entry(M::LangId, "langid.block", Feat::LangBlock, N(None)),
+        entry(M::Document, "position", Feat::Position, N(None)),
+        entry(M::Document, "document.word-count", Feat::DocWords, N(None)),
+        entry(
+            M::Document,
+            "document.sentence-count",
+            Feat::DocSents,
+            N(None),
+        ),
+        entry(
+            M::Document,
+            "document.block-count",
+            Feat::DocBlocks,
+            N(None),
+        ),
+        entry(
+            M::Document,
+            "document.max-div-group",
+            Feat::DocMaxDiv,
+            N(None),
+        ),
+        entry(
+            M::Document,
+            "document.max-td-group",
+            Feat::DocMaxTd,
+            N(None),
+        ),
+        entry(
+            M::Paragraph,
+            "paragraph.word-count",
+            Feat::ParaWords,
+            N(None),
+        ),
+        entry(
+            M::Paragraph,
+            "paragraph.link-density",
+            Feat::ParaLinkDensity,
+            N(None),
+        ),
+        entry(M::Paragraph, "paragraph.blocks", Feat::ParaBlocks, N(None)),
+        entry(
+            M::Paragraph,
+            "paragraph.position",
+            Feat::ParaPosition,
+            Spec::Categorical(|| names(&PARA_POSITIONS)),
+        ),
+        entry(M::StopWords, "stopword-density", Feat::StopDensity, N(None)),
+        entry(
+            M::StopWords,
+            "paragraph.stopword-density",
+            Feat::ParaStopDensity,
+            N(None),
+        ),
+        entry(M::Title, "title.in-title", Feat::TitleIn, N(None)),
+        entry(M::Title, "title.cover", Feat::TitleCover, N(None)),
+        entry(M::Bte, "bte.in", Feat::BteIn, Flag),
+        entry(M::Bte, "bte.in-text", Feat::BteText, Flag),
+        entry(
+            M::Density,
+            "density.best-share",
+            Feat::DensityBestShare,
+            N(Some(&SHARES)),
+        ),
+        entry(
+            M::Density,
+            "density.place",
+            Feat::DensityPlace,
+            Spec::Categorical(|| names(&candidate::PLACES)),
+        ),
+        entry(
+            M::Density,
+            "density.region-share",
+            Feat::DensityRegionShare,
+            N(Some(&SHARES)),
+        ),
+        entry(
+            M::Density,
+            "density.region-link",
+            Feat::DensityRegionLink,
+            N(Some(&[0.05, 0.2, 0.4, 0.6, 0.8])),
+        ),
+        entry(M::Density, "density.semantic", Feat::DensitySemantic, Flag),
+        entry(
+            M::Density,
+            "density.in-article",
+            Feat::DensityInArticle,
+            Flag,
+        ),
+        entry(
+            M::JusText,
+            "justext.cf",
+            Feat::JustextCf,
+            Spec::Categorical(|| {
+                seeds::justext::Class::ALL
+                    .iter()
+                    .map(|c| c.name().to_string())
+                    .collect()
+            }),
+        ),
+        entry(M::JusText, "justext.good", Feat::JustextGood, Flag),
+        entry(
+            M::Kimatu,
+            "kimatu.relevance",
+            Feat::KimatuRelevance,
+            N(Some(&[-1.5, -1.0, -0.5, 0.0, 0.1, 0.32, 0.5])),
+        ),
+        entry(M::Kimatu, "kimatu.kept", Feat::KimatuKept, Flag),
+    ]
+};
+
+/// Default bins of the density shares.
+const SHARES: [f64; 6] = [0.02, 0.05, 0.1, 0.25, 0.5, 0.75];
+
+/// The values of `langid.page`: `unknown`, then whatlang's ISO 639-3 codes in order.
+fn language_names() -> Vec<String> {
+    names(&language_codes())
+}
+
+/// `unknown`, then whatlang's ISO 639-3 codes in order: the index of a page's language.
+fn language_codes() -> Vec<&'static str> {
+    let mut langs: Vec<&'static str> = whatlang::Lang::all().iter().map(|l| l.code()).collect();
+    langs.sort_unstable();
+    langs.insert(0, "unknown");
+    langs
+}
+
 /// How a column's raw values become discrete values.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Kind {
@@ -503,36 +706,10 @@ fn ascii_boundaries(r: &str) -> String {
 
 /// Whether `name` is a feature some module computes under this configuration.
 fn known_feature_name(config: &FeatureConfig, name: &str) -> bool {
-    const FIXED: &[&str] = &[
-        "token.upper-rel",
-        "sentence.count",
-        "sentence.avg-length",
-        "duplicate-count",
-        "duplicate.prefix-count",
-        "regexp.date-window",
-        "div-group.word-ratio",
-        "td-group.word-ratio",
-        "langid.block",
-        "position",
-        "document.word-count",
-        "document.sentence-count",
-        "document.block-count",
-        "document.max-div-group",
-        "document.max-td-group",
-        "paragraph.word-count",
-        "paragraph.link-density",
-        "paragraph.blocks",
-        "stopword-density",
-        "paragraph.stopword-density",
-        "title.in-title",
-        "title.cover",
-        "main.ratio",
-        "density.best-share",
-        "density.region-share",
-        "density.region-link",
-        "kimatu.relevance",
-    ];
-    if FIXED.contains(&name) {
+    if REGISTRY
+        .iter()
+        .any(|e| e.name == name && matches!(e.spec, Spec::Numeric(_)))
+    {
         return true;
     }
     let class_of = |prefix: &str, suffixes: &[&str]| {
@@ -553,6 +730,103 @@ fn known_feature_name(config: &FeatureConfig, name: &str) -> bool {
             .is_some_and(|n| config.regexp.contains_key(n))
 }
 
+/// The columns of a configuration as [`Extractor::new`] registers them, and the names whose
+/// bins were used.
+struct Columns<'a> {
+    config: &'a FeatureConfig,
+    cols: Vec<Column>,
+    used_bins: FxHashSet<String>,
+}
+
+impl Columns<'_> {
+    /// A numeric column, binned as the configuration says or else by `default`.
+    fn numeric(
+        &mut self,
+        name: String,
+        feat: Feat,
+        default: Option<Vec<f64>>,
+    ) -> Result<(), ConfigError> {
+        let bins = match self.config.bins.get(&name) {
+            Some(b) => b.clone(),
+            None => default
+                .ok_or_else(|| ConfigError::Invalid(format!("no bins for feature {name}")))?,
+        };
+        if bins.iter().any(|b| !b.is_finite()) || bins.windows(2).any(|w| w[0] >= w[1]) {
+            return Err(ConfigError::Bins(name));
+        }
+        self.used_bins.insert(name.clone());
+        let labels = (0..=bins.len()).map(|i| i.to_string()).collect();
+        let bins32 = bins
+            .chunks(8)
+            .map(|c| {
+                let mut group = [f32::NAN; 8];
+                for (g, &b) in group.iter_mut().zip(c) {
+                    *g = b as f32;
+                }
+                group
+            })
+            .collect();
+        self.cols.push(Column {
+            name,
+            kind: Kind::Numeric(bins),
+            labels,
+            feat,
+            bins: bins32,
+        });
+        Ok(())
+    }
+
+    /// A 0/1 column.
+    fn flag(&mut self, name: String, feat: Feat) {
+        self.cols.push(Column {
+            name,
+            kind: Kind::Flag,
+            labels: vec!["0".into(), "1".into()],
+            feat,
+            bins: Vec::new(),
+        });
+    }
+
+    /// A column of named values.
+    fn categorical(
+        &mut self,
+        name: &str,
+        feat: Feat,
+        labels: Vec<String>,
+    ) -> Result<(), ConfigError> {
+        if let Some(bad) = labels.iter().find(|l| !valid_label(l)) {
+            return Err(ConfigError::Invalid(format!(
+                "value {bad:?} of {name} must use letters, digits, '-', '_', '.', '+' only"
+            )));
+        }
+        self.cols.push(Column {
+            name: name.to_string(),
+            kind: Kind::Categorical,
+            labels,
+            feat,
+            bins: Vec::new(),
+        });
+        Ok(())
+    }
+
+    /// The [`REGISTRY`] columns of module `m`, if it is on.
+    fn fixed(&mut self, m: Module, on: impl Fn(Module) -> bool) -> Result<(), ConfigError> {
+        if !on(m) {
+            return Ok(());
+        }
+        for e in REGISTRY.iter().filter(|e| e.module == m) {
+            match e.spec {
+                Spec::Flag => self.flag(e.name.to_string(), e.feat),
+                Spec::Numeric(default) => {
+                    self.numeric(e.name.to_string(), e.feat, default.map(<[f64]>::to_vec))?
+                }
+                Spec::Categorical(values) => self.categorical(e.name, e.feat, values())?,
+            }
+        }
+        Ok(())
+    }
+}
+
 fn valid_label(s: &str) -> bool {
     !s.is_empty()
         && s.chars()
@@ -569,75 +843,12 @@ impl Extractor {
             modules[module as usize] = true;
         }
         let on = |m: Module| modules[m as usize];
-        let mut cols: Vec<Column> = Vec::new();
-        let mut used_bins: FxHashSet<String> = FxHashSet::default();
-        let mut numeric = |name: String,
-                           feat: Feat,
-                           default: Option<Vec<f64>>,
-                           cols: &mut Vec<Column>|
-         -> Result<(), ConfigError> {
-            let bins = match config.bins.get(&name) {
-                Some(b) => b.clone(),
-                None => default
-                    .ok_or_else(|| ConfigError::Invalid(format!("no bins for feature {name}")))?,
-            };
-            if bins.iter().any(|b| !b.is_finite()) || bins.windows(2).any(|w| w[0] >= w[1]) {
-                return Err(ConfigError::Bins(name));
-            }
-            used_bins.insert(name.clone());
-            let labels = (0..=bins.len()).map(|i| i.to_string()).collect();
-            let bins32 = bins
-                .chunks(8)
-                .map(|c| {
-                    let mut group = [f32::NAN; 8];
-                    for (g, &b) in group.iter_mut().zip(c) {
-                        *g = b as f32;
-                    }
-                    group
-                })
-                .collect();
-            cols.push(Column {
-                name,
-                kind: Kind::Numeric(bins),
-                labels,
-                feat,
-                bins: bins32,
-            });
-            Ok(())
+        let mut c = Columns {
+            config,
+            cols: Vec::new(),
+            used_bins: FxHashSet::default(),
         };
-        let flag = |name: String, feat: Feat, cols: &mut Vec<Column>| {
-            cols.push(Column {
-                name,
-                kind: Kind::Flag,
-                labels: vec!["0".into(), "1".into()],
-                feat,
-                bins: Vec::new(),
-            });
-        };
-        let categorical = |name: &str,
-                           feat: Feat,
-                           labels: Vec<String>,
-                           cols: &mut Vec<Column>|
-         -> Result<(), ConfigError> {
-            if let Some(bad) = labels.iter().find(|l| !valid_label(l)) {
-                return Err(ConfigError::Invalid(format!(
-                    "value {bad:?} of {name} must use letters, digits, '-', '_', '.', '+' only"
-                )));
-            }
-            cols.push(Column {
-                name: name.to_string(),
-                kind: Kind::Categorical,
-                labels,
-                feat,
-                bins: Vec::new(),
-            });
-            Ok(())
-        };
-
-        if on(Module::Main) {
-            flag("main.in-best".into(), Feat::MainInBest, &mut cols);
-            numeric("main.ratio".into(), Feat::MainRatio, None, &mut cols)?;
-        }
+        c.fixed(Module::Main, on)?;
         let mut containers = Vec::new();
         let mut img_containers = 0u32;
         let mut splits = Vec::new();
@@ -653,20 +864,15 @@ impl Extractor {
                     img_containers |= 1 << k;
                 }
                 containers.push(set);
-                flag(
-                    format!("container.{name}"),
-                    Feat::Container(k as u8),
-                    &mut cols,
-                );
+                c.flag(format!("container.{name}"), Feat::Container(k as u8));
             }
-            flag("container.hidden".into(), Feat::Hidden, &mut cols);
+            c.fixed(Module::Markup, on)?;
             for (k, (name, tags)) in config.splits.iter().enumerate().take(255) {
                 splits.push(tag_set(tags, &format!("splits.{name}"))?);
-                numeric(
+                c.numeric(
                     format!("split.{name}"),
                     Feat::Split(k as u8),
                     Some(vec![1.0, 2.0, 3.0]),
-                    &mut cols,
                 )?;
             }
         }
@@ -679,39 +885,14 @@ impl Extractor {
                 ("token", &TOKEN_CLASSES, "rel", Feat::TokRel),
             ];
             for (unit, classes, kind, feat) in groups {
-                for (k, c) in classes.iter().enumerate() {
-                    numeric(format!("{unit}.{c}-{kind}"), feat(k as u8), None, &mut cols)?;
+                for (k, class) in classes.iter().enumerate() {
+                    c.numeric(format!("{unit}.{class}-{kind}"), feat(k as u8), None)?;
                 }
             }
-            numeric("token.upper-rel".into(), Feat::TokUpperRel, None, &mut cols)?;
+            c.fixed(Module::Content, on)?;
         }
-        if on(Module::Sentence) {
-            numeric("sentence.count".into(), Feat::SentCount, None, &mut cols)?;
-            numeric(
-                "sentence.avg-length".into(),
-                Feat::SentAvgLen,
-                None,
-                &mut cols,
-            )?;
-            flag("sentence-begin".into(), Feat::SentBegin, &mut cols);
-            flag("sentence-end".into(), Feat::SentEnd, &mut cols);
-            categorical(
-                "text.end",
-                Feat::TextEnd,
-                END_CLASSES.iter().map(|s| s.to_string()).collect(),
-                &mut cols,
-            )?;
-        }
-        if on(Module::Duplicate) {
-            flag("first-duplicate".into(), Feat::FirstDup, &mut cols);
-            numeric("duplicate-count".into(), Feat::DupCount, None, &mut cols)?;
-            numeric(
-                "duplicate.prefix-count".into(),
-                Feat::PrefixCount,
-                None,
-                &mut cols,
-            )?;
-        }
+        c.fixed(Module::Sentence, on)?;
+        c.fixed(Module::Duplicate, on)?;
         let mut patterns: Vec<String> = Vec::new();
         let mut regex_ranges: Vec<std::ops::Range<usize>> = Vec::new();
         if on(Module::Regexp) {
@@ -720,20 +901,14 @@ impl Extractor {
                 patterns.extend(list.iter().map(|r| ascii_boundaries(r)));
                 regex_ranges.push(start..patterns.len());
                 let default: Vec<f64> = (1..=list.len()).map(|i| i as f64).collect();
-                numeric(
+                c.numeric(
                     format!("regexp.{name}"),
                     Feat::Regexp(k as u8),
                     Some(default),
-                    &mut cols,
                 )?;
             }
             if config.regexp.contains_key("date") || config.regexp.contains_key("time") {
-                numeric(
-                    "regexp.date-window".into(),
-                    Feat::DateWindow,
-                    None,
-                    &mut cols,
-                )?;
+                c.fixed(Module::Regexp, on)?;
             }
         }
         // All expressions in one set: a block is searched once, whatever the number of keys.
@@ -755,96 +930,18 @@ impl Extractor {
                 ConfigError::Regex { name, index, error }
             })?)
         };
-        if on(Module::Groups) {
-            numeric(
-                "div-group.word-ratio".into(),
-                Feat::DivGroup,
-                None,
-                &mut cols,
-            )?;
-            numeric("td-group.word-ratio".into(), Feat::TdGroup, None, &mut cols)?;
+        for m in [
+            Module::Groups,
+            Module::LangId,
+            Module::Document,
+            Module::Paragraph,
+            Module::StopWords,
+        ] {
+            c.fixed(m, on)?;
         }
-        let mut langs: Vec<&'static str> = whatlang::Lang::all().iter().map(|l| l.code()).collect();
-        langs.sort_unstable();
-        langs.insert(0, "unknown");
-        if on(Module::LangId) {
-            categorical(
-                "langid.page",
-                Feat::LangPage,
-                langs.iter().map(|s| s.to_string()).collect(),
-                &mut cols,
-            )?;
-            numeric("langid.block".into(), Feat::LangBlock, None, &mut cols)?;
-        }
-        if on(Module::Document) {
-            numeric("position".into(), Feat::Position, None, &mut cols)?;
-            numeric(
-                "document.word-count".into(),
-                Feat::DocWords,
-                None,
-                &mut cols,
-            )?;
-            numeric(
-                "document.sentence-count".into(),
-                Feat::DocSents,
-                None,
-                &mut cols,
-            )?;
-            numeric(
-                "document.block-count".into(),
-                Feat::DocBlocks,
-                None,
-                &mut cols,
-            )?;
-            numeric(
-                "document.max-div-group".into(),
-                Feat::DocMaxDiv,
-                None,
-                &mut cols,
-            )?;
-            numeric(
-                "document.max-td-group".into(),
-                Feat::DocMaxTd,
-                None,
-                &mut cols,
-            )?;
-        }
-        if on(Module::Paragraph) {
-            numeric(
-                "paragraph.word-count".into(),
-                Feat::ParaWords,
-                None,
-                &mut cols,
-            )?;
-            numeric(
-                "paragraph.link-density".into(),
-                Feat::ParaLinkDensity,
-                None,
-                &mut cols,
-            )?;
-            numeric("paragraph.blocks".into(), Feat::ParaBlocks, None, &mut cols)?;
-            categorical(
-                "paragraph.position",
-                Feat::ParaPosition,
-                PARA_POSITIONS.iter().map(|s| s.to_string()).collect(),
-                &mut cols,
-            )?;
-        }
-        if on(Module::StopWords) {
-            numeric(
-                "stopword-density".into(),
-                Feat::StopDensity,
-                None,
-                &mut cols,
-            )?;
-            numeric(
-                "paragraph.stopword-density".into(),
-                Feat::ParaStopDensity,
-                None,
-                &mut cols,
-            )?;
-        }
+        let langs = language_codes();
         let mut keywords = FxHashMap::default();
+        let mut outer_groups = Vec::new();
         if on(Module::Class) {
             if config.class_keywords.len() > 250 {
                 return Err(ConfigError::Invalid("at most 250 keyword groups".into()));
@@ -858,16 +955,12 @@ impl Extractor {
             }
             values.extend(config.class_keywords.iter().map(|g| g.group.clone()));
             for level in 0..config.class_depth.clamp(1, 2) {
-                categorical(
+                c.categorical(
                     &format!("class.{}", level + 1),
                     Feat::Class(level as u8),
                     values.clone(),
-                    &mut cols,
                 )?;
             }
-        }
-        let mut outer_groups = Vec::new();
-        if on(Module::Class) {
             for name in &config.class_outer {
                 let g = config
                     .class_keywords
@@ -881,76 +974,25 @@ impl Extractor {
                         "class_outer: at most 32 groups".into(),
                     ));
                 }
-                flag(
+                c.flag(
                     format!("class.in-{name}"),
                     Feat::ClassIn(outer_groups.len() as u8),
-                    &mut cols,
                 );
                 outer_groups.push(g as u8);
             }
         }
-        if on(Module::Title) {
-            numeric("title.in-title".into(), Feat::TitleIn, None, &mut cols)?;
-            numeric("title.cover".into(), Feat::TitleCover, None, &mut cols)?;
+        for m in [
+            Module::Title,
+            Module::Bte,
+            Module::Density,
+            Module::JusText,
+            Module::Kimatu,
+        ] {
+            c.fixed(m, on)?;
         }
-        if on(Module::Bte) {
-            flag("bte.in".into(), Feat::BteIn, &mut cols);
-            flag("bte.in-text".into(), Feat::BteText, &mut cols);
-        }
-        if on(Module::Density) {
-            let shares = Some(vec![0.02, 0.05, 0.1, 0.25, 0.5, 0.75]);
-            numeric(
-                "density.best-share".into(),
-                Feat::DensityBestShare,
-                shares.clone(),
-                &mut cols,
-            )?;
-            categorical(
-                "density.place",
-                Feat::DensityPlace,
-                candidate::PLACES.iter().map(|p| p.to_string()).collect(),
-                &mut cols,
-            )?;
-            numeric(
-                "density.region-share".into(),
-                Feat::DensityRegionShare,
-                shares,
-                &mut cols,
-            )?;
-            numeric(
-                "density.region-link".into(),
-                Feat::DensityRegionLink,
-                Some(vec![0.05, 0.2, 0.4, 0.6, 0.8]),
-                &mut cols,
-            )?;
-            flag("density.semantic".into(), Feat::DensitySemantic, &mut cols);
-            flag(
-                "density.in-article".into(),
-                Feat::DensityInArticle,
-                &mut cols,
-            );
-        }
-        if on(Module::JusText) {
-            categorical(
-                "justext.cf",
-                Feat::JustextCf,
-                seeds::justext::Class::ALL
-                    .iter()
-                    .map(|c| c.name().to_string())
-                    .collect(),
-                &mut cols,
-            )?;
-            flag("justext.good".into(), Feat::JustextGood, &mut cols);
-        }
-        if on(Module::Kimatu) {
-            numeric(
-                "kimatu.relevance".into(),
-                Feat::KimatuRelevance,
-                Some(vec![-1.5, -1.0, -0.5, 0.0, 0.1, 0.32, 0.5]),
-                &mut cols,
-            )?;
-            flag("kimatu.kept".into(), Feat::KimatuKept, &mut cols);
-        }
+        let Columns {
+            cols, used_bins, ..
+        } = c;
         // Bins may be listed for features of modules that are switched off; only names no
         // module could produce are errors (they are typos).
         if let Some(unknown) = config.bins.keys().find(|k| {
