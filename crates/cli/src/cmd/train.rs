@@ -272,6 +272,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             keep_models: None,
             replace: Replace::OnlyBundle,
             train_share: 1.0,
+            curve_order: victor_train::cv::CurveOrder::Random { seed: 1 },
         };
         let results = cross_validate(pages, setup, &l.opts, &cv, &|e| match e {
             CvEvent::FoldDone { .. } => bar.inc(1),
