@@ -81,6 +81,8 @@ pub struct FoldResult {
     pub fold: usize,
     /// Pages trained on.
     pub train_pages: usize,
+    /// Blocks of the pages trained on (what annotating them took, roughly).
+    pub train_blocks: usize,
     /// Pages scored.
     pub test_pages: usize,
     /// Training time, seconds.
@@ -368,6 +370,7 @@ pub fn cross_validate(
         Ok(FoldResult {
             fold,
             train_pages: data.pages,
+            train_blocks: data.blocks,
             test_pages: scored.load(Ordering::Relaxed),
             seconds: data.seconds,
             train_ids: train.iter().map(|p| p.id.clone()).collect(),

@@ -434,6 +434,8 @@ struct CurvePoint {
     share: f64,
     /// Pages trained on, mean over folds.
     train_pages: f64,
+    /// Their blocks, mean over folds.
+    train_blocks: f64,
     viterbi: f64,
     at_half: f64,
     best_threshold: (f64, f64),
@@ -492,6 +494,8 @@ fn learning_curve(
             share,
             train_pages: results.iter().map(|r| r.train_pages as f64).sum::<f64>()
                 / results.len().max(1) as f64,
+            train_blocks: results.iter().map(|r| r.train_blocks as f64).sum::<f64>()
+                / results.len().max(1) as f64,
             viterbi: f1(&all.viterbi_text),
             at_half: half,
             best_threshold: all.best_threshold().unwrap_or((0.5, 0.0)),
@@ -516,9 +520,10 @@ fn learning_curve(
     )?;
     writeln!(
         std::io::stdout(),
-        "{:>6} {:>12} {:>8} {:>8} {:>14} {:>12} {:>16}",
+        "{:>6} {:>12} {:>12} {:>8} {:>8} {:>14} {:>12} {:>16}",
         "share",
         "train pages",
+        "train blocks",
         "Viterbi",
         "T=0.50",
         "best T",
@@ -531,9 +536,10 @@ fn learning_curve(
         });
         writeln!(
             std::io::stdout(),
-            "{:>6} {:>12.1} {:>8.2} {:>8.2} {:>14} {:>12.2} {:>16}",
+            "{:>6} {:>12.1} {:>12.0} {:>8.2} {:>8.2} {:>14} {:>12.2} {:>16}",
             p.share,
             p.train_pages,
+            p.train_blocks,
             100.0 * p.viterbi,
             100.0 * p.at_half,
             format!(
@@ -578,6 +584,7 @@ fn learning_curve(
                 "change",
                 "change_se",
                 "order",
+                "train_blocks",
             ])?;
             let order = match &cv.curve_order {
                 CurveOrder::Ranked(_) => "uncertain".to_string(),
@@ -603,6 +610,7 @@ fn learning_curve(
                     d,
                     se,
                     order.clone(),
+                    format!("{:.1}", p.train_blocks),
                 ])?;
             }
             w.flush()?;
