@@ -67,7 +67,7 @@ pub struct Args {
     /// Learning curve: run the cross-validation once for each share of every fold's training
     /// pages (comma-separated, each above 0 and at most 1, e.g. 0.25,0.5,0.75,1), with the same
     /// folds and held-out pages each time (a smaller share's pages are among a larger one's), and
-    /// print one row per share instead of the Table 2 rows: pages trained on, text-level F1 of
+    /// print one row per share instead of the Table 2 rows: pages (and their blocks) trained on, text-level F1 of
     /// the held-out pages under each decoding, the change from the share before with its
     /// standard error over pages, and the gain per doubling of the training pages. It tells
     /// whether annotating more pages is worth it. With --keep-models, the bundles go to
