@@ -6,11 +6,13 @@ const frame = document.getElementById('page');
 const saveState = document.getElementById('save');
 const hint = document.getElementById('hint');
 
-// Colours of the labels inside the page; uncertain blocks (model pre-labelling) are outlined.
+// Colours of the labels inside the page (unknown blocks hatched in amber); uncertain blocks
+// (model pre-labelling) are outlined.
 const PAGE_STYLE = `
 v-b { cursor: pointer; }
 v-b.vb-header { background: rgba(66, 133, 244, .45) !important; color: #000 !important; }
 v-b.vb-text { background: rgba(76, 175, 80, .40) !important; color: #000 !important; }
+v-b.vb-unknown { background: repeating-linear-gradient(135deg, rgba(255, 193, 7, .45) 0 5px, rgba(255, 193, 7, .12) 5px 10px) !important; color: #000 !important; }
 v-b.vb-unsure { outline: 2px dashed #e65100; outline-offset: 1px; }
 v-b.vb-start { outline: 3px solid #d50000 !important; }
 v-b:hover { box-shadow: 0 0 0 1px #999; }
@@ -44,6 +46,7 @@ function paint() {
     for (const el of els) {
       el.classList.toggle('vb-header', state.labels[i] === 'header');
       el.classList.toggle('vb-text', state.labels[i] === 'text');
+      el.classList.toggle('vb-unknown', state.labels[i] === 'unknown');
       el.classList.toggle('vb-unsure', state.uncertain.has(i));
       el.classList.toggle('vb-start', state.start === i);
     }
@@ -66,7 +69,7 @@ async function save() {
     if (!r.ok) throw new Error((await r.json()).error || r.statusText);
     if (n === state.n) {
       state.saved += 1;
-      saveState.textContent = 'saved';
+      saveState.textContent = state.labels.includes('unknown') ? 'saved (partial)' : 'saved';
       state.pages[n].annotated = true;
     }
   } catch (e) {
@@ -121,6 +124,7 @@ function onKey(e) {
   if (k === 'h') setLabel('header', true);
   else if (k === 't') setLabel('text', true);
   else if (k === 'o') setLabel('other', true);
+  else if (k === 'x') setLabel('unknown', true);
   else if (k === 'u') { state.stats.keys += 1; undo(); }
   else if (k === 'Escape') { state.start = null; }
   else if (k === 'n' || k === 'ArrowRight') go(state.n + 1);
@@ -167,7 +171,8 @@ async function go(n) {
   state.undo = [];
   document.getElementById('pos').textContent = `${n + 1} of ${state.pages.length}`;
   document.getElementById('pageid').textContent = info.id + (info.prelabelled ? ' (pre-labelled)' : '');
-  saveState.textContent = info.annotated ? 'saved' : 'not annotated yet';
+  saveState.textContent = !info.annotated ? 'not annotated yet'
+    : info.labels.includes('unknown') ? 'saved (partial)' : 'saved';
   saveState.className = '';
   history.replaceState(null, '', `#${n + 1}`);
   frame.src = `/page/${n}`;

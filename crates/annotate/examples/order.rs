@@ -7,7 +7,6 @@
 
 use std::path::PathBuf;
 
-use victor_annotate::expected_f1;
 use victor_annotations::format::Corpus;
 use victor_label::{Labeler, Model};
 
@@ -19,16 +18,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let split = args.next();
     let corpus = Corpus::open([&set], split.as_deref())?;
     let mut labeler = Labeler::new(&model);
-    let decoding = labeler.default_decoding();
-    let cal = model.expected_options().calibration;
     let mut scored = Vec::new();
     for page in corpus.pages() {
         let bytes = page.bytes()?;
-        match labeler.label_bytes(&bytes, decoding) {
-            Ok(l) => scored.push((
-                expected_f1(&l.processed.page, &l.probs, cal),
-                page.id.clone(),
-            )),
+        match labeler.expected_f1(&bytes) {
+            Ok(f) => scored.push((f, page.id.clone())),
             Err(e) => eprintln!("{}: {e}", page.id),
         }
     }

@@ -3,8 +3,12 @@
 //! `victor annotate PAGES --out SET` serves one page at a time as the browser renders it, with
 //! victor's blocks marked ([`render`]), behind a narrow control bar. The annotator chooses a
 //! label (`h`, `t`, `o`) and clicks the first and the last block of a section; every block in
-//! between gets the label. Each change is saved at once, atomically, as an annotated set
-//! (`victor_annotations::format`), which `victor train` reads unchanged. With a model, pages
+//! between gets the label. Unmarked blocks are `other`; the fourth choice, unknown (`x`), leaves
+//! blocks unlabelled, and a page with unknown blocks is saved partially labelled
+//! (`"unlabelled": "unknown"`), so a quick pass can mark the article and a few boilerplate
+//! blocks and leave the rest to training, which sums over their labels. Each change is saved at
+//! once, atomically, as an annotated set (`victor_annotations::format`), which `victor train`
+//! reads unchanged. With a model, pages
 //! open pre-labelled, the blocks whose P(other) lies near the decision threshold outlined
 //! ([`UNCERTAIN_MARGIN`]), and [`Order::Uncertain`] offers the pages the model is least sure of
 //! first ([`expected_f1`]).
@@ -41,11 +45,13 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use victor_annotations::Label;
 use victor_label::Model;
 
+pub use session::PageSource;
 use session::Session;
-pub use session::{PageSource, expected_f1};
+/// The score [`Order::Uncertain`] ranks pages by (it lives in the labelling crate, shared with
+/// `victor cv --curve-order uncertain`).
+pub use victor_label::expected::expected_f1;
 
 /// Blocks whose P(other) lies within this distance of the page's decision threshold are
 /// outlined as uncertain when a model pre-labels the page.
@@ -317,10 +323,10 @@ async fn page_html(State(app): State<Arc<App>>, UrlPath(n): UrlPath<usize>) -> R
     }
 }
 
-/// The body of a save: one label per block.
+/// The body of a save: one label (or `"unknown"`) per block.
 #[derive(serde::Deserialize)]
 struct SaveBody {
-    labels: Vec<Label>,
+    labels: Vec<session::Mark>,
 }
 
 async fn save_labels(

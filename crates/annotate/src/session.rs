@@ -11,8 +11,8 @@ use victor_annotations::format::{
     check_page_id,
 };
 use victor_features::{Page, Segmenter};
-use victor_label::expected::{Calibration, Scratch, page_threshold, word_count};
-use victor_label::{Decoding, Labeler, Model, Probs};
+use victor_label::expected::{Scratch, expected_f1, page_threshold};
+use victor_label::{Decoding, Labeler, Model};
 
 use crate::{AnnotateError, Options, Order, UNCERTAIN_MARGIN};
 
@@ -40,6 +40,40 @@ impl PageSource {
             url: None,
             split: None,
             lang: None,
+        }
+    }
+}
+
+/// What the tool says of one block: one of the three labels, or unknown (the page is then saved
+/// partially labelled, `"unlabelled": "unknown"`, and training sums over the unknown blocks'
+/// labels). In the API it is the label's name or `"unknown"`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Mark {
+    Header,
+    Text,
+    Other,
+    Unknown,
+}
+
+impl Mark {
+    /// The label, `None` when unknown.
+    fn label(self) -> Option<Label> {
+        match self {
+            Mark::Header => Some(Label::Header),
+            Mark::Text => Some(Label::Text),
+            Mark::Other => Some(Label::Other),
+            Mark::Unknown => None,
+        }
+    }
+}
+
+impl From<Label> for Mark {
+    fn from(l: Label) -> Self {
+        match l {
+            Label::Header => Mark::Header,
+            Label::Text => Mark::Text,
+            Label::Other => Mark::Other,
         }
     }
 }
@@ -83,7 +117,7 @@ struct PageState {
     encoding: String,
     text: String,
     page: Page,
-    labels: Vec<Label>,
+    labels: Vec<Mark>,
     uncertain: Vec<u32>,
     record: Option<PageRecord>,
     prelabelled: bool,
@@ -224,8 +258,9 @@ impl Session {
         })
     }
 
-    /// Saves `labels` (one per block) as page `n`'s labels.
-    pub(crate) fn save(&self, n: usize, labels: &[Label]) -> Result<(), PageError> {
+    /// Saves `labels` (one per block) as page `n`'s labels: partially labelled
+    /// ([`PageRecord::set_partial_labels`]) when a block is unknown, fully otherwise.
+    pub(crate) fn save(&self, n: usize, labels: &[Mark]) -> Result<(), PageError> {
         self.with_state(n, |s, me| {
             if labels.len() != s.page.blocks.len() {
                 return Err(PageError::LabelCount {
@@ -262,9 +297,14 @@ impl Session {
                     .options
                     .insert("prelabelled_by".into(), m.clone());
             }
-            record
-                .set_labels(&s.page, labels)
-                .map_err(|e| PageError::Load(LoadError::from(e)))?;
+            let anchored = if labels.contains(&Mark::Unknown) {
+                let partial: Vec<Option<Label>> = labels.iter().map(|m| m.label()).collect();
+                record.set_partial_labels(&s.page, &partial)
+            } else {
+                let full: Vec<Label> = labels.iter().filter_map(|m| m.label()).collect();
+                record.set_labels(&s.page, &full)
+            };
+            anchored.map_err(|e| PageError::Load(LoadError::from(e)))?;
             if first {
                 me.writer.write_page(&record, &s.bytes)?;
             } else {
@@ -291,13 +331,23 @@ impl Session {
             let bytes = r.bytes()?;
             let loaded = r.load(&mut segmenter)?;
             let encoding = loaded.record.page.encoding.clone();
+            // `known` is empty when every block is known.
+            let labels = loaded
+                .labels
+                .iter()
+                .enumerate()
+                .map(|(i, &l)| match loaded.known.get(i) {
+                    Some(false) => Mark::Unknown,
+                    _ => Mark::from(l),
+                })
+                .collect();
             let expected_f1 = self.model_view(&bytes).ok().map(|v| v.expected_f1);
             return Ok(PageState {
                 bytes,
                 encoding,
                 text: loaded.text,
                 page: loaded.page,
-                labels: loaded.labels,
+                labels,
                 uncertain: Vec::new(),
                 record: Some(loaded.record),
                 prelabelled: false,
@@ -317,7 +367,7 @@ impl Session {
         let text = decoded.text.into_owned();
         let page = segmenter.segment(&text).map_err(|e| bad(e.to_string()))?;
         let mut state = PageState {
-            labels: vec![Label::Other; page.blocks.len()],
+            labels: vec![Mark::Other; page.blocks.len()],
             bytes: Vec::new(),
             encoding,
             text,
@@ -330,7 +380,7 @@ impl Session {
         if self.model.is_some() {
             let view = self.model_view(&bytes)?;
             if view.labels.len() == state.page.blocks.len() {
-                state.labels = view.labels;
+                state.labels = view.labels.into_iter().map(Mark::from).collect();
                 state.uncertain = view.uncertain;
                 state.prelabelled = true;
                 state.expected_f1 = Some(view.expected_f1);
@@ -376,38 +426,4 @@ impl Session {
             expected_f1: f1,
         })
     }
-}
-
-/// The expected text-level F1 of a page under the model's marginals: the best, over the
-/// prefixes of its blocks sorted by P(other), of `2 Σ_kept c w / (Σ_kept w + Σ_all c w)`, with
-/// c the (recalibrated) probability that a block is content and w its words (the quantity
-/// `victor_label::expected` maximises to choose a page's threshold). A page where the model is
-/// sure scores near 1; a page of doubtful blocks scores low. A page without words scores 1
-/// (nothing to get wrong).
-pub fn expected_f1(page: &Page, probs: &[Probs], cal: Calibration) -> f64 {
-    let mut blocks: Vec<(f64, f64, f64)> = page
-        .blocks
-        .iter()
-        .zip(probs)
-        .map(|(b, p)| {
-            (
-                p[2],
-                f64::from(word_count(page.block_text(b))),
-                1.0 - cal.apply(p[2]),
-            )
-        })
-        .filter(|&(_, w, _)| w > 0.0)
-        .collect();
-    if blocks.is_empty() {
-        return 1.0;
-    }
-    blocks.sort_unstable_by(|a, b| a.0.total_cmp(&b.0));
-    let gold: f64 = blocks.iter().map(|&(_, w, c)| c * w).sum();
-    let (mut overlap, mut kept, mut best) = (0.0f64, 0.0f64, 0.0f64);
-    for &(_, w, c) in &blocks {
-        overlap += c * w;
-        kept += w;
-        best = best.max(2.0 * overlap / (kept + gold));
-    }
-    best
 }

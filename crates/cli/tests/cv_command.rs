@@ -164,7 +164,9 @@ fn learning_curve_trains_each_fold_on_growing_shares() {
     ]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
-        stdout.contains("2-fold learning curve (5 pages; text-level macro F1"),
+        stdout.contains(
+            "2-fold learning curve, pages drawn with seed 1 (5 pages; text-level macro F1"
+        ),
         "{stdout}"
     );
     assert!(
@@ -201,6 +203,59 @@ fn learning_curve_trains_each_fold_on_growing_shares() {
         assert_eq!(held(&half), held(&whole));
         assert_eq!(trained_pages(&half), small);
         assert_eq!(trained_pages(&whole), all);
+    }
+}
+
+#[test]
+fn learning_curve_in_uncertainty_order() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let csv = tmp.path().join("curve.csv");
+    let web = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models/web");
+    let out = run_ok(&[
+        "cv",
+        s(&examples()),
+        "--folds",
+        "2",
+        "--learning-curve",
+        "0.5,1",
+        "--curve-order",
+        "uncertain",
+        "--model",
+        s(&web),
+        "-q",
+        "--csv",
+        s(&csv),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("2-fold learning curve, pages in uncertainty order (5 pages;"),
+        "{stdout}"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("5 pages ranked by the model's expected F1"),
+        "{stderr}"
+    );
+    let rows: Vec<csv::StringRecord> = csv::Reader::from_path(&csv)
+        .expect("csv")
+        .records()
+        .map(|r| r.expect("row"))
+        .collect();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(&rows[0][13], "uncertain");
+    assert!(rows[0][14].parse::<f64>().expect("train_blocks") > 0.0);
+    // The order needs its model, and the model an order that uses it.
+    for args in [
+        vec!["--curve-order", "uncertain"],
+        vec!["--curve-order", "random", "--model", s(&web)],
+    ] {
+        let ex = examples();
+        let mut all = vec!["cv", s(&ex), "--learning-curve", "0.5,1"];
+        all.extend(args);
+        let out = common::run(&all);
+        assert!(!out.status.success(), "{all:?} accepted");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("--model"), "{stderr}");
     }
 }
 

@@ -223,6 +223,21 @@ impl<'m> Labeler<'m> {
     pub fn default_decoding(&self) -> Decoding {
         self.model.recommended_decoding()
     }
+
+    /// The model's expected text-level F1 of a page ([`crate::expected::expected_f1`] of its
+    /// marginals under the bundle's recalibration): how sure the model is of the page, the
+    /// score active learning ranks pages by (lowest first).
+    ///
+    /// # Errors
+    ///
+    /// As [`Labeler::label_bytes`].
+    pub fn expected_f1(&mut self, bytes: &[u8]) -> Result<f64, LabelError> {
+        let processed = self.process_with_charset(bytes, None)?;
+        let mut probs = Vec::with_capacity(processed.page.blocks.len());
+        self.marginals(&processed.table, &mut probs)?;
+        let cal = self.model.expected_options().calibration;
+        Ok(crate::expected::expected_f1(&processed.page, &probs, cal))
+    }
 }
 
 /// A labeler's buffers without its model: an owner that shares the model between threads (and

@@ -7,6 +7,9 @@
 //! counts, the recommended threshold from the text-level scores. With a share below 1
 //! ([`CvOptions::train_share`]), each fold trains on part of the other folds' pages
 //! ([`training_subset`]): runs with growing shares over the same folds make a learning curve.
+//! Which pages a share takes is [`CvOptions::curve_order`]: a seeded draw, or the pages a score
+//! ranks first (a model's expected F1, lowest first: the pages active learning would have had
+//! annotated first); the folds, and so the held-out pages, do not depend on it.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -49,6 +52,26 @@ pub struct CvOptions {
     /// are among those of a larger one and every share scores the same held-out pages: runs with
     /// growing shares make a learning curve.
     pub train_share: f64,
+    /// Which of a fold's training pages a share below 1 takes ([`curve_subset`]). The folds do
+    /// not depend on it, so curves in different orders score the same held-out pages.
+    pub curve_order: CurveOrder,
+}
+
+/// In which order a fold's training pages enter a learning curve: a share takes the first
+/// pages of this order, so the pages of a smaller share are among those of a larger one.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CurveOrder {
+    /// A seeded shuffle of each fold's training pages ([`training_subset`], the seed mixed
+    /// with the fold's number). With the seed of the folds, it is the draw `victor cv
+    /// --learning-curve` has always made; other seeds draw other pages over the same folds.
+    Random {
+        /// Seed of the draw.
+        seed: u64,
+    },
+    /// By a score per page, lowest first (ties in page order): one score for each page given
+    /// to [`cross_validate`], in the same order. A model's expected text-level F1
+    /// (`victor_label::Labeler::expected_f1`) makes it the order of uncertainty sampling.
+    Ranked(std::sync::Arc<Vec<f64>>),
 }
 
 /// The outcome of one fold.
@@ -58,10 +81,16 @@ pub struct FoldResult {
     pub fold: usize,
     /// Pages trained on.
     pub train_pages: usize,
+    /// Blocks of the pages trained on (what annotating them took, roughly).
+    pub train_blocks: usize,
     /// Pages scored.
     pub test_pages: usize,
     /// Training time, seconds.
     pub seconds: f64,
+    /// Ids of the pages trained on (those skipped included), in page order.
+    pub train_ids: Vec<String>,
+    /// Ids of the held-out pages, in page order (those not scored included).
+    pub test_ids: Vec<String>,
     /// Scores of the held-out pages.
     pub assessment: Assessment,
 }
@@ -153,6 +182,41 @@ pub fn training_subset(n: usize, share: f64, seed: u64) -> Vec<usize> {
     pick
 }
 
+/// Which of a fold's training pages to train on at `share`: `others` are the fold's training
+/// pages (indices into the pages given to [`cross_validate`], in page order) and the result
+/// indexes `others`, in its order. [`CurveOrder::Random`] is [`training_subset`] with a seed
+/// of the fold's own; [`CurveOrder::Ranked`] takes the first `ceil(share * n)` (at least one)
+/// by score, lowest first (a page without a score, or a NaN one, last). Either way the subsets
+/// of growing shares are nested.
+pub fn curve_subset(others: &[usize], share: f64, fold: usize, order: &CurveOrder) -> Vec<usize> {
+    let n = others.len();
+    match order {
+        CurveOrder::Random { seed } => {
+            let subset_seed = seed ^ (fold as u64 + 1).wrapping_mul(0xa076_1d64_78bd_642f);
+            training_subset(n, share, subset_seed)
+        }
+        CurveOrder::Ranked(scores) => {
+            if share >= 1.0 || n == 0 {
+                return (0..n).collect();
+            }
+            let k = ((share.max(0.0) * n as f64).ceil() as usize).clamp(1, n);
+            let score = |i: usize| {
+                scores
+                    .get(others[i])
+                    .copied()
+                    .filter(|s| !s.is_nan())
+                    .unwrap_or(f64::INFINITY)
+            };
+            let mut pick: Vec<usize> = (0..n).collect();
+            // Stable: equal scores keep page order.
+            pick.sort_by(|&a, &b| score(a).total_cmp(&score(b)));
+            pick.truncate(k);
+            pick.sort_unstable();
+            pick
+        }
+    }
+}
+
 /// `0..n` in a seeded Fisher-Yates shuffle.
 fn shuffled(n: usize, seed: u64) -> Vec<usize> {
     let mut order: Vec<usize> = (0..n).collect();
@@ -201,17 +265,10 @@ pub fn cross_validate(
     let mut opts = opts.clone();
     opts.verbose = false;
     let run_fold = |fold: usize| -> Result<FoldResult, TrainError> {
-        let others: Vec<&PageRef> = pages
-            .iter()
-            .zip(&assign)
-            .filter(|(_, f)| **f != fold)
-            .map(|(p, _)| p)
-            .collect();
-        // Each fold draws its subset with a seed of its own.
-        let subset_seed = cv.seed ^ (fold as u64 + 1).wrapping_mul(0xa076_1d64_78bd_642f);
-        let train: Vec<PageRef> = training_subset(others.len(), cv.train_share, subset_seed)
+        let others: Vec<usize> = (0..pages.len()).filter(|&i| assign[i] != fold).collect();
+        let train: Vec<PageRef> = curve_subset(&others, cv.train_share, fold, &cv.curve_order)
             .into_iter()
-            .map(|i| others[i].clone())
+            .map(|i| pages[others[i]].clone())
             .collect();
         let test: Vec<&PageRef> = pages
             .iter()
@@ -313,8 +370,11 @@ pub fn cross_validate(
         Ok(FoldResult {
             fold,
             train_pages: data.pages,
+            train_blocks: data.blocks,
             test_pages: scored.load(Ordering::Relaxed),
             seconds: data.seconds,
+            train_ids: train.iter().map(|p| p.id.clone()).collect(),
+            test_ids: test.iter().map(|p| p.id.clone()).collect(),
             assessment,
         })
     };
@@ -359,6 +419,59 @@ mod tests {
             prev = s;
         }
         assert_ne!(training_subset(100, 0.5, 11), training_subset(100, 0.5, 12));
+    }
+
+    #[test]
+    fn curve_subsets_follow_their_order() {
+        // Fold 0's training pages: every page but 0, 5 and 10 (15 pages in all).
+        let others: Vec<usize> = (0..15).filter(|i| i % 5 != 0).collect();
+        // The random order is the draw `training_subset` has always made for fold 0.
+        let seed = 4;
+        let random = CurveOrder::Random { seed };
+        let old_seed = seed ^ 1u64.wrapping_mul(0xa076_1d64_78bd_642f);
+        assert_eq!(
+            curve_subset(&others, 0.5, 0, &random),
+            training_subset(others.len(), 0.5, old_seed)
+        );
+        assert_eq!(
+            curve_subset(&others, 0.5, 0, &random),
+            curve_subset(&others, 0.5, 0, &random)
+        );
+        assert_ne!(
+            curve_subset(&others, 0.5, 0, &random),
+            curve_subset(&others, 0.5, 0, &CurveOrder::Random { seed: 5 })
+        );
+        // Ranked: page i scores (i * 7) % 15; NaN and missing scores go last.
+        let mut scores: Vec<f64> = (0..15).map(|i| ((i * 7) % 15) as f64).collect();
+        scores[14] = f64::NAN;
+        let ranked = CurveOrder::Ranked(std::sync::Arc::new(scores.clone()));
+        let mut prev: Vec<usize> = Vec::new();
+        for share in [0.1, 0.25, 0.5, 0.75, 0.99] {
+            let s = curve_subset(&others, share, 0, &ranked);
+            assert_eq!(s.len(), ((share * 12.0_f64).ceil() as usize).max(1));
+            assert!(s.windows(2).all(|w| w[0] < w[1]), "in page order");
+            assert!(prev.iter().all(|i| s.contains(i)), "{share}: not nested");
+            // Nothing left out scores lower than what was taken.
+            let worst = s
+                .iter()
+                .map(|&i| scores[others[i]])
+                .fold(f64::MIN, f64::max);
+            for i in (0..others.len()).filter(|i| !s.contains(i)) {
+                let sc = scores[others[i]];
+                assert!(sc.is_nan() || sc >= worst, "{share}: left out {i}");
+            }
+            prev = s;
+        }
+        // The lowest scores: pages 13 (1), 11 (2), 9 (3); ceil(0.15 * 12) = 2 takes 13 and 11.
+        let two: Vec<usize> = curve_subset(&others, 0.15, 0, &ranked)
+            .iter()
+            .map(|&i| others[i])
+            .collect();
+        assert_eq!(two, vec![11, 13]);
+        assert!(!curve_subset(&others, 0.9, 0, &ranked).contains(&(others.len() - 1)));
+        let short = CurveOrder::Ranked(std::sync::Arc::new(vec![0.0; 3]));
+        assert_eq!(curve_subset(&others, 0.1, 0, &short), vec![0, 1]);
+        assert_eq!(curve_subset(&others, 1.0, 0, &ranked).len(), 12);
     }
 
     #[test]

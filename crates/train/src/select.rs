@@ -11,11 +11,12 @@ use victor_label::expected::{ExpectedOptions, calibration_grid};
 
 use crate::assess::{Assessment, default_grid};
 use crate::bundle::Replace;
-use crate::cv::{CvOptions, FoldResult};
+use crate::cv::{CurveOrder, CvOptions, FoldResult};
 
 /// The cross-validation `victor train` chooses a bundle's decoding with: `folds` folds by page
 /// (seed 1), `parallel` trained at once, the default threshold grid and every calibration of
-/// [`calibration_grid`], all of each fold's training pages, no kept fold models.
+/// [`calibration_grid`], all of each fold's training pages (a learning curve would draw them
+/// with seed 1), no kept fold models.
 pub fn threshold_cv(folds: usize, parallel: usize) -> CvOptions {
     CvOptions {
         folds,
@@ -27,6 +28,7 @@ pub fn threshold_cv(folds: usize, parallel: usize) -> CvOptions {
         keep_models: None,
         replace: Replace::OnlyBundle,
         train_share: 1.0,
+        curve_order: CurveOrder::Random { seed: 1 },
     }
 }
 

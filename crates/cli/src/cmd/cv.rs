@@ -4,6 +4,10 @@
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::Arc;
+
+use anyhow::Context;
+use rayon::prelude::*;
 
 use indicatif::ProgressBar;
 use victor_annotations::format::PageRef;
@@ -11,7 +15,7 @@ use victor_eval::{BlockCounts, MeanSe, TextScores, gain_per_doubling, paired_dif
 use victor_label::expected::ExpectedOptions;
 use victor_train::assess::Assessment;
 use victor_train::bundle::Replace;
-use victor_train::cv::{CvEvent, CvOptions, FoldResult, cross_validate};
+use victor_train::cv::{CurveOrder, CvEvent, CvOptions, FoldResult, cross_validate};
 use victor_train::select;
 use victor_train::{Setup, TrainOptions};
 
@@ -64,13 +68,30 @@ pub struct Args {
     /// Learning curve: run the cross-validation once for each share of every fold's training
     /// pages (comma-separated, each above 0 and at most 1, e.g. 0.25,0.5,0.75,1), with the same
     /// folds and held-out pages each time (a smaller share's pages are among a larger one's), and
-    /// print one row per share instead of the Table 2 rows: pages trained on, text-level F1 of
+    /// print one row per share instead of the Table 2 rows: pages (and their blocks) trained on, text-level F1 of
     /// the held-out pages under each decoding, the change from the share before with its
     /// standard error over pages, and the gain per doubling of the training pages. It tells
     /// whether annotating more pages is worth it. With --keep-models, the bundles go to
     /// DIR/share-S/fold-K.
     #[arg(long, value_name = "SHARES", value_delimiter = ',', value_parser = parse_share)]
     learning_curve: Vec<f64>,
+    /// With --learning-curve: in which order each fold's training pages enter the curve (a
+    /// share takes the first pages of the order). `random`: a seeded draw (--curve-seed);
+    /// `uncertain`: the pages the ranking model (--model) is least sure of first, by its
+    /// expected text-level F1 of each page, the order `victor annotate --order uncertain` offers
+    /// pages in. The folds, and so the held-out pages, are the same in either order, so the
+    /// curves compare: does annotating in uncertainty order pay?
+    #[arg(long, value_enum, default_value_t = CurveOrderArg::Random, requires = "learning_curve")]
+    curve_order: CurveOrderArg,
+    /// Seed of the random curve order (default: --seed, the draw `victor cv --learning-curve`
+    /// made before there was a choice). The folds stay those of --seed.
+    #[arg(long, value_name = "N")]
+    curve_seed: Option<u64>,
+    /// The model that ranks the pages for --curve-order uncertain (a bundle folder or a
+    /// built-in name). It should not have been trained on these pages: it would know their
+    /// labels.
+    #[arg(long, value_name = "M")]
+    model: Option<PathBuf>,
     /// No progress display.
     #[arg(long, short)]
     quiet: bool,
@@ -85,6 +106,15 @@ fn parse_share(s: &str) -> Result<f64, String> {
         )),
         Err(e) => Err(format!("{s:?}: {e}")),
     }
+}
+
+/// In which order the training pages enter a learning curve (`--curve-order`).
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum CurveOrderArg {
+    /// A seeded draw.
+    Random,
+    /// The ranking model's expected text-level F1 of each page, lowest first.
+    Uncertain,
 }
 
 /// What a fold is made of (`--folds-by`).
@@ -150,7 +180,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         pages.len(),
         args.parallel_folds
     );
-    let cv = CvOptions {
+    let mut cv = CvOptions {
         seed: args.seed,
         by_site: args.folds_by == FoldsBy::Site,
         keep_models: args.keep_models.clone(),
@@ -159,8 +189,23 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         } else {
             Replace::OnlyBundle
         },
+        curve_order: CurveOrder::Random {
+            seed: args.curve_seed.unwrap_or(args.seed),
+        },
         ..select::threshold_cv(folds, args.parallel_folds)
     };
+    match (args.curve_order, &args.model) {
+        (CurveOrderArg::Uncertain, Some(m)) => {
+            cv.curve_order = CurveOrder::Ranked(Arc::new(rank_by_uncertainty(pages, m)?));
+        }
+        (CurveOrderArg::Uncertain, None) => {
+            anyhow::bail!("--curve-order uncertain needs --model (the model that ranks the pages)")
+        }
+        (CurveOrderArg::Random, Some(_)) => {
+            anyhow::bail!("--model ranks pages for --curve-order uncertain only")
+        }
+        (CurveOrderArg::Random, None) => {}
+    }
     if let Some(keep) = &args.keep_models {
         // Every folder a fold's bundle will take, checked before any training.
         let mut shares = args.learning_curve.clone();
@@ -183,9 +228,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let title = format!(
         "{folds}-fold {}{}{}",
         if args.learning_curve.is_empty() {
-            "cross-validation"
+            "cross-validation".to_string()
         } else {
-            "learning curve"
+            match &cv.curve_order {
+                CurveOrder::Ranked(_) => "learning curve, pages in uncertainty order".to_string(),
+                CurveOrder::Random { seed } => {
+                    format!("learning curve, pages drawn with seed {seed}")
+                }
+            }
         },
         if cv.by_site { " by site" } else { "" },
         if l.opts.boost.is_some() {
@@ -287,6 +337,37 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Every page's expected text-level F1 under the model at `model` (the score `victor annotate
+/// --order uncertain` ranks by), in the order of `pages`; a page the model cannot label scores
+/// infinity (last), with a note.
+fn rank_by_uncertainty(pages: &[PageRef], model: &std::path::Path) -> anyhow::Result<Vec<f64>> {
+    let model = crate::util::model::load(Some(model))
+        .with_context(|| format!("--model {}", model.display()))?;
+    let started = std::time::Instant::now();
+    let scores: Vec<f64> = pages
+        .par_iter()
+        .map_init(
+            || victor_label::Labeler::new(&model),
+            |labeler, page| {
+                let score = page
+                    .bytes()
+                    .map_err(|e| e.to_string())
+                    .and_then(|b| labeler.expected_f1(&b).map_err(|e| e.to_string()));
+                score.unwrap_or_else(|e| {
+                    eprintln!("victor cv: page {} not ranked (goes last): {e}", page.id);
+                    f64::INFINITY
+                })
+            },
+        )
+        .collect();
+    eprintln!(
+        "victor cv: {} pages ranked by the model's expected F1 in {:.1} s",
+        pages.len(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(scores)
+}
+
 /// Where threshold `t` stands in the grid `thresholds`.
 fn grid_index(thresholds: &[f64], t: f64) -> Option<usize> {
     thresholds.iter().position(|x| (x - t).abs() < 1e-9)
@@ -347,6 +428,8 @@ struct CurvePoint {
     share: f64,
     /// Pages trained on, mean over folds.
     train_pages: f64,
+    /// Their blocks, mean over folds.
+    train_blocks: f64,
     viterbi: f64,
     at_half: f64,
     best_threshold: (f64, f64),
@@ -402,6 +485,8 @@ fn learning_curve(
             share,
             train_pages: results.iter().map(|r| r.train_pages as f64).sum::<f64>()
                 / results.len().max(1) as f64,
+            train_blocks: results.iter().map(|r| r.train_blocks as f64).sum::<f64>()
+                / results.len().max(1) as f64,
             viterbi: f1(&all.viterbi_text),
             at_half: half,
             best_threshold: all.best_threshold().unwrap_or((0.5, 0.0)),
@@ -426,9 +511,10 @@ fn learning_curve(
     )?;
     writeln!(
         std::io::stdout(),
-        "{:>6} {:>12} {:>8} {:>8} {:>14} {:>12} {:>16}",
+        "{:>6} {:>12} {:>12} {:>8} {:>8} {:>14} {:>12} {:>16}",
         "share",
         "train pages",
+        "train blocks",
         "Viterbi",
         "T=0.50",
         "best T",
@@ -441,9 +527,10 @@ fn learning_curve(
         });
         writeln!(
             std::io::stdout(),
-            "{:>6} {:>12.1} {:>8.2} {:>8.2} {:>14} {:>12.2} {:>16}",
+            "{:>6} {:>12.1} {:>12.0} {:>8.2} {:>8.2} {:>14} {:>12.2} {:>16}",
             p.share,
             p.train_pages,
+            p.train_blocks,
             100.0 * p.viterbi,
             100.0 * p.at_half,
             format!(
@@ -487,7 +574,13 @@ fn learning_curve(
                 "expected_min_words",
                 "change",
                 "change_se",
+                "order",
+                "train_blocks",
             ])?;
+            let order = match &cv.curve_order {
+                CurveOrder::Ranked(_) => "uncertain".to_string(),
+                CurveOrder::Random { seed } => format!("random:{seed}"),
+            };
             for (p, change) in points.iter().zip(&changes) {
                 let c = p.expected.0.calibration;
                 let (d, se) = change.map_or((String::new(), String::new()), |c| {
@@ -507,6 +600,8 @@ fn learning_curve(
                     p.expected.0.min_words.to_string(),
                     d,
                     se,
+                    order.clone(),
+                    format!("{:.1}", p.train_blocks),
                 ])?;
             }
             w.flush()?;
