@@ -135,17 +135,7 @@ impl Cleaner {
         charset: Option<&str>,
         url: Option<&str>,
     ) -> PyResult<String> {
-        let bytes = page_bytes(html)?;
-        let charset = bytes_charset(html, charset);
-        let c = &self.inner;
-        py.detach(|| {
-            c.clean_with(victor::Page {
-                html: &bytes,
-                charset,
-                url,
-            })
-        })
-        .map_err(err)
+        clean_page(py, &self.inner, html, charset, url)
     }
 
     /// A page's URL, title, language, cleaned text and blocks (text, start, end, label, and the
@@ -409,11 +399,21 @@ fn clean(
     charset: Option<&str>,
     url: Option<&str>,
 ) -> PyResult<String> {
+    clean_page(py, &make_cleaner(model, None, None)?, html, charset, url)
+}
+
+/// Cleans one page with `cleaner`, the GIL released meanwhile; `charset` counts for bytes only.
+fn clean_page(
+    py: Python<'_>,
+    cleaner: &victor::Cleaner,
+    html: &Bound<'_, PyAny>,
+    charset: Option<&str>,
+    url: Option<&str>,
+) -> PyResult<String> {
     let bytes = page_bytes(html)?;
     let charset = bytes_charset(html, charset);
-    let c = make_cleaner(model, None, None)?;
     py.detach(|| {
-        c.clean_with(victor::Page {
+        cleaner.clean_with(victor::Page {
             html: &bytes,
             charset,
             url,
