@@ -16,7 +16,7 @@ use std::sync::OnceLock;
 use victor_annotations::Label;
 use victor_annotations::format::Corpus;
 use victor_eval::text_score::read_gold;
-use victor_eval::{BlockCounts, PageScore, TextScores, TokenBag, Tokenizer};
+use victor_eval::{Bags, BlockCounts, PageScore, TextScores, TokenBag, Tokenizer};
 use victor_label::render::render_text;
 use victor_label::{Labeler, Model};
 

@@ -1,16 +1,19 @@
 //! The vocabulary every victor crate shares, and nothing else: the three block labels of the
 //! Victor paper ([`Label`]), a block's marginal probabilities ([`Probs`]) and the decision that
-//! turns them into a label under a threshold on P(other) ([`decide`], [`decide_page`]), and the ways of choosing labels from them ([`Decoding`]).
+//! turns them into a label under a threshold on P(other) ([`decide`], [`decide_page`]), the ways
+//! of choosing labels from them ([`Decoding`]), and the words texts are measured in
+//! ([`words`]: the text-level score's tokens, which the expected-F1 decoding counts too).
 //!
 //! It lives apart so that labelling, evaluation and the seeds' methods name a label without
 //! pulling in the annotation importer, the feature extractor or the CRF. It has no dependencies
-//! beyond `serde` and `thiserror`.
+//! beyond `serde`, `thiserror` and `unicode-normalization`.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 mod decide;
 mod label;
+pub mod words;
 
 pub use decide::{Decoding, Probs, decide, decide_page};
 pub use label::{Label, UnknownLabel};

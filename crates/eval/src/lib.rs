@@ -29,4 +29,4 @@ pub use block_score::{BlockCounts, BlockMetrics};
 pub use paired::{MeanSe, gain_per_doubling, paired_difference};
 pub use sweep::{SweepError, SweepPage, SweepRow, sweep, sweep_with_text};
 pub use text_score::{PageScore, Prf, TextScores, TextSummary};
-pub use tokens::{TokenBag, Tokenizer};
+pub use tokens::{Bags, TokenBag, Tokenizer};

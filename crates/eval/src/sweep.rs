@@ -17,7 +17,7 @@ use victor_core::{Label, Probs, decide_page};
 
 use crate::block_score::{BlockCounts, BlockMetrics, LengthMismatch};
 use crate::text_score::{PageScore, TextScores, TextSummary};
-use crate::tokens::{TokenBag, Tokenizer};
+use crate::tokens::{Bags, TokenBag, Tokenizer};
 
 /// `steps + 1` evenly spaced thresholds from 0 to 1 inclusive (`i / steps`, no accumulated
 /// rounding); `[0.0, 1.0]` for `steps == 0`.

@@ -19,7 +19,7 @@ pub use gold::{ReadError, gold_text, read_gold, read_text_lossy};
 
 use serde::Serialize;
 
-use crate::tokens::{TokenBag, Tokenizer};
+use crate::tokens::{Bags, TokenBag, Tokenizer};
 
 /// Precision, recall and F1, each in `0..=1`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]

@@ -56,32 +56,14 @@
 use serde::{Deserialize, Serialize};
 use victor_core::Label;
 use victor_features::Page;
-use victor_features::features::lexicon::is_cjk;
 
+use victor_core::words::Tokenizer;
 use victor_core::{Probs, decide};
 
-/// The number of words of a block's text for the expected-F1 decoding, counted as the
-/// text-level measure counts them (`victor eval`, the shared scorer): runs of letters and
-/// digits, with every Han or kana character ([`victor_features::features::lexicon::is_cjk`])
-/// and every Thai character a word of its own.
-pub fn word_count(text: &str) -> u32 {
-    let mut n = 0u32;
-    let mut in_word = false;
-    for ch in text.chars() {
-        if ch.is_ascii() {
-            let w = ch.is_ascii_alphanumeric();
-            n += u32::from(w && !in_word);
-            in_word = w;
-        } else if is_cjk(ch) || ('\u{0e00}'..='\u{0e7f}').contains(&ch) {
-            n += 1;
-            in_word = false;
-        } else {
-            let w = ch.is_alphanumeric();
-            n += u32::from(w && !in_word);
-            in_word = w;
-        }
-    }
-    n
+/// The number of words of a block's text for the expected-F1 decoding: its tokens under the
+/// text-level measure that the decoding maximises ([`victor_core::words`]), with `tok`'s buffer.
+pub fn word_count(tok: &mut Tokenizer, text: &str) -> u32 {
+    u32::try_from(tok.count(text)).unwrap_or(u32::MAX)
 }
 
 /// A monotone map of P(other) applied before expected-F1 decoding:
@@ -213,6 +195,8 @@ pub struct ExpectedOptions {
 pub struct Scratch {
     /// (P(other), words, recalibrated P(content)) of the blocks with words.
     blocks: Vec<(f64, u32, f64)>,
+    /// The word counter's buffer.
+    words: Tokenizer,
     /// Per block of `blocks`, its words times P(content) under each shift of the spread.
     spread: Vec<[f64; SPREAD_NODES]>,
 }
@@ -223,11 +207,12 @@ pub struct Scratch {
 /// first.
 pub fn page_threshold(page: &Page, probs: &[Probs], cal: Calibration, s: &mut Scratch) -> f64 {
     s.blocks.clear();
+    let words = &mut s.words;
     s.blocks.extend(
         page.blocks
             .iter()
             .zip(probs)
-            .map(|(b, p)| (p[2], word_count(page.block_text(b))))
+            .map(|(b, p)| (p[2], word_count(words, page.block_text(b))))
             .filter(|&(_, w)| w > 0)
             .map(|(q, w)| (q, w, 1.0 - cal.apply(q))),
     );
@@ -384,6 +369,7 @@ fn best_cut_spread(
 /// wrong). It is the uncertainty that active learning ranks pages by: `victor annotate --order
 /// uncertain` and `victor cv --curve-order uncertain` offer the lowest first.
 pub fn expected_f1(page: &Page, probs: &[Probs], cal: Calibration) -> f64 {
+    let mut words = Tokenizer::new();
     let mut blocks: Vec<(f64, f64, f64)> = page
         .blocks
         .iter()
@@ -391,7 +377,7 @@ pub fn expected_f1(page: &Page, probs: &[Probs], cal: Calibration) -> f64 {
         .map(|(b, p)| {
             (
                 p[2],
-                f64::from(word_count(page.block_text(b))),
+                f64::from(word_count(&mut words, page.block_text(b))),
                 1.0 - cal.apply(p[2]),
             )
         })
@@ -447,7 +433,9 @@ mod tests {
     }
 
     #[test]
-    fn words_are_letter_and_digit_runs() {
+    fn words_are_the_text_measures_tokens() {
+        let mut t = Tokenizer::new();
+        let mut word_count = |s: &str| word_count(&mut t, s);
         assert_eq!(word_count(""), 0);
         assert_eq!(word_count(" | "), 0);
         assert_eq!(word_count("Hello, world! 42 times"), 4);
@@ -457,6 +445,11 @@ mod tests {
         // by characters, as the measure does.
         assert_eq!(word_count("한국어 단어"), 2);
         assert_eq!(word_count("ภาษาไทย ok"), 8);
+        // As the measure normalizes: a decomposed accent (NFKC composes it), a fraction
+        // (NFKC spells it 1⁄2), Turkish İ (lowercased to i and a combining dot).
+        assert_eq!(word_count("cafe\u{301}s"), 1);
+        assert_eq!(word_count("½"), 2);
+        assert_eq!(word_count("İstanbul"), 2);
     }
 
     #[test]

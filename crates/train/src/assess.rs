@@ -12,7 +12,7 @@
 use victor_annotations::Label;
 use victor_eval::block_score::LengthMismatch;
 use victor_eval::sweep::{self, PageScratch, PageText};
-use victor_eval::{BlockCounts, PageScore, TextScores, TokenBag};
+use victor_eval::{Bags, BlockCounts, PageScore, TextScores, TokenBag};
 use victor_features::Page;
 use victor_label::Probs;
 use victor_label::expected::{self, Calibration, ExpectedOptions, MIN_WORDS_GRID};

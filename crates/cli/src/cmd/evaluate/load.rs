@@ -17,7 +17,7 @@ use victor_annotations::Label;
 use victor_annotations::format::resolve_labels;
 use victor_annotations::import::import_page;
 use victor_eval::text_score::read_gold;
-use victor_eval::{PageScore, TokenBag, Tokenizer};
+use victor_eval::{Bags, PageScore, TokenBag, Tokenizer};
 use victor_features::{FeatureTable, Page, Segmenter};
 use victor_label::render::render_text;
 use victor_label::{Labeler, Model, Probs};

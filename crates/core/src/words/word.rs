@@ -26,6 +26,11 @@ pub(crate) fn is_alnum(c: char) -> bool {
     if c.is_ascii() {
         return c.is_ascii_alphanumeric();
     }
+    if ('\u{c0}'..='\u{17f}').contains(&c) {
+        // The accented letters of Latin-1 and Latin Extended-A, the most frequent non-ASCII
+        // characters of European text: all letters but the two signs.
+        return c != '\u{d7}' && c != '\u{f7}';
+    }
     WORD_RANGES
         .binary_search_by(|&(lo, hi)| {
             if hi < c {

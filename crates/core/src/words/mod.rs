@@ -1,0 +1,266 @@
+//! Words, as victor measures texts: the tokens of the text-level score (`victor eval`, the
+//! acceptance scorer `checks/score.py`) and the word counts of the expected-F1 decoding, which
+//! maximises that same score and so must count what it counts.
+//!
+//! A text is normalized with NFKC and lowercased (Python's `str.lower()`, which knows the final
+//! sigma); its tokens are, left to right:
+//! - each character of the CJK, kana and Thai ranges ([`is_single`]) alone, and
+//! - each maximal run of other letters and digits ([`is_word_char`]: Python's `[^\W_]`).
+//!
+//! Everything else separates tokens. Lowercasing can split a word: Turkish `İ` becomes `i`
+//! and a combining dot, which is no word character.
+//!
+//! Design: a [`Tokenizer`] owns the scratch buffer that holds the normalized text, so
+//! tokenizing a page allocates at most the normalized copy (nothing when the page is ASCII and
+//! the buffer is warm) and tokens are `&str` slices of it.
+
+mod word;
+
+use unicode_normalization::IsNormalized;
+use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::is_nfkc_quick;
+
+/// Whether `c` is a token on its own: the ranges U+3040–U+30FF (kana), U+3400–U+4DBF,
+/// U+4E00–U+9FFF, U+F900–U+FAFF (CJK ideographs) and U+0E00–U+0E7F (Thai), the scorer's
+/// `SINGLE`. Any character of these ranges counts, marks and punctuation included.
+#[inline]
+pub fn is_single(c: char) -> bool {
+    matches!(c,
+        '\u{3040}'..='\u{30ff}'
+        | '\u{3400}'..='\u{4dbf}'
+        | '\u{4e00}'..='\u{9fff}'
+        | '\u{f900}'..='\u{faff}'
+        | '\u{0e00}'..='\u{0e7f}')
+}
+
+/// Whether `c` can be part of a multi-character token: a letter or number in Python's sense
+/// (`str.isalnum()`, Unicode 14.0 categories `L*` and `N*`) that is not [`is_single`].
+///
+/// Combining marks are not word characters: the scorer splits "हिन्दी" at its vowel signs.
+#[inline]
+pub fn is_word_char(c: char) -> bool {
+    !is_single(c) && word::is_alnum(c)
+}
+
+/// Splits texts into tokens, reusing one buffer across calls.
+#[derive(Debug, Default, Clone)]
+pub struct Tokenizer {
+    /// The NFKC-normalized, lowercased text of the last call.
+    normalized: String,
+    /// NFKC output before lowercasing (non-ASCII texts only).
+    nfkc: String,
+}
+
+impl Tokenizer {
+    /// A tokenizer with empty buffers.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Calls `f` with each token of `text`, in order.
+    ///
+    /// The tokens borrow the tokenizer's buffer, so `f` cannot keep them.
+    pub fn for_each_token(&mut self, text: &str, mut f: impl FnMut(&str)) {
+        self.normalize(text);
+        let buf = self.normalized.as_str();
+        let mut run_start: Option<usize> = None;
+        for (i, c) in buf.char_indices() {
+            if c.is_ascii() {
+                // The common case, without the table lookups below.
+                if c.is_ascii_alphanumeric() {
+                    run_start.get_or_insert(i);
+                } else if let Some(start) = run_start.take() {
+                    emit(buf, start, i, &mut f);
+                }
+            } else if is_single(c) {
+                if let Some(start) = run_start.take() {
+                    emit(buf, start, i, &mut f);
+                }
+                emit(buf, i, i + c.len_utf8(), &mut f);
+            } else if word::is_alnum(c) {
+                run_start.get_or_insert(i);
+            } else if let Some(start) = run_start.take() {
+                emit(buf, start, i, &mut f);
+            }
+        }
+        if let Some(start) = run_start {
+            emit(buf, start, buf.len(), &mut f);
+        }
+    }
+
+    /// The tokens of `text` as owned strings, in order (for tests and diagnostics; scoring
+    /// uses [`Tokenizer::fill_bag`]).
+    pub fn tokens(&mut self, text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        self.for_each_token(text, |t| out.push(t.to_owned()));
+        out
+    }
+
+    /// The number of tokens of `text`: what [`Tokenizer::for_each_token`] would call `f` for.
+    ///
+    /// Most texts are counted where they lie, without the normalized copy: an ASCII text, and
+    /// any text that NFKC leaves as it is and that holds none of [`UNSURE_LOWERCASE`].
+    /// Lowercasing such a text maps every character to one character of the same class
+    /// (single, word or separator; a test checks every code point), so it cannot move a token
+    /// boundary.
+    pub fn count(&mut self, text: &str) -> usize {
+        if text.is_ascii() {
+            return count_runs(text.bytes().map(|b| {
+                if b.is_ascii_alphanumeric() {
+                    Class::Word
+                } else {
+                    Class::Separator
+                }
+            }));
+        }
+        // The quick check sees the non-ASCII characters only: ASCII ones are NFKC and of
+        // combining class 0, so leaving them out can turn a `Yes` into a `No` (a mark that
+        // followed one now follows another mark), never the other way.
+        let mut unsure = false;
+        let quick = is_nfkc_quick(
+            text.chars()
+                .filter(|c| !c.is_ascii())
+                .inspect(|c| unsure |= UNSURE_LOWERCASE.contains(c)),
+        );
+        if quick == IsNormalized::Yes && !unsure {
+            return count_runs(text.chars().map(class));
+        }
+        let mut n = 0;
+        self.for_each_token(text, |_| n += 1);
+        n
+    }
+
+    /// Writes NFKC(`text`), lowercased as Python's `str.lower()` does, into `self.normalized`.
+    fn normalize(&mut self, text: &str) {
+        self.normalized.clear();
+        if text.is_ascii() {
+            self.normalized.push_str(text);
+            self.normalized.make_ascii_lowercase();
+            return;
+        }
+        let nfkc: &str = if is_nfkc_quick(text.chars()) == IsNormalized::Yes {
+            text
+        } else {
+            self.nfkc.clear();
+            self.nfkc.extend(text.nfkc());
+            &self.nfkc
+        };
+        if nfkc.contains('\u{3a3}') {
+            // Only the whole-string lowercasing knows the final-sigma context.
+            self.normalized.push_str(&nfkc.to_lowercase());
+        } else {
+            for c in nfkc.chars() {
+                if c.is_ascii() {
+                    self.normalized.push(c.to_ascii_lowercase());
+                } else {
+                    self.normalized.extend(c.to_lowercase());
+                }
+            }
+        }
+    }
+}
+
+/// The characters whose lowercase is not one character of their own class: `İ` lowercases to
+/// `i` and a combining dot (no word character); four capitals of Unicode 15 and 16, unknown to
+/// the word-character table (Unicode 14, as Python 3.11), lowercase to letters it knows.
+const UNSURE_LOWERCASE: [char; 5] = ['\u{130}', '\u{a7cb}', '\u{a7d2}', '\u{a7d4}', '\u{a7dc}'];
+
+/// What a character is to the tokenizer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Class {
+    /// A token on its own ([`is_single`]).
+    Single,
+    /// Part of a run of word characters ([`is_word_char`]).
+    Word,
+    /// Neither: it separates tokens.
+    Separator,
+}
+
+/// The class of a character.
+#[inline]
+fn class(c: char) -> Class {
+    if c.is_ascii() {
+        if c.is_ascii_alphanumeric() {
+            Class::Word
+        } else {
+            Class::Separator
+        }
+    } else if is_single(c) {
+        Class::Single
+    } else if word::is_alnum(c) {
+        Class::Word
+    } else {
+        Class::Separator
+    }
+}
+
+/// The number of tokens in a sequence of character classes: every single character, and every
+/// maximal run of word characters.
+#[inline]
+fn count_runs(classes: impl Iterator<Item = Class>) -> usize {
+    let mut n = 0;
+    let mut in_word = false;
+    for c in classes {
+        let w = c == Class::Word;
+        n += usize::from(c == Class::Single || (w && !in_word));
+        in_word = w;
+    }
+    n
+}
+
+/// Calls `f` with `buf[start..end]`; the bounds always come from `char_indices`.
+fn emit(buf: &str, start: usize, end: usize, f: &mut impl FnMut(&str)) {
+    if let Some(token) = buf.get(start..end) {
+        f(token);
+    }
+}
+
+/// The tokens of `text`, in order, with a fresh tokenizer (convenience for one-off calls).
+pub fn tokens(text: &str) -> Vec<String> {
+    Tokenizer::new().tokens(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn count_is_the_number_of_tokens() {
+        let mut t = Tokenizer::new();
+        for text in [
+            "",
+            "  ",
+            "Hello, world! 42 times",
+            "under_score and-dash x",
+            "naïve café-crème",
+            "cafe\u{301}s",
+            "½ and ①",
+            "İstanbul ΣΟΦΟΣ",
+            "東京タワー is tall",
+            "ภาษาไทย ok",
+            "हिन्दी",
+            "Größe Ärger ÜBER straße",
+            "ǅemal ﬁle",
+            "xꟓ \u{a7d2}y Σοφός",
+        ] {
+            let want = tokens(text).len();
+            assert_eq!(t.count(text), want, "{text:?}");
+        }
+    }
+
+    /// The premise of [`Tokenizer::count`]'s shortcut: lowercasing maps every character but
+    /// those of [`UNSURE_LOWERCASE`] to one character of its own class.
+    #[test]
+    fn lowercasing_keeps_every_class() {
+        for c in (0..0x11_0000u32).filter_map(char::from_u32) {
+            if UNSURE_LOWERCASE.contains(&c) {
+                continue;
+            }
+            let mut lower = c.to_lowercase();
+            let (Some(l), None) = (lower.next(), lower.next()) else {
+                panic!("{c:?} lowercases to more than one character");
+            };
+            assert_eq!(class(l), class(c), "{c:?} lowercases to {l:?}");
+        }
+    }
+}
