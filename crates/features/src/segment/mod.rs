@@ -2,12 +2,16 @@
 //!
 //! # How a page is read
 //!
-//! [lol_html] tokenizes the document in one streaming pass. Only its *document-level* handlers
-//! are registered (text, comments, doctype), which keeps lol_html on its fast path (no selector
-//! matching). Every reported span carries its source location; whatever lies between two spans
-//! is markup, which [`scan`] splits into start and end tags. Those tags drive [`tree`], an
-//! open-element stack that follows the HTML5 tree-construction rules, so that every block knows
-//! the ancestors a browser would give it.
+//! victor's own tokenizer ([`lex`]) reads the document in one pass and reports text spans (with
+//! the tokenizer state that read them: data, RCDATA, raw text, script data, plaintext, CDATA),
+//! comments and doctypes, each with its byte range. It follows the HTML5 tokenizer's states as
+//! lol_html 3 implements them, including lol_html's simulation of the tree builder's feedback
+//! (which start tags switch to raw text, foreign content with its integration points), so that
+//! the spans are exactly those lol_html reported when it did this job; it builds no attribute
+//! lists and copies nothing. Whatever lies between two reported spans is markup, which [`scan`]
+//! splits into start and end tags. Those tags drive [`tree`], an open-element stack that follows
+//! the HTML5 tree-construction rules, so that every block knows the ancestors a browser would
+//! give it.
 //!
 //! A *block* is a continuous run of text between two tags that change the tree:
 //! `<p>Hello <b>world</b>!</p>` gives "Hello", "world", "!". Stray end tags that a browser
@@ -17,8 +21,8 @@
 //! never running text; jusText discards it too); the first `<title>` is kept as [`Page::title`].
 //!
 //! Entities are decoded as a browser does (named, numeric, the windows-1252 remap of `&#149;`,
-//! legacy names without `;`) on the whole run, so an entity split across lol_html's chunks is
-//! still decoded. White space is collapsed; [`Block::space_before`] remembers whether the page had
+//! legacy names without `;`) on the whole run, so an entity split across the tokenizer's pieces
+//! of text is still decoded. White space is collapsed; [`Block::space_before`] remembers whether the page had
 //! white space between two blocks, so text can be rebuilt without gluing or splitting words.
 //!
 //! # Recovery from unclosed raw-text elements
@@ -41,17 +45,15 @@
 //!
 //! [`Block`]: crate::page::Block
 
+pub mod lex;
 pub mod scan;
 pub mod tags;
 pub mod tree;
 
-use std::cell::RefCell;
 use std::ops::Range;
 
-use lol_html::html_content::TextType;
-use lol_html::{DocumentContentHandlers, HtmlRewriter, Settings, doc_comments, doc_text};
-
 use crate::page::{Block, ElementId, Page};
+use lex::{Event, Lexer, TextType};
 use scan::RawTag;
 use tags::Tag;
 use tree::{TextTarget, TokenAttrs, Tree};
@@ -79,9 +81,6 @@ pub enum SegmentError {
     /// The document is larger than the segmenter's offsets can address.
     #[error("document too large: {0} bytes (limit {limit})", limit = MAX_DOCUMENT)]
     TooLarge(usize),
-    /// lol_html gave up (for instance on a tag larger than its memory limit).
-    #[error("HTML parser error: {0}")]
-    Parser(String),
     /// The page splits into more blocks than the segmenter's limit
     /// ([`Segmenter::set_max_blocks`]); labeling costs memory in proportion to the blocks.
     #[error("page has more than {0} text blocks (the block limit)")]
@@ -202,49 +201,32 @@ impl Segmenter {
         };
         state.page.text.reserve(doc.len() / 3);
         let max_blocks = self.max_blocks;
-        let result = {
-            let cell = RefCell::new(&mut state);
+        {
             let input = doc.as_bytes().get(base..).unwrap_or_default();
-            let mut rewriter = HtmlRewriter::new(
-                Settings::new()
-                    .with_strict(false)
-                    .append_document_content_handler(doc_text!(|t| {
-                        let loc = t.source_location().bytes();
-                        let mut state = cell.borrow_mut();
-                        state.on_text(loc.start + base..loc.end + base, t.text_type());
-                        if state.page.blocks.len() > max_blocks {
-                            return Err(Box::new(SegmentError::TooManyBlocks(max_blocks)));
-                        }
-                        Ok(())
-                    }))
-                    .append_document_content_handler(doc_comments!(|c| {
-                        let loc = c.source_location().bytes();
-                        cell.borrow_mut()
-                            .on_comment(loc.start + base..loc.end + base);
-                        Ok(())
-                    }))
-                    .append_document_content_handler(DocumentContentHandlers::default().doctype(
-                        |d: &mut lol_html::html_content::Doctype<'_>| {
-                            let loc = d.source_location().bytes();
-                            let name = d.name();
-                            let public = d.public_id();
-                            let system = d.system_id();
-                            cell.borrow_mut().on_doctype(
-                                loc.start + base..loc.end + base,
-                                name.as_deref(),
-                                public.as_deref(),
-                                system.as_deref(),
-                            );
-                            Ok(())
-                        },
-                    )),
-                |_: &[u8]| {},
-            );
-            rewriter
-                .write(input)
-                .and_then(|()| rewriter.end())
-                .map_err(|e| SegmentError::Parser(e.to_string()))
-        };
+            let at = |r: Range<usize>| r.start + base..r.end + base;
+            Lexer::new(input).run(|event| {
+                match event {
+                    Event::Text { range, kind } => {
+                        state.on_text(at(range), kind);
+                        // Past the block limit the page is refused: stop reading it.
+                        return state.page.blocks.len() <= max_blocks;
+                    }
+                    Event::Comment(range) => state.on_comment(at(range)),
+                    Event::Doctype {
+                        range,
+                        name,
+                        public_id,
+                        system_id,
+                    } => state.on_doctype(
+                        at(range),
+                        name.map(at),
+                        public_id.map(at),
+                        system_id.map(at),
+                    ),
+                }
+                true
+            });
+        }
         let len = doc.len();
         if state.page.blocks.len() <= max_blocks {
             state.gap(len);
@@ -266,7 +248,6 @@ impl Segmenter {
         if page.blocks.len() > max_blocks {
             return Err(SegmentError::TooManyBlocks(max_blocks));
         }
-        result?;
         // Hand the tree's arenas to the page; blocks take their (possibly moved) parents.
         for (b, &p) in page.blocks.iter_mut().zip(&self.tree.block_parents) {
             b.parent = p;
@@ -517,18 +498,32 @@ impl State<'_> {
         }
     }
 
+    /// A doctype; its name and identifiers are ranges of the document.
     fn on_doctype(
         &mut self,
         loc: Range<usize>,
-        name: Option<&str>,
-        public: Option<&str>,
-        system: Option<&str>,
+        name: Option<Range<usize>>,
+        public: Option<Range<usize>>,
+        system: Option<Range<usize>>,
     ) {
         self.gap(loc.start);
         self.flush();
-        let src = self.doc.as_bytes().get(loc.clone()).unwrap_or_default();
+        let doc = self.doc.as_bytes();
+        // Read as lol_html read them: decoded as UTF-8 (a leading byte order mark dropped), the
+        // name lowercased.
+        let part = |r: Option<Range<usize>>| {
+            r.map(|r| encoding_rs::UTF_8.decode(doc.get(r).unwrap_or_default()).0)
+        };
+        let name = part(name).map(|n| n.to_ascii_lowercase());
+        let (public, system) = (part(public), part(system));
+        let src = doc.get(loc.clone()).unwrap_or_default();
         let force_quirks = scan::doctype_forces_quirks(src);
-        self.tree.doctype(name, public, system, force_quirks);
+        self.tree.doctype(
+            name.as_deref(),
+            public.as_deref(),
+            system.as_deref(),
+            force_quirks,
+        );
         self.last_end = self.last_end.max(loc.end);
     }
 
@@ -548,7 +543,7 @@ impl State<'_> {
         let Some(piece) = self.doc.get(loc.clone()) else {
             return;
         };
-        let decode = matches!(kind, TextType::Data | TextType::RCData);
+        let decode = kind.decodes_entities();
         let lead = piece.bytes().take_while(|&b| is_html_space(b)).count();
         let trail = piece
             .bytes()
@@ -890,25 +885,7 @@ fn original_offset(insertions: &[Insertion], pos: usize) -> usize {
     pos.saturating_sub(shift)
 }
 
-/// Runs lol_html over a document with a no-op text handler and returns the number of text
-/// bytes it reported: the floor under the segmenter's cost, for benchmarks.
-pub fn tokenize_only(html: &str) -> Result<usize, SegmentError> {
-    let count = RefCell::new(0usize);
-    let mut rewriter = HtmlRewriter::new(
-        Settings::new()
-            .with_strict(false)
-            .append_document_content_handler(doc_text!(|t| {
-                *count.borrow_mut() += t.as_str().len();
-                Ok(())
-            })),
-        |_: &[u8]| {},
-    );
-    rewriter
-        .write(html.as_bytes())
-        .and_then(|()| rewriter.end())
-        .map_err(|e| SegmentError::Parser(e.to_string()))?;
-    Ok(count.into_inner())
-}
+pub use lex::tokenize_only;
 
 #[cfg(test)]
 mod tests {
