@@ -65,6 +65,8 @@ pub enum Event {
         /// The tokenizer state that read it.
         kind: TextType,
     },
+    /// A start or end tag, reported when it ends (tags cut off by the end of the input are not).
+    Tag(Tag),
     /// A comment, bogus comments included, from `<` to its end.
     Comment(Range<usize>),
     /// A doctype, from `<!` to its `>` (or the end of the input).
@@ -78,6 +80,22 @@ pub enum Event {
         /// Its system identifier, without quotes.
         system_id: Option<Range<usize>>,
     },
+}
+
+/// A tag as the tokenizer read it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tag {
+    /// From its `<` to just after its `>`.
+    pub range: Range<usize>,
+    /// Its name, as written.
+    pub name: Range<usize>,
+    /// `</name ...>`.
+    pub end_tag: bool,
+    /// Whether [`super::scan::tags`], run over the markup from this tag's `<`, reads the same
+    /// tag (the same name and the same `>`). It does unless an attribute name starts with `=`
+    /// (`<a ="x>">`): HTML5 reads that `=` as part of a name, the gap scanner as the start of a
+    /// value, and a quote after it then ends the tag elsewhere.
+    pub scan_agrees: bool,
 }
 
 /// lol_html's local name hash: five bits a character (digits 1 to 6, then letters, any case),
@@ -304,6 +322,8 @@ struct TagToken {
     /// Where its attributes start (just after the name).
     attrs_from: usize,
     self_closing: bool,
+    /// An attribute name started with `=` (see [`Tag::scan_agrees`]).
+    odd: bool,
 }
 
 /// The doctype being read.
@@ -361,6 +381,7 @@ impl<'a> Lexer<'a> {
                 name: 0..0,
                 attrs_from: 0,
                 self_closing: false,
+                odd: false,
             },
             doctype: DoctypeToken::default(),
             ns_stack: vec![Ns::Html],
@@ -493,6 +514,7 @@ impl<'a> Lexer<'a> {
             name: pos..pos,
             attrs_from: pos,
             self_closing: false,
+            odd: false,
         };
         self.part = pos;
     }
@@ -509,11 +531,18 @@ impl<'a> Lexer<'a> {
         self.last_start_tag == self.tag.hash
     }
 
-    /// Ends the current tag (its `>` is the current byte): asks the tree-builder simulator for
-    /// the next text type and returns the state to go on in.
+    /// Ends the current tag (its `>` is the current byte): reports it, asks the tree-builder
+    /// simulator for the next text type and returns the state to go on in, and whether the sink
+    /// wants more.
     #[inline(never)]
-    fn emit_tag(&mut self) -> S {
+    fn emit_tag<F: FnMut(Event) -> bool>(&mut self, sink: &mut F) -> (S, bool) {
         let tag_end = self.pos();
+        let go = sink(Event::Tag(Tag {
+            range: self.ls..tag_end + 1,
+            name: self.tag.name.clone(),
+            end_tag: !self.tag.start,
+            scan_agrees: !self.tag.odd,
+        }));
         self.skip_inclusive();
         self.text_type = TextType::Data;
         let hash = self.tag.hash;
@@ -523,7 +552,7 @@ impl<'a> Lexer<'a> {
         } else {
             self.feedback_end(hash);
         }
-        self.next_text_state()
+        (self.next_text_state(), go)
     }
 
     fn next_text_state(&self) -> S {
@@ -668,6 +697,16 @@ impl<'a> Lexer<'a> {
                 return;
             }};
         }
+        // A tag ends at the current `>`: go on in the text state it leads to.
+        macro_rules! tag {
+            () => {{
+                let (next, go) = self.emit_tag(sink);
+                self.state = next;
+                if !go {
+                    return;
+                }
+            }};
+        }
         macro_rules! eof_token {
             ($comment:expr) => {{
                 self.emit_token($comment, false, sink);
@@ -759,7 +798,7 @@ impl<'a> Lexer<'a> {
                             }
                             Some(b'>') => {
                                 self.finish_tag_name();
-                                self.state = self.emit_tag();
+                                tag!();
                                 break;
                             }
                             Some(b'/') => {
@@ -775,7 +814,7 @@ impl<'a> Lexer<'a> {
                 S::SelfClosingStartTag => match self.consume() {
                     Some(b'>') => {
                         self.tag.self_closing = self.tag.start;
-                        self.state = self.emit_tag();
+                        tag!();
                     }
                     None => return,
                     Some(_) => self.reconsume(S::BeforeAttrName),
@@ -783,8 +822,12 @@ impl<'a> Lexer<'a> {
                 S::BeforeAttrName => match self.consume() {
                     Some(c) if is_ws(c) => {}
                     Some(b'/') => self.state = S::SelfClosingStartTag,
-                    Some(b'>') => self.state = self.emit_tag(),
+                    Some(b'>') => tag!(),
                     None => return,
+                    Some(b'=') => {
+                        self.tag.odd = true;
+                        self.state = S::AttrName;
+                    }
                     Some(_) => self.state = S::AttrName,
                 },
                 S::AttrName => loop {
@@ -802,7 +845,7 @@ impl<'a> Lexer<'a> {
                             break;
                         }
                         Some(b'>') => {
-                            self.state = self.emit_tag();
+                            tag!();
                             break;
                         }
                         None => return,
@@ -813,7 +856,7 @@ impl<'a> Lexer<'a> {
                     Some(c) if is_ws(c) => {}
                     Some(b'/') => self.state = S::SelfClosingStartTag,
                     Some(b'=') => self.state = S::BeforeAttrValue,
-                    Some(b'>') => self.state = self.emit_tag(),
+                    Some(b'>') => tag!(),
                     None => return,
                     Some(_) => self.state = S::AttrName,
                 },
@@ -825,8 +868,11 @@ impl<'a> Lexer<'a> {
                     }
                     Some(b'>') => {
                         // lol_html goes on in the data state here, whatever the text type.
-                        self.emit_tag();
+                        let (_, go) = self.emit_tag(sink);
                         self.state = S::Data;
+                        if !go {
+                            return;
+                        }
                     }
                     None => return,
                     Some(_) => self.reconsume(S::AttrValueUnquoted),
@@ -848,7 +894,7 @@ impl<'a> Lexer<'a> {
                             break;
                         }
                         Some(b'>') => {
-                            self.state = self.emit_tag();
+                            tag!();
                             break;
                         }
                         None => return,
@@ -911,11 +957,11 @@ impl<'a> Lexer<'a> {
                         Some(c) if (is_ws(c) || c == b'/' || c == b'>') => {
                             if self.appropriate_end_tag() {
                                 self.finish_tag_name();
-                                self.state = match c {
-                                    b'/' => S::SelfClosingStartTag,
-                                    b'>' => self.emit_tag(),
-                                    _ => S::BeforeAttrName,
-                                };
+                                match c {
+                                    b'/' => self.state = S::SelfClosingStartTag,
+                                    b'>' => tag!(),
+                                    _ => self.state = S::BeforeAttrName,
+                                }
                             } else {
                                 emit!(self.emit_text(sink));
                                 self.reconsume(text);
@@ -1396,6 +1442,7 @@ mod tests {
         Lexer::new(html.as_bytes()).run(|e| {
             out.push(match e {
                 Event::Text { range, kind } => format!("{kind:?}:{}", &html[range]),
+                Event::Tag(_) => return true,
                 Event::Comment(r) => format!("Comment:{}", &html[r]),
                 Event::Doctype {
                     range,

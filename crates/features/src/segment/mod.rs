@@ -198,6 +198,7 @@ impl Segmenter {
             raw_open: None,
             last_text_end: 0,
             stray_lt: None,
+            scan_rest: false,
         };
         state.page.text.reserve(doc.len() / 3);
         let max_blocks = self.max_blocks;
@@ -210,6 +211,11 @@ impl Segmenter {
                         state.on_text(at(range), kind);
                         // Past the block limit the page is refused: stop reading it.
                         return state.page.blocks.len() <= max_blocks;
+                    }
+                    Event::Tag(mut t) => {
+                        t.range = at(t.range);
+                        t.name = at(t.name);
+                        state.on_tag(t);
                     }
                     Event::Comment(range) => state.on_comment(at(range)),
                     Event::Doctype {
@@ -308,90 +314,135 @@ struct State<'d> {
     last_text_end: usize,
     /// Where the first start tag that swallowed markup after a stray `<` should have ended.
     stray_lt: Option<usize>,
+    /// A tag the gap scanner reads otherwise than the tokenizer came since the last span: the
+    /// markup up to the next span goes to the scanner.
+    scan_rest: bool,
 }
 
-impl State<'_> {
-    /// Processes the markup between the last reported span and `upto`.
+impl<'d> State<'d> {
+    /// Processes the markup between the last reported span (or tag) and `upto` with the gap
+    /// scanner: the tags the tokenizer could not hand over directly (see
+    /// [`lex::Tag::scan_agrees`]), and a tag cut off by the end of the document.
     fn gap(&mut self, upto: usize) {
+        self.scan_rest = false;
         if upto <= self.last_end {
             return;
         }
         let from = self.last_end;
         self.last_end = upto;
-        let Some(gap) = self.doc.as_bytes().get(from..upto) else {
+        let doc: &'d [u8] = self.doc.as_bytes();
+        let Some(gap) = doc.get(from..upto) else {
             return;
         };
         for (tag, range) in scan::tags(gap) {
-            let end = from + range.end;
-            match tag {
-                RawTag::Start {
-                    name,
-                    attrs,
-                    self_closing,
-                } => {
-                    let t = self.intern(name);
-                    if self.stray_lt.is_none()
-                        && let Some(k) = scan::stray_lt(attrs)
-                        && swallows_markup(attrs.get(k..).unwrap_or_default())
-                    {
-                        // `attrs` is a slice of `gap`: its offset there, then the document's.
-                        let at = (attrs.as_ptr() as usize).wrapping_sub(gap.as_ptr() as usize);
-                        self.stray_lt = Some(from + at + k);
-                    }
-                    // Only formatting elements need the attribute hash (Noah's Ark clause).
-                    let formatting = t.is(tags::Props::FORMATTING);
-                    let a = self.read_attrs(attrs, formatting);
-                    let (class, id, hidden, semantic) = (a.class, a.id, a.hidden, a.semantic);
-                    let token = TokenAttrs {
-                        hash: a.hash,
-                        placeholder: t == Tag::A && !a.acts,
-                    };
-                    // HTML5: a `<font>` with color, face or size breaks out of svg and math.
-                    let breakout = t == Tag::FONT
-                        && self.tree.in_foreign()
-                        && scan::attrs(attrs).any(|(n, _)| {
-                            [&b"color"[..], b"face", b"size"]
-                                .iter()
-                                .any(|a| n.eq_ignore_ascii_case(a))
-                        });
-                    self.lend_run_parent();
-                    let mark = self.tree.pending.len();
-                    let before = self.tree.elements.len();
-                    let changed = self.tree.start(t, class, id, self_closing, breakout, token);
-                    self.take_run_parent();
-                    // The element made for this tag is the last one created (implied and
-                    // reconstructed elements come first).
-                    if (hidden || semantic)
-                        && self.tree.elements.len() > before
-                        && let Some(e) = self.tree.elements.last_mut()
-                        && e.tag == t
-                    {
-                        e.hidden |= hidden;
-                        e.semantic |= semantic;
-                    }
-                    if changed {
-                        self.flush_upto(mark);
-                    }
-                    if let Some((rt, elem)) = self.tree.open_raw_text()
-                        && rt == t
-                    {
-                        self.raw_open = Some((rt, elem, end));
-                    }
+            // Where the attributes start in the document: `attrs` is a slice of `gap`.
+            let attrs_at = match tag {
+                RawTag::Start { attrs, .. } => {
+                    from + (attrs.as_ptr() as usize).wrapping_sub(gap.as_ptr() as usize)
                 }
-                RawTag::End { name } => {
-                    let t = self.intern(name);
-                    self.lend_run_parent();
-                    let mark = self.tree.pending.len();
-                    let changed = self.tree.end(t);
-                    self.take_run_parent();
-                    if changed {
-                        self.flush_upto(mark);
-                    }
-                    if let Some((_, elem, _)) = self.raw_open
-                        && !self.tree.is_open(elem)
-                    {
-                        self.raw_open = None;
-                    }
+                RawTag::End { .. } => 0,
+            };
+            self.tag(tag, from + range.end, attrs_at);
+        }
+    }
+
+    /// A tag the tokenizer read. It goes to the tree directly, as the gap scanner would have
+    /// read it, unless the scanner reads it otherwise: then it and the rest of the markup up to
+    /// the next span are left to the scanner ([`State::gap`]).
+    fn on_tag(&mut self, t: lex::Tag) {
+        if self.scan_rest || !t.scan_agrees {
+            self.scan_rest = true;
+            return;
+        }
+        let doc: &'d [u8] = self.doc.as_bytes();
+        self.last_end = t.range.end;
+        let name = doc.get(t.name.clone()).unwrap_or_default();
+        if t.end_tag {
+            self.tag(RawTag::End { name }, t.range.end, 0);
+        } else {
+            // The scanner's reading: the bytes between the name and the `>`, self-closing when
+            // the last of them is `/`.
+            let attrs = doc
+                .get(t.name.end..t.range.end.saturating_sub(1))
+                .unwrap_or_default();
+            let tag = RawTag::Start {
+                name,
+                attrs,
+                self_closing: attrs.last() == Some(&b'/'),
+            };
+            self.tag(tag, t.range.end, t.name.end);
+        }
+    }
+
+    /// Hands one tag to the tree: `end` is the position after its `>`, `attrs_at` that of its
+    /// attributes.
+    fn tag(&mut self, tag: RawTag<'d>, end: usize, attrs_at: usize) {
+        match tag {
+            RawTag::Start {
+                name,
+                attrs,
+                self_closing,
+            } => {
+                let t = self.intern(name);
+                if self.stray_lt.is_none()
+                    && let Some(k) = scan::stray_lt(attrs)
+                    && swallows_markup(attrs.get(k..).unwrap_or_default())
+                {
+                    self.stray_lt = Some(attrs_at + k);
+                }
+                // Only formatting elements need the attribute hash (Noah's Ark clause).
+                let formatting = t.is(tags::Props::FORMATTING);
+                let a = self.read_attrs(attrs, formatting);
+                let (class, id, hidden, semantic) = (a.class, a.id, a.hidden, a.semantic);
+                let token = TokenAttrs {
+                    hash: a.hash,
+                    placeholder: t == Tag::A && !a.acts,
+                };
+                // HTML5: a `<font>` with color, face or size breaks out of svg and math.
+                let breakout = t == Tag::FONT
+                    && self.tree.in_foreign()
+                    && scan::attrs(attrs).any(|(n, _)| {
+                        [&b"color"[..], b"face", b"size"]
+                            .iter()
+                            .any(|a| n.eq_ignore_ascii_case(a))
+                    });
+                self.lend_run_parent();
+                let mark = self.tree.pending.len();
+                let before = self.tree.elements.len();
+                let changed = self.tree.start(t, class, id, self_closing, breakout, token);
+                self.take_run_parent();
+                // The element made for this tag is the last one created (implied and
+                // reconstructed elements come first).
+                if (hidden || semantic)
+                    && self.tree.elements.len() > before
+                    && let Some(e) = self.tree.elements.last_mut()
+                    && e.tag == t
+                {
+                    e.hidden |= hidden;
+                    e.semantic |= semantic;
+                }
+                if changed {
+                    self.flush_upto(mark);
+                }
+                if let Some((rt, elem)) = self.tree.open_raw_text()
+                    && rt == t
+                {
+                    self.raw_open = Some((rt, elem, end));
+                }
+            }
+            RawTag::End { name } => {
+                let t = self.intern(name);
+                self.lend_run_parent();
+                let mark = self.tree.pending.len();
+                let changed = self.tree.end(t);
+                self.take_run_parent();
+                if changed {
+                    self.flush_upto(mark);
+                }
+                if let Some((_, elem, _)) = self.raw_open
+                    && !self.tree.is_open(elem)
+                {
+                    self.raw_open = None;
                 }
             }
         }
