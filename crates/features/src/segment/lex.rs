@@ -1,6 +1,8 @@
-//! victor's HTML tokenizer: one pass over the document that reports text, comments and doctypes
-//! with their byte ranges; whatever lies between two reported spans is markup (tags, the brackets
-//! of CDATA sections), which [`super::scan`] splits into tags.
+//! victor's HTML tokenizer: one pass over the document that reports text, tags, comments and
+//! doctypes with their byte ranges. The segmenter hands the tags to its tree as the gap scanner
+//! ([`super::scan`]) would read them; the few that scanner reads otherwise (see
+//! [`Tag::scan_agrees`]), a tag cut off by the end of the input, and the brackets of CDATA
+//! sections are left in the gaps between the reported spans, which the scanner reads.
 //!
 //! It follows the HTML5 tokenizer's state machine as lol_html 3 implements it, byte for byte, so
 //! that the segmenter's output stays what it was with lol_html: the same text spans cut at the
@@ -14,9 +16,9 @@
 //!   `title` in svg; `mi`, `mo`, `mn`, `ms`, `mtext` and `annotation-xml` with an HTML encoding in
 //!   MathML) and the breakout tags (`<p>`, `<div>`, a `<font>` with `color`, `face` or `size`,
 //!   ...) switch back to HTML;
-//! - tag names are compared as lol_html compares them, through its 5-bit "local name hash"
-//!   (letters and the digits 1 to 6, at most 12 characters; other names never match a known
-//!   tag);
+//! - tag names are compared as lol_html compares them, through its "local name hash" (five
+//!   bits a character for letters and the digits 1 to 6, as long as the name fits in 64 bits;
+//!   other names never match a known tag);
 //! - a start tag ended by `>` right after `=` (`<script src=>`) leaves the tokenizer in the data
 //!   state while the text type says otherwise, as in lol_html;
 //! - text is cut where lol_html cuts it (before every `<` that could start markup, and around a
@@ -25,8 +27,8 @@
 //!   doctype (reported up to the end).
 //!
 //! Unlike lol_html it builds no attribute list, serializes nothing and cannot fail: a tag's
-//! attributes are only stepped over (the segmenter reads the two it needs from the gap), except
-//! for the two rare tags in foreign content whose attributes the simulator must see.
+//! attributes are only stepped over (the segmenter reads the few it needs from the tag's bytes),
+//! except for the two rare tags in foreign content whose attributes the simulator must see.
 
 use std::ops::Range;
 

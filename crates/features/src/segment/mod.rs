@@ -8,10 +8,13 @@
 //! lol_html 3 implements them, including lol_html's simulation of the tree builder's feedback
 //! (which start tags switch to raw text, foreign content with its integration points), so that
 //! the spans are exactly those lol_html reported when it did this job; it builds no attribute
-//! lists and copies nothing. Whatever lies between two reported spans is markup, which [`scan`]
-//! splits into start and end tags. Those tags drive [`tree`], an open-element stack that follows
-//! the HTML5 tree-construction rules, so that every block knows the ancestors a browser would
-//! give it.
+//! lists and copies nothing. It reports tags as well, each read as [`scan`] reads the markup
+//! between two spans (the name, the bytes up to the `>`); the rare tag that [`scan`] would end
+//! elsewhere (an attribute name starting with `=`) and the markup after it up to the next span
+//! are left to [`scan`], so that the tags are exactly those the segmenter read when lol_html
+//! reported only the spans. The tags drive [`tree`], an open-element stack that follows the
+//! HTML5 tree-construction rules, so that every block knows the ancestors a browser would give
+//! it.
 //!
 //! A *block* is a continuous run of text between two tags that change the tree:
 //! `<p>Hello <b>world</b>!</p>` gives "Hello", "world", "!". Stray end tags that a browser
