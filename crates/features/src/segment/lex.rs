@@ -1004,19 +1004,22 @@ impl<'a> Lexer<'a> {
                     Some(_) => self.state = S::ScriptEscaped,
                 },
                 S::ScriptEscaped => loop {
+                    // Only `--` and `<` leave this state: skip to the next `-` or `<`.
+                    let rest = input.get(self.np..).unwrap_or_default();
+                    let Some(k) = memchr::memchr2(b'-', b'<', rest) else {
+                        self.np = input.len() + 1;
+                        eof_text!();
+                    };
+                    self.np += k;
                     if seq_at(input, self.np, b"--", false) {
                         self.np += 2;
                         self.state = S::ScriptEscapedDashDash;
                         break;
                     }
-                    match self.consume() {
-                        Some(b'<') => {
-                            emit!(self.emit_text(sink));
-                            self.state = S::ScriptEscapedLt;
-                            break;
-                        }
-                        None => eof_text!(),
-                        Some(_) => {}
+                    if self.consume() == Some(b'<') {
+                        emit!(self.emit_text(sink));
+                        self.state = S::ScriptEscapedLt;
+                        break;
                     }
                 },
                 S::ScriptEscapedLt => {
@@ -1042,19 +1045,22 @@ impl<'a> Lexer<'a> {
                     Some(_) => self.reconsume(S::ScriptEscaped),
                 },
                 S::ScriptDoubleEscaped => loop {
+                    // Only `--` and `<` leave this state: skip to the next `-` or `<`.
+                    let rest = input.get(self.np..).unwrap_or_default();
+                    let Some(k) = memchr::memchr2(b'-', b'<', rest) else {
+                        self.np = input.len() + 1;
+                        eof_text!();
+                    };
+                    self.np += k;
                     if seq_at(input, self.np, b"--", false) {
                         self.np += 2;
                         self.state = S::ScriptDoubleEscapedDashDash;
                         break;
                     }
-                    match self.consume() {
-                        Some(b'<') => {
-                            emit!(self.emit_text(sink));
-                            self.state = S::ScriptDoubleEscapedLt;
-                            break;
-                        }
-                        None => eof_text!(),
-                        Some(_) => {}
+                    if self.consume() == Some(b'<') {
+                        emit!(self.emit_text(sink));
+                        self.state = S::ScriptDoubleEscapedLt;
+                        break;
                     }
                 },
                 S::ScriptDoubleEscapedDashDash => match self.consume() {
