@@ -5,7 +5,7 @@
 //!
 //! 1. [`decode()`]: raw bytes to text, with browser-like encoding detection;
 //! 2. [`segment()`]: text to a [`Page`] of blocks, each with its ancestors in the tree a browser
-//!    would build (lol_html tokenizes; an HTML5 open-element stack places the text);
+//!    would build (victor's own HTML5 tokenizer; an open-element stack places the text);
 //! 3. [`features`]: blocks to a [`FeatureTable`] of raw and discretized values, by modules that
 //!    a [`FeatureConfig`] switches on and bins;
 //!

@@ -382,9 +382,10 @@ fn block_sources_point_at_their_text() {
 
 #[test]
 fn long_runs_are_decoded_whole() {
-    // The segmenter gives lol_html the document in one piece, so lol_html splits a text run only
-    // where a `<` opens no tag; the pieces are joined before entities are decoded. A megabyte of
-    // text with an entity every few bytes and such a `<` every thousand comes out exact.
+    // The tokenizer splits a text run where a `<` opens no tag (and such continuations into
+    // pieces of at most 1,024 bytes, as lol_html did); the pieces are joined before entities are
+    // decoded. A megabyte of text with an entity every few bytes and such a `<` every thousand
+    // comes out exact.
     let unit = "ab &amp; c&#149;d &copy e";
     let want_unit = "ab & c\u{2022}d \u{a9} e";
     let mut html = String::from("<p>");

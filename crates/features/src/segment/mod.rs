@@ -2,12 +2,19 @@
 //!
 //! # How a page is read
 //!
-//! [lol_html] tokenizes the document in one streaming pass. Only its *document-level* handlers
-//! are registered (text, comments, doctype), which keeps lol_html on its fast path (no selector
-//! matching). Every reported span carries its source location; whatever lies between two spans
-//! is markup, which [`scan`] splits into start and end tags. Those tags drive [`tree`], an
-//! open-element stack that follows the HTML5 tree-construction rules, so that every block knows
-//! the ancestors a browser would give it.
+//! victor's own tokenizer ([`lex`]) reads the document in one pass and reports text spans (with
+//! the tokenizer state that read them: data, RCDATA, raw text, script data, plaintext, CDATA),
+//! comments and doctypes, each with its byte range. It follows the HTML5 tokenizer's states as
+//! lol_html 3 implements them, including lol_html's simulation of the tree builder's feedback
+//! (which start tags switch to raw text, foreign content with its integration points), so that
+//! the spans are exactly those lol_html reported when it did this job; it builds no attribute
+//! lists and copies nothing. It reports tags as well, each read as [`scan`] reads the markup
+//! between two spans (the name, the bytes up to the `>`); the rare tag that [`scan`] would end
+//! elsewhere (an attribute name starting with `=`) and the markup after it up to the next span
+//! are left to [`scan`], so that the tags are exactly those the segmenter read when lol_html
+//! reported only the spans. The tags drive [`tree`], an open-element stack that follows the
+//! HTML5 tree-construction rules, so that every block knows the ancestors a browser would give
+//! it.
 //!
 //! A *block* is a continuous run of text between two tags that change the tree:
 //! `<p>Hello <b>world</b>!</p>` gives "Hello", "world", "!". Stray end tags that a browser
@@ -17,8 +24,8 @@
 //! never running text; jusText discards it too); the first `<title>` is kept as [`Page::title`].
 //!
 //! Entities are decoded as a browser does (named, numeric, the windows-1252 remap of `&#149;`,
-//! legacy names without `;`) on the whole run, so an entity split across lol_html's chunks is
-//! still decoded. White space is collapsed; [`Block::space_before`] remembers whether the page had
+//! legacy names without `;`) on the whole run, so an entity split across the tokenizer's pieces
+//! of text is still decoded. White space is collapsed; [`Block::space_before`] remembers whether the page had
 //! white space between two blocks, so text can be rebuilt without gluing or splitting words.
 //!
 //! # Recovery from unclosed raw-text elements
@@ -41,17 +48,15 @@
 //!
 //! [`Block`]: crate::page::Block
 
+pub mod lex;
 pub mod scan;
 pub mod tags;
 pub mod tree;
 
-use std::cell::RefCell;
 use std::ops::Range;
 
-use lol_html::html_content::TextType;
-use lol_html::{DocumentContentHandlers, HtmlRewriter, Settings, doc_comments, doc_text};
-
 use crate::page::{Block, ElementId, Page};
+use lex::{Event, Lexer, TextType};
 use scan::RawTag;
 use tags::Tag;
 use tree::{TextTarget, TokenAttrs, Tree};
@@ -79,9 +84,6 @@ pub enum SegmentError {
     /// The document is larger than the segmenter's offsets can address.
     #[error("document too large: {0} bytes (limit {limit})", limit = MAX_DOCUMENT)]
     TooLarge(usize),
-    /// lol_html gave up (for instance on a tag larger than its memory limit).
-    #[error("HTML parser error: {0}")]
-    Parser(String),
     /// The page splits into more blocks than the segmenter's limit
     /// ([`Segmenter::set_max_blocks`]); labeling costs memory in proportion to the blocks.
     #[error("page has more than {0} text blocks (the block limit)")]
@@ -199,52 +201,41 @@ impl Segmenter {
             raw_open: None,
             last_text_end: 0,
             stray_lt: None,
+            scan_rest: false,
         };
         state.page.text.reserve(doc.len() / 3);
         let max_blocks = self.max_blocks;
-        let result = {
-            let cell = RefCell::new(&mut state);
+        {
             let input = doc.as_bytes().get(base..).unwrap_or_default();
-            let mut rewriter = HtmlRewriter::new(
-                Settings::new()
-                    .with_strict(false)
-                    .append_document_content_handler(doc_text!(|t| {
-                        let loc = t.source_location().bytes();
-                        let mut state = cell.borrow_mut();
-                        state.on_text(loc.start + base..loc.end + base, t.text_type());
-                        if state.page.blocks.len() > max_blocks {
-                            return Err(Box::new(SegmentError::TooManyBlocks(max_blocks)));
-                        }
-                        Ok(())
-                    }))
-                    .append_document_content_handler(doc_comments!(|c| {
-                        let loc = c.source_location().bytes();
-                        cell.borrow_mut()
-                            .on_comment(loc.start + base..loc.end + base);
-                        Ok(())
-                    }))
-                    .append_document_content_handler(DocumentContentHandlers::default().doctype(
-                        |d: &mut lol_html::html_content::Doctype<'_>| {
-                            let loc = d.source_location().bytes();
-                            let name = d.name();
-                            let public = d.public_id();
-                            let system = d.system_id();
-                            cell.borrow_mut().on_doctype(
-                                loc.start + base..loc.end + base,
-                                name.as_deref(),
-                                public.as_deref(),
-                                system.as_deref(),
-                            );
-                            Ok(())
-                        },
-                    )),
-                |_: &[u8]| {},
-            );
-            rewriter
-                .write(input)
-                .and_then(|()| rewriter.end())
-                .map_err(|e| SegmentError::Parser(e.to_string()))
-        };
+            let at = |r: Range<usize>| r.start + base..r.end + base;
+            Lexer::new(input).run(|event| {
+                match event {
+                    Event::Text { range, kind } => {
+                        state.on_text(at(range), kind);
+                        // Past the block limit the page is refused: stop reading it.
+                        return state.page.blocks.len() <= max_blocks;
+                    }
+                    Event::Tag(mut t) => {
+                        t.range = at(t.range);
+                        t.name = at(t.name);
+                        state.on_tag(t);
+                    }
+                    Event::Comment(range) => state.on_comment(at(range)),
+                    Event::Doctype {
+                        range,
+                        name,
+                        public_id,
+                        system_id,
+                    } => state.on_doctype(
+                        at(range),
+                        name.map(at),
+                        public_id.map(at),
+                        system_id.map(at),
+                    ),
+                }
+                true
+            });
+        }
         let len = doc.len();
         if state.page.blocks.len() <= max_blocks {
             state.gap(len);
@@ -266,7 +257,6 @@ impl Segmenter {
         if page.blocks.len() > max_blocks {
             return Err(SegmentError::TooManyBlocks(max_blocks));
         }
-        result?;
         // Hand the tree's arenas to the page; blocks take their (possibly moved) parents.
         for (b, &p) in page.blocks.iter_mut().zip(&self.tree.block_parents) {
             b.parent = p;
@@ -327,90 +317,135 @@ struct State<'d> {
     last_text_end: usize,
     /// Where the first start tag that swallowed markup after a stray `<` should have ended.
     stray_lt: Option<usize>,
+    /// A tag the gap scanner reads otherwise than the tokenizer came since the last span: the
+    /// markup up to the next span goes to the scanner.
+    scan_rest: bool,
 }
 
-impl State<'_> {
-    /// Processes the markup between the last reported span and `upto`.
+impl<'d> State<'d> {
+    /// Processes the markup between the last reported span (or tag) and `upto` with the gap
+    /// scanner: the tags the tokenizer could not hand over directly (see
+    /// [`lex::Tag::scan_agrees`]), and a tag cut off by the end of the document.
     fn gap(&mut self, upto: usize) {
+        self.scan_rest = false;
         if upto <= self.last_end {
             return;
         }
         let from = self.last_end;
         self.last_end = upto;
-        let Some(gap) = self.doc.as_bytes().get(from..upto) else {
+        let doc: &'d [u8] = self.doc.as_bytes();
+        let Some(gap) = doc.get(from..upto) else {
             return;
         };
         for (tag, range) in scan::tags(gap) {
-            let end = from + range.end;
-            match tag {
-                RawTag::Start {
-                    name,
-                    attrs,
-                    self_closing,
-                } => {
-                    let t = self.intern(name);
-                    if self.stray_lt.is_none()
-                        && let Some(k) = scan::stray_lt(attrs)
-                        && swallows_markup(attrs.get(k..).unwrap_or_default())
-                    {
-                        // `attrs` is a slice of `gap`: its offset there, then the document's.
-                        let at = (attrs.as_ptr() as usize).wrapping_sub(gap.as_ptr() as usize);
-                        self.stray_lt = Some(from + at + k);
-                    }
-                    // Only formatting elements need the attribute hash (Noah's Ark clause).
-                    let formatting = t.is(tags::Props::FORMATTING);
-                    let a = self.read_attrs(attrs, formatting);
-                    let (class, id, hidden, semantic) = (a.class, a.id, a.hidden, a.semantic);
-                    let token = TokenAttrs {
-                        hash: a.hash,
-                        placeholder: t == Tag::A && !a.acts,
-                    };
-                    // HTML5: a `<font>` with color, face or size breaks out of svg and math.
-                    let breakout = t == Tag::FONT
-                        && self.tree.in_foreign()
-                        && scan::attrs(attrs).any(|(n, _)| {
-                            [&b"color"[..], b"face", b"size"]
-                                .iter()
-                                .any(|a| n.eq_ignore_ascii_case(a))
-                        });
-                    self.lend_run_parent();
-                    let mark = self.tree.pending.len();
-                    let before = self.tree.elements.len();
-                    let changed = self.tree.start(t, class, id, self_closing, breakout, token);
-                    self.take_run_parent();
-                    // The element made for this tag is the last one created (implied and
-                    // reconstructed elements come first).
-                    if (hidden || semantic)
-                        && self.tree.elements.len() > before
-                        && let Some(e) = self.tree.elements.last_mut()
-                        && e.tag == t
-                    {
-                        e.hidden |= hidden;
-                        e.semantic |= semantic;
-                    }
-                    if changed {
-                        self.flush_upto(mark);
-                    }
-                    if let Some((rt, elem)) = self.tree.open_raw_text()
-                        && rt == t
-                    {
-                        self.raw_open = Some((rt, elem, end));
-                    }
+            // Where the attributes start in the document: `attrs` is a slice of `gap`.
+            let attrs_at = match tag {
+                RawTag::Start { attrs, .. } => {
+                    from + (attrs.as_ptr() as usize).wrapping_sub(gap.as_ptr() as usize)
                 }
-                RawTag::End { name } => {
-                    let t = self.intern(name);
-                    self.lend_run_parent();
-                    let mark = self.tree.pending.len();
-                    let changed = self.tree.end(t);
-                    self.take_run_parent();
-                    if changed {
-                        self.flush_upto(mark);
-                    }
-                    if let Some((_, elem, _)) = self.raw_open
-                        && !self.tree.is_open(elem)
-                    {
-                        self.raw_open = None;
-                    }
+                RawTag::End { .. } => 0,
+            };
+            self.tag(tag, from + range.end, attrs_at);
+        }
+    }
+
+    /// A tag the tokenizer read. It goes to the tree directly, as the gap scanner would have
+    /// read it, unless the scanner reads it otherwise: then it and the rest of the markup up to
+    /// the next span are left to the scanner ([`State::gap`]).
+    fn on_tag(&mut self, t: lex::Tag) {
+        if self.scan_rest || !t.scan_agrees {
+            self.scan_rest = true;
+            return;
+        }
+        let doc: &'d [u8] = self.doc.as_bytes();
+        self.last_end = t.range.end;
+        let name = doc.get(t.name.clone()).unwrap_or_default();
+        if t.end_tag {
+            self.tag(RawTag::End { name }, t.range.end, 0);
+        } else {
+            // The scanner's reading: the bytes between the name and the `>`, self-closing when
+            // the last of them is `/`.
+            let attrs = doc
+                .get(t.name.end..t.range.end.saturating_sub(1))
+                .unwrap_or_default();
+            let tag = RawTag::Start {
+                name,
+                attrs,
+                self_closing: attrs.last() == Some(&b'/'),
+            };
+            self.tag(tag, t.range.end, t.name.end);
+        }
+    }
+
+    /// Hands one tag to the tree: `end` is the position after its `>`, `attrs_at` that of its
+    /// attributes.
+    fn tag(&mut self, tag: RawTag<'d>, end: usize, attrs_at: usize) {
+        match tag {
+            RawTag::Start {
+                name,
+                attrs,
+                self_closing,
+            } => {
+                let t = self.intern(name);
+                if self.stray_lt.is_none()
+                    && let Some(k) = scan::stray_lt(attrs)
+                    && swallows_markup(attrs.get(k..).unwrap_or_default())
+                {
+                    self.stray_lt = Some(attrs_at + k);
+                }
+                // Only formatting elements need the attribute hash (Noah's Ark clause).
+                let formatting = t.is(tags::Props::FORMATTING);
+                let a = self.read_attrs(attrs, formatting);
+                let (class, id, hidden, semantic) = (a.class, a.id, a.hidden, a.semantic);
+                let token = TokenAttrs {
+                    hash: a.hash,
+                    placeholder: t == Tag::A && !a.acts,
+                };
+                // HTML5: a `<font>` with color, face or size breaks out of svg and math.
+                let breakout = t == Tag::FONT
+                    && self.tree.in_foreign()
+                    && scan::attrs(attrs).any(|(n, _)| {
+                        [&b"color"[..], b"face", b"size"]
+                            .iter()
+                            .any(|a| n.eq_ignore_ascii_case(a))
+                    });
+                self.lend_run_parent();
+                let mark = self.tree.pending.len();
+                let before = self.tree.elements.len();
+                let changed = self.tree.start(t, class, id, self_closing, breakout, token);
+                self.take_run_parent();
+                // The element made for this tag is the last one created (implied and
+                // reconstructed elements come first).
+                if (hidden || semantic)
+                    && self.tree.elements.len() > before
+                    && let Some(e) = self.tree.elements.last_mut()
+                    && e.tag == t
+                {
+                    e.hidden |= hidden;
+                    e.semantic |= semantic;
+                }
+                if changed {
+                    self.flush_upto(mark);
+                }
+                if let Some((rt, elem)) = self.tree.open_raw_text()
+                    && rt == t
+                {
+                    self.raw_open = Some((rt, elem, end));
+                }
+            }
+            RawTag::End { name } => {
+                let t = self.intern(name);
+                self.lend_run_parent();
+                let mark = self.tree.pending.len();
+                let changed = self.tree.end(t);
+                self.take_run_parent();
+                if changed {
+                    self.flush_upto(mark);
+                }
+                if let Some((_, elem, _)) = self.raw_open
+                    && !self.tree.is_open(elem)
+                {
+                    self.raw_open = None;
                 }
             }
         }
@@ -517,18 +552,32 @@ impl State<'_> {
         }
     }
 
+    /// A doctype; its name and identifiers are ranges of the document.
     fn on_doctype(
         &mut self,
         loc: Range<usize>,
-        name: Option<&str>,
-        public: Option<&str>,
-        system: Option<&str>,
+        name: Option<Range<usize>>,
+        public: Option<Range<usize>>,
+        system: Option<Range<usize>>,
     ) {
         self.gap(loc.start);
         self.flush();
-        let src = self.doc.as_bytes().get(loc.clone()).unwrap_or_default();
+        let doc = self.doc.as_bytes();
+        // Read as lol_html read them: decoded as UTF-8 (a leading byte order mark dropped), the
+        // name lowercased.
+        let part = |r: Option<Range<usize>>| {
+            r.map(|r| encoding_rs::UTF_8.decode(doc.get(r).unwrap_or_default()).0)
+        };
+        let name = part(name).map(|n| n.to_ascii_lowercase());
+        let (public, system) = (part(public), part(system));
+        let src = doc.get(loc.clone()).unwrap_or_default();
         let force_quirks = scan::doctype_forces_quirks(src);
-        self.tree.doctype(name, public, system, force_quirks);
+        self.tree.doctype(
+            name.as_deref(),
+            public.as_deref(),
+            system.as_deref(),
+            force_quirks,
+        );
         self.last_end = self.last_end.max(loc.end);
     }
 
@@ -548,7 +597,7 @@ impl State<'_> {
         let Some(piece) = self.doc.get(loc.clone()) else {
             return;
         };
-        let decode = matches!(kind, TextType::Data | TextType::RCData);
+        let decode = kind.decodes_entities();
         let lead = piece.bytes().take_while(|&b| is_html_space(b)).count();
         let trail = piece
             .bytes()
@@ -890,25 +939,7 @@ fn original_offset(insertions: &[Insertion], pos: usize) -> usize {
     pos.saturating_sub(shift)
 }
 
-/// Runs lol_html over a document with a no-op text handler and returns the number of text
-/// bytes it reported: the floor under the segmenter's cost, for benchmarks.
-pub fn tokenize_only(html: &str) -> Result<usize, SegmentError> {
-    let count = RefCell::new(0usize);
-    let mut rewriter = HtmlRewriter::new(
-        Settings::new()
-            .with_strict(false)
-            .append_document_content_handler(doc_text!(|t| {
-                *count.borrow_mut() += t.as_str().len();
-                Ok(())
-            })),
-        |_: &[u8]| {},
-    );
-    rewriter
-        .write(html.as_bytes())
-        .and_then(|()| rewriter.end())
-        .map_err(|e| SegmentError::Parser(e.to_string()))?;
-    Ok(count.into_inner())
-}
+pub use lex::tokenize_only;
 
 #[cfg(test)]
 mod tests {

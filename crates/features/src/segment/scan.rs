@@ -1,10 +1,11 @@
-//! Reading tags out of the gaps between the spans that lol_html reports.
+//! Reading tags out of the gaps between the spans that the tokenizer reports.
 //!
-//! lol_html reports text, comments and doctypes with their source locations; whatever lies between
-//! two reported spans is markup: start tags, end tags, and the brackets of CDATA sections. This
-//! module splits such a gap into tags and reads the two attributes victor keeps (`class`, `id`).
-//! It follows the HTML5 tokenizer's rules for tag names and quoted attribute values; lol_html has
-//! already decided where text ends, so a gap never holds text.
+//! The tokenizer ([`super::lex`]) reports text, comments and doctypes with their source
+//! locations; whatever lies between two reported spans is markup: start tags, end tags, and the
+//! brackets of CDATA sections. This module splits such a gap into tags and reads the two
+//! attributes victor keeps (`class`, `id`). It follows the HTML5 tokenizer's rules for tag names
+//! and quoted attribute values; the tokenizer has already decided where text ends, so a gap
+//! never holds text.
 
 use memchr::memchr;
 
@@ -119,7 +120,7 @@ pub fn stray_lt(attrs: &[u8]) -> Option<usize> {
 
 /// Whether a doctype (its source, `<!DOCTYPE` to `>`) sets HTML5's force-quirks flag: a missing
 /// name, a keyword other than `PUBLIC`/`SYSTEM` after the name, an identifier without quotes or
-/// cut short by `>`, or junk between the public and system identifiers. lol_html reports the
+/// cut short by `>`, or junk between the public and system identifiers. The tokenizer reports the
 /// doctype's name and identifiers but not this flag; quirks mode decides, for instance, whether
 /// `<table>` closes an open `<p>`.
 pub fn doctype_forces_quirks(src: &[u8]) -> bool {
@@ -184,7 +185,7 @@ impl<'a> Iterator for Tags<'a> {
                 i += 1;
             }
             if !buf.get(i).is_some_and(u8::is_ascii_alphabetic) {
-                // `<!`, `<?`, `</>` and friends: lol_html reported them as comments or they are
+                // `<!`, `<?`, `</>` and friends: the tokenizer reported them as comments or they are
                 // CDATA brackets; skip to the next `<`.
                 self.pos = i;
                 continue;

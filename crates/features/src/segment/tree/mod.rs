@@ -1,7 +1,7 @@
 //! The open-element stack with HTML5's tree-construction rules, so that every block knows the
 //! ancestors a browser would give it.
 //!
-//! lol_html tokenizes but builds no tree: its end-tag callbacks follow a naive stack. This module
+//! The tokenizer ([`super::lex`]) builds no tree. This module
 //! replays the parts of the HTML5 tree-construction algorithm that decide *where text ends up*:
 //!
 //! - the head/body phases (text or an unknown tag in `<head>` starts the body);

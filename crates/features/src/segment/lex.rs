@@ -1,0 +1,1567 @@
+//! victor's HTML tokenizer: one pass over the document that reports text, tags, comments and
+//! doctypes with their byte ranges. The segmenter hands the tags to its tree as the gap scanner
+//! ([`super::scan`]) would read them; the few that scanner reads otherwise (see
+//! [`Tag::scan_agrees`]), a tag cut off by the end of the input, and the brackets of CDATA
+//! sections are left in the gaps between the reported spans, which the scanner reads.
+//!
+//! It follows the HTML5 tokenizer's state machine as lol_html 3 implements it, byte for byte, so
+//! that the segmenter's output stays what it was with lol_html: the same text spans cut at the
+//! same places, with the same [`TextType`], and the same comments and doctypes. In particular:
+//!
+//! - the text type after a start tag comes from lol_html's *tree-builder simulator*: RCDATA for
+//!   `title` and `textarea`, raw text for `style`, `iframe`, `xmp`, `noembed`, `noframes` and
+//!   `noscript`, script data (with its escaped and double-escaped states) for `script`,
+//!   plaintext for `plaintext`; none of these inside `svg` or `math` (foreign content), where
+//!   CDATA sections are allowed instead; the HTML integration points (`foreignObject`, `desc`,
+//!   `title` in svg; `mi`, `mo`, `mn`, `ms`, `mtext` and `annotation-xml` with an HTML encoding in
+//!   MathML) and the breakout tags (`<p>`, `<div>`, a `<font>` with `color`, `face` or `size`,
+//!   ...) switch back to HTML;
+//! - tag names are compared as lol_html compares them, through its "local name hash" (five
+//!   bits a character for letters and the digits 1 to 6, as long as the name fits in 64 bits;
+//!   other names never match a known tag);
+//! - a start tag ended by `>` right after `=` (`<script src=>`) leaves the tokenizer in the data
+//!   state while the text type says otherwise, as in lol_html;
+//! - text is cut where lol_html cuts it (before every `<` that could start markup, and around a
+//!   `<` or `</` that turns out to be text), so that white-space-only pieces fall as before;
+//! - bogus comments (`<?`, `<!x`, `</ >`), and end of file inside a tag (dropped), a comment or a
+//!   doctype (reported up to the end).
+//!
+//! Unlike lol_html it builds no attribute list, serializes nothing and cannot fail: a tag's
+//! attributes are only stepped over (the segmenter reads the few it needs from the tag's bytes),
+//! except for the two rare tags in foreign content whose attributes the simulator must see.
+
+use std::ops::Range;
+
+/// The kind of a text span: which tokenizer state read it (lol_html's `TextType`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TextType {
+    /// Ordinary text (entities are decoded).
+    Data,
+    /// Text of `title` and `textarea` (entities are decoded, tags are not read).
+    RcData,
+    /// Text of `style`, `iframe`, `xmp`, `noembed`, `noframes`, `noscript`.
+    RawText,
+    /// Text of `script`.
+    ScriptData,
+    /// Everything after `<plaintext>`.
+    PlainText,
+    /// The inside of a `<![CDATA[ ... ]]>` section in foreign content.
+    CDataSection,
+}
+
+impl TextType {
+    /// Whether character references in such text are decoded.
+    pub fn decodes_entities(self) -> bool {
+        matches!(self, TextType::Data | TextType::RcData)
+    }
+}
+
+/// What the tokenizer reports. Ranges are byte offsets into its input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// A piece of text. Adjacent pieces may follow each other (text is cut before markup that
+    /// turned out to be text).
+    Text {
+        /// Where the text is.
+        range: Range<usize>,
+        /// The tokenizer state that read it.
+        kind: TextType,
+    },
+    /// A start or end tag, reported when it ends (tags cut off by the end of the input are not).
+    Tag(Tag),
+    /// A comment, bogus comments included, from `<` to its end.
+    Comment(Range<usize>),
+    /// A doctype, from `<!` to its `>` (or the end of the input).
+    Doctype {
+        /// Where the whole doctype is.
+        range: Range<usize>,
+        /// Its name, as written.
+        name: Option<Range<usize>>,
+        /// Its public identifier, without quotes.
+        public_id: Option<Range<usize>>,
+        /// Its system identifier, without quotes.
+        system_id: Option<Range<usize>>,
+    },
+}
+
+/// A tag as the tokenizer read it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tag {
+    /// From its `<` to just after its `>`.
+    pub range: Range<usize>,
+    /// Its name, as written.
+    pub name: Range<usize>,
+    /// `</name ...>`.
+    pub end_tag: bool,
+    /// Whether [`super::scan::tags`], run over the markup from this tag's `<`, reads the same
+    /// tag (the same name and the same `>`). It does unless an attribute name starts with `=`
+    /// (`<a ="x>">`): HTML5 reads that `=` as part of a name, the gap scanner as the start of a
+    /// value, and a quote after it then ends the tag elsewhere.
+    pub scan_agrees: bool,
+}
+
+/// lol_html's local name hash: five bits a character (digits 1 to 6, then letters, any case),
+/// [`EMPTY`] for a name with any other character or too long to fit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct NameHash(u64);
+
+const EMPTY: u64 = !0;
+
+impl NameHash {
+    #[inline]
+    const fn update(self, ch: u8) -> NameHash {
+        let h = self.0;
+        if h >> (64 - 5) != 0 {
+            return NameHash(EMPTY);
+        }
+        NameHash(match ch {
+            b'a'..=b'z' | b'A'..=b'Z' => (h << 5) | ((ch as u64 & 0x1F) + 5),
+            b'1'..=b'6' => (h << 5) | ((ch as u64 & 0x0F) - 1),
+            _ => EMPTY,
+        })
+    }
+
+    const fn of(name: &str) -> NameHash {
+        let b = name.as_bytes();
+        let mut h = NameHash(0);
+        let mut i = 0;
+        while i < b.len() {
+            h = h.update(b[i]);
+            i += 1;
+        }
+        h
+    }
+
+    #[inline]
+    fn is_empty(self) -> bool {
+        self.0 == EMPTY
+    }
+
+    #[inline]
+    fn is_one_of(self, names: &[NameHash]) -> bool {
+        names.contains(&self)
+    }
+}
+
+/// The hashes of the tag names the tree-builder simulator knows.
+mod names {
+    use super::NameHash;
+
+    macro_rules! hashes {
+        ($($id:ident = $s:literal),* $(,)?) => {
+            $(pub(super) const $id: NameHash = NameHash::of($s);)*
+        };
+    }
+
+    hashes!(
+        TEXTAREA = "textarea",
+        TITLE = "title",
+        PLAINTEXT = "plaintext",
+        SCRIPT = "script",
+        STYLE = "style",
+        IFRAME = "iframe",
+        XMP = "xmp",
+        NOEMBED = "noembed",
+        NOFRAMES = "noframes",
+        NOSCRIPT = "noscript",
+        SVG = "svg",
+        MATH = "math",
+        FONT = "font",
+        P = "p",
+        BR = "br",
+        MI = "mi",
+        MO = "mo",
+        MN = "mn",
+        MS = "ms",
+        MTEXT = "mtext",
+        DESC = "desc",
+        FOREIGN_OBJECT = "foreignobject",
+    );
+
+    /// Start tags that end foreign content (HTML5 13.2.6.5).
+    pub(super) const BREAKOUT: &[NameHash] = &[
+        NameHash::of("b"),
+        NameHash::of("big"),
+        NameHash::of("blockquote"),
+        NameHash::of("body"),
+        BR,
+        NameHash::of("center"),
+        NameHash::of("code"),
+        NameHash::of("dd"),
+        NameHash::of("div"),
+        NameHash::of("dl"),
+        NameHash::of("dt"),
+        NameHash::of("em"),
+        NameHash::of("embed"),
+        NameHash::of("h1"),
+        NameHash::of("h2"),
+        NameHash::of("h3"),
+        NameHash::of("h4"),
+        NameHash::of("h5"),
+        NameHash::of("h6"),
+        NameHash::of("head"),
+        NameHash::of("hr"),
+        NameHash::of("i"),
+        NameHash::of("img"),
+        NameHash::of("li"),
+        NameHash::of("listing"),
+        NameHash::of("menu"),
+        NameHash::of("meta"),
+        NameHash::of("nobr"),
+        NameHash::of("ol"),
+        P,
+        NameHash::of("pre"),
+        NameHash::of("ruby"),
+        NameHash::of("s"),
+        NameHash::of("small"),
+        NameHash::of("span"),
+        NameHash::of("strong"),
+        NameHash::of("strike"),
+        NameHash::of("sub"),
+        NameHash::of("sup"),
+        NameHash::of("table"),
+        NameHash::of("tt"),
+        NameHash::of("u"),
+        NameHash::of("ul"),
+        NameHash::of("var"),
+    ];
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ns {
+    Html,
+    Svg,
+    MathMl,
+}
+
+/// Tokenizer states (HTML5 section 13.2.5, as lol_html groups them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum S {
+    Data,
+    PlainText,
+    RcData,
+    RcDataLt,
+    RcDataEndTagOpen,
+    RcDataEndTagName,
+    RawText,
+    RawTextLt,
+    RawTextEndTagOpen,
+    RawTextEndTagName,
+    Script,
+    ScriptLt,
+    ScriptEndTagOpen,
+    ScriptEndTagName,
+    ScriptEscapeStart,
+    ScriptEscapedDashDash,
+    ScriptEscaped,
+    ScriptEscapedLt,
+    ScriptEscapedEndTagOpen,
+    ScriptEscapedEndTagName,
+    ScriptDoubleEscapeStart,
+    ScriptDoubleEscaped,
+    ScriptDoubleEscapedDashDash,
+    ScriptDoubleEscapedLt,
+    ScriptDoubleEscapedEndTagName,
+    ScriptDoubleEscapeEnd,
+    CData,
+    CDataBracket,
+    TagOpen,
+    EndTagOpen,
+    MarkupDeclarationOpen,
+    TagName,
+    SelfClosingStartTag,
+    BeforeAttrName,
+    AttrName,
+    AfterAttrName,
+    BeforeAttrValue,
+    AttrValueQuoted,
+    AttrValueUnquoted,
+    BogusComment,
+    CommentStart,
+    Comment,
+    CommentStartDash,
+    CommentEndDash,
+    CommentEnd,
+    CommentLt,
+    CommentLtBang,
+    CommentLtBangDash,
+    CommentLtBangDashDash,
+    CommentEndBang,
+    Doctype,
+    BeforeDoctypeName,
+    DoctypeName,
+    AfterDoctypeName,
+    AfterDoctypeKeyword,
+    BeforeDoctypeId,
+    DoctypeId,
+    AfterPublicId,
+    AfterSystemId,
+    BetweenDoctypeIds,
+    BogusDoctype,
+}
+
+#[inline]
+fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\n' | b'\r' | b'\t' | b'\x0c')
+}
+
+/// Whether `input[at..]` starts with `seq`, ASCII letters in any case when `ignore_case`.
+#[inline]
+fn seq_at(input: &[u8], at: usize, seq: &[u8], ignore_case: bool) -> bool {
+    match input.get(at..at + seq.len()) {
+        Some(s) if ignore_case => s.iter().zip(seq).all(|(&c, &e)| c == e || c == e ^ 0x20),
+        Some(s) => s == seq,
+        None => false,
+    }
+}
+
+/// The tag being read.
+#[derive(Clone, Debug)]
+struct TagToken {
+    start: bool,
+    hash: NameHash,
+    name: Range<usize>,
+    /// Where its attributes start (just after the name).
+    attrs_from: usize,
+    self_closing: bool,
+    /// An attribute name started with `=` (see [`Tag::scan_agrees`]).
+    odd: bool,
+}
+
+/// The doctype being read.
+#[derive(Clone, Debug, Default)]
+struct DoctypeToken {
+    name: Option<Range<usize>>,
+    public_id: Option<Range<usize>>,
+    system_id: Option<Range<usize>>,
+    /// Which identifier the quoted string being read is.
+    reading_system: bool,
+}
+
+/// The tokenizer over one input. [`Lexer::run`] reports the events to a sink.
+pub struct Lexer<'a> {
+    input: &'a [u8],
+    /// Position of the next byte to consume (the current byte is at `np - 1`).
+    np: usize,
+    /// Start of the next lexeme (text not yet reported starts here).
+    ls: usize,
+    /// Start of the token part being read (a name, a value).
+    part: usize,
+    state: S,
+    text_type: TextType,
+    last_start_tag: NameHash,
+    cdata_allowed: bool,
+    closing_quote: u8,
+    tag: TagToken,
+    doctype: DoctypeToken,
+    ns_stack: Vec<Ns>,
+    /// Text was reported and no other lexeme has followed it yet (see [`Lexer::emit_text`]).
+    in_text_node: bool,
+    /// lol_html's 1,024-byte text buffer, for the rare long pieces that continue a text node.
+    text_buffer: String,
+}
+
+/// The size of lol_html's text decoding buffer.
+const TEXT_BUFFER_LEN: usize = 1024;
+
+impl<'a> Lexer<'a> {
+    /// A tokenizer at the start of `input`, in the data state.
+    pub fn new(input: &'a [u8]) -> Self {
+        Lexer {
+            input,
+            np: 0,
+            ls: 0,
+            part: 0,
+            state: S::Data,
+            text_type: TextType::Data,
+            last_start_tag: NameHash(0),
+            cdata_allowed: false,
+            closing_quote: b'"',
+            tag: TagToken {
+                start: true,
+                hash: NameHash(0),
+                name: 0..0,
+                attrs_from: 0,
+                self_closing: false,
+                odd: false,
+            },
+            doctype: DoctypeToken::default(),
+            ns_stack: vec![Ns::Html],
+            in_text_node: false,
+            text_buffer: String::new(),
+        }
+    }
+
+    #[inline(always)]
+    fn consume(&mut self) -> Option<u8> {
+        let c = self.input.get(self.np).copied();
+        self.np += 1;
+        c
+    }
+
+    #[inline(always)]
+    fn pos(&self) -> usize {
+        self.np - 1
+    }
+
+    #[inline(always)]
+    fn reconsume(&mut self, state: S) {
+        self.np -= 1;
+        self.state = state;
+    }
+
+    #[inline(always)]
+    fn current_ns(&self) -> Ns {
+        self.ns_stack.last().copied().unwrap_or(Ns::Html)
+    }
+
+    /// Reports the text before the current byte. Returns `false` when the sink asked to stop.
+    ///
+    /// lol_html reports the first piece of text after any other lexeme as one chunk; the pieces
+    /// that follow it directly (text cut before a `<` that turned out to be text) go through
+    /// its streaming decoder, which hands them out in chunks of at most 1,024 bytes. The same
+    /// decoder with the same buffer cuts them at the same places here.
+    #[inline(always)]
+    fn emit_text<F: FnMut(Event) -> bool>(&mut self, sink: &mut F) -> bool {
+        let pos = self.pos();
+        if pos <= self.ls {
+            return true;
+        }
+        let range = self.ls..pos;
+        self.ls = pos;
+        let kind = self.text_type;
+        if !self.in_text_node || range.len() <= TEXT_BUFFER_LEN {
+            self.in_text_node = true;
+            return sink(Event::Text { range, kind });
+        }
+        self.emit_long_continuation(range, sink)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn emit_long_continuation<F: FnMut(Event) -> bool>(
+        &mut self,
+        range: Range<usize>,
+        sink: &mut F,
+    ) -> bool {
+        if self.text_buffer.len() != TEXT_BUFFER_LEN {
+            self.text_buffer = "\0".repeat(TEXT_BUFFER_LEN);
+        }
+        let kind = self.text_type;
+        let mut decoder = encoding_rs::UTF_8.new_decoder_without_bom_handling();
+        let mut raw = self.input.get(range.clone()).unwrap_or_default();
+        let mut start = range.start;
+        loop {
+            let (status, read, written, _) =
+                decoder.decode_to_str(raw, self.text_buffer.as_mut_str(), false);
+            if written > 0
+                && !sink(Event::Text {
+                    range: start..start + read,
+                    kind,
+                })
+            {
+                return false;
+            }
+            start += read;
+            if status == encoding_rs::CoderResult::InputEmpty || read == 0 {
+                return true;
+            }
+            raw = raw.get(read..).unwrap_or_default();
+        }
+    }
+
+    /// Ends a lexeme that no event reports (a tag, `</>`, a CDATA bracket), current byte included.
+    #[inline(always)]
+    fn skip_inclusive(&mut self) {
+        self.ls = self.pos() + 1;
+        self.in_text_node = false;
+    }
+
+    /// Reports the comment or doctype that ends with the current byte (`inclusive`) or before
+    /// it (at the end of the input).
+    #[inline(never)]
+    fn emit_token<F: FnMut(Event) -> bool>(
+        &mut self,
+        comment: bool,
+        inclusive: bool,
+        sink: &mut F,
+    ) -> bool {
+        let end = if inclusive {
+            self.pos() + 1
+        } else {
+            self.pos().min(self.input.len())
+        };
+        let range = self.ls..end;
+        self.ls = end;
+        self.in_text_node = false;
+        if comment {
+            sink(Event::Comment(range))
+        } else {
+            let d = std::mem::take(&mut self.doctype);
+            sink(Event::Doctype {
+                range,
+                name: d.name,
+                public_id: d.public_id,
+                system_id: d.system_id,
+            })
+        }
+    }
+
+    #[inline(always)]
+    fn start_tag_token(&mut self, start: bool, c: u8) {
+        let pos = self.pos();
+        self.tag = TagToken {
+            start,
+            hash: NameHash(0).update(c),
+            name: pos..pos,
+            attrs_from: pos,
+            self_closing: false,
+            odd: false,
+        };
+        self.part = pos;
+    }
+
+    #[inline(always)]
+    fn finish_tag_name(&mut self) {
+        let pos = self.pos();
+        self.tag.name = self.part..pos;
+        self.tag.attrs_from = pos;
+    }
+
+    #[inline(always)]
+    fn appropriate_end_tag(&self) -> bool {
+        self.last_start_tag == self.tag.hash
+    }
+
+    /// Ends the current tag (its `>` is the current byte): reports it, asks the tree-builder
+    /// simulator for the next text type and returns the state to go on in, and whether the sink
+    /// wants more.
+    #[inline(never)]
+    fn emit_tag<F: FnMut(Event) -> bool>(&mut self, sink: &mut F) -> (S, bool) {
+        let tag_end = self.pos();
+        let go = sink(Event::Tag(Tag {
+            range: self.ls..tag_end + 1,
+            name: self.tag.name.clone(),
+            end_tag: !self.tag.start,
+            scan_agrees: !self.tag.odd,
+        }));
+        self.skip_inclusive();
+        self.text_type = TextType::Data;
+        let hash = self.tag.hash;
+        if self.tag.start {
+            self.feedback_start(hash, tag_end);
+            self.last_start_tag = hash;
+        } else {
+            self.feedback_end(hash);
+        }
+        (self.next_text_state(), go)
+    }
+
+    fn next_text_state(&self) -> S {
+        match self.text_type {
+            TextType::Data => S::Data,
+            TextType::PlainText => S::PlainText,
+            TextType::RcData => S::RcData,
+            TextType::RawText => S::RawText,
+            TextType::ScriptData => S::Script,
+            TextType::CDataSection => S::CData,
+        }
+    }
+
+    fn enter_ns(&mut self, ns: Ns) {
+        self.ns_stack.push(ns);
+        self.cdata_allowed = ns != Ns::Html;
+    }
+
+    fn leave_ns(&mut self) {
+        if self.ns_stack.len() > 1 {
+            self.ns_stack.pop();
+        }
+        self.cdata_allowed = self.current_ns() != Ns::Html;
+    }
+
+    /// lol_html's `get_feedback_for_start_tag` (not strict).
+    fn feedback_start(&mut self, hash: NameHash, tag_end: usize) {
+        use names::*;
+        if hash == SVG {
+            self.enter_ns(Ns::Svg);
+            return;
+        }
+        if hash == MATH {
+            self.enter_ns(Ns::MathMl);
+            return;
+        }
+        let ns = self.current_ns();
+        if ns == Ns::Html {
+            self.text_type = if hash == TEXTAREA || hash == TITLE {
+                TextType::RcData
+            } else if hash == PLAINTEXT {
+                TextType::PlainText
+            } else if hash == SCRIPT {
+                TextType::ScriptData
+            } else if hash.is_one_of(&[STYLE, IFRAME, XMP, NOEMBED, NOFRAMES, NOSCRIPT]) {
+                TextType::RawText
+            } else {
+                return;
+            };
+            return;
+        }
+        if hash.is_one_of(BREAKOUT) {
+            self.leave_ns();
+            return;
+        }
+        let integration_point = match ns {
+            Ns::Svg => hash.is_one_of(&[DESC, TITLE, FOREIGN_OBJECT]),
+            _ => hash.is_one_of(&[MI, MO, MN, MS, MTEXT]),
+        };
+        if integration_point {
+            if !self.tag.self_closing {
+                self.enter_ns(Ns::Html);
+            }
+            return;
+        }
+        let attrs = self
+            .input
+            .get(self.tag.attrs_from..tag_end + 1)
+            .unwrap_or_default();
+        if hash == FONT {
+            if Attributes::new(attrs).any(|(n, _)| {
+                n.eq_ignore_ascii_case(b"color")
+                    || n.eq_ignore_ascii_case(b"size")
+                    || n.eq_ignore_ascii_case(b"face")
+            }) {
+                self.leave_ns();
+            }
+            return;
+        }
+        if hash.is_empty() && ns == Ns::MathMl {
+            let name = self.input.get(self.tag.name.clone()).unwrap_or_default();
+            if !self.tag.self_closing
+                && name.eq_ignore_ascii_case(b"annotation-xml")
+                && Attributes::new(attrs).any(|(n, v)| {
+                    v.is_some_and(|v| {
+                        n.eq_ignore_ascii_case(b"encoding")
+                            && (v.eq_ignore_ascii_case(b"text/html")
+                                || v.eq_ignore_ascii_case(b"application/xhtml+xml"))
+                    })
+                })
+            {
+                self.enter_ns(Ns::Html);
+            }
+        }
+    }
+
+    /// lol_html's `get_feedback_for_end_tag` (not strict).
+    fn feedback_end(&mut self, hash: NameHash) {
+        use names::*;
+        let ns = self.current_ns();
+        if ns == Ns::Html {
+            let n = self.ns_stack.len();
+            if n < 2 {
+                return;
+            }
+            let prev = self.ns_stack[n - 2];
+            if prev == Ns::MathMl && hash.is_one_of(&[MI, MO, MN, MS, MTEXT])
+                || prev == Ns::Svg && hash.is_one_of(&[DESC, TITLE, FOREIGN_OBJECT])
+            {
+                self.leave_ns();
+            } else if hash.is_empty() && prev == Ns::MathMl {
+                let name = self.input.get(self.tag.name.clone()).unwrap_or_default();
+                if name.eq_ignore_ascii_case(b"annotation-xml") {
+                    self.leave_ns();
+                }
+            }
+        } else if (ns == Ns::Svg && hash == SVG)
+            || (ns == Ns::MathMl && hash == MATH)
+            || hash == P
+            || hash == BR
+        {
+            self.leave_ns();
+        }
+    }
+
+    /// Runs the tokenizer to the end of the input, reporting every event to `sink`; stops early
+    /// when `sink` returns `false`.
+    pub fn run<F: FnMut(Event) -> bool>(&mut self, mut sink: F) {
+        let sink = &mut sink;
+        // `emit!` reports through the sink and stops when it says so.
+        macro_rules! emit {
+            ($e:expr) => {
+                if !$e {
+                    return;
+                }
+            };
+        }
+        // The end of the input: report the pending text and stop.
+        macro_rules! eof_text {
+            () => {{
+                self.emit_text(sink);
+                return;
+            }};
+        }
+        // A tag ends at the current `>`: go on in the text state it leads to.
+        macro_rules! tag {
+            () => {{
+                let (next, go) = self.emit_tag(sink);
+                self.state = next;
+                if !go {
+                    return;
+                }
+            }};
+        }
+        macro_rules! eof_token {
+            ($comment:expr) => {{
+                self.emit_token($comment, false, sink);
+                return;
+            }};
+        }
+        let input = self.input;
+        loop {
+            match self.state {
+                S::Data | S::RcData | S::RawText | S::Script => {
+                    let next = match self.state {
+                        S::Data => S::TagOpen,
+                        S::RcData => S::RcDataLt,
+                        S::RawText => S::RawTextLt,
+                        _ => S::ScriptLt,
+                    };
+                    match memchr::memchr(b'<', input.get(self.np..).unwrap_or_default()) {
+                        Some(k) => {
+                            self.np += k + 1;
+                            emit!(self.emit_text(sink));
+                            self.state = next;
+                        }
+                        None => {
+                            self.np = input.len() + 1;
+                            eof_text!();
+                        }
+                    }
+                }
+                S::PlainText => {
+                    self.np = input.len() + 1;
+                    eof_text!();
+                }
+                S::TagOpen => match self.consume() {
+                    Some(c) if c.is_ascii_alphabetic() => {
+                        self.start_tag_token(true, c);
+                        self.state = S::TagName;
+                    }
+                    Some(b'!') => self.state = S::MarkupDeclarationOpen,
+                    Some(b'/') => self.state = S::EndTagOpen,
+                    Some(b'?') => self.state = S::BogusComment,
+                    None => eof_text!(),
+                    Some(_) => {
+                        emit!(self.emit_text(sink));
+                        self.reconsume(S::Data);
+                    }
+                },
+                S::EndTagOpen => match self.consume() {
+                    Some(c) if c.is_ascii_alphabetic() => {
+                        self.start_tag_token(false, c);
+                        self.state = S::TagName;
+                    }
+                    Some(b'>') => {
+                        self.skip_inclusive();
+                        self.state = S::Data;
+                    }
+                    None => eof_text!(),
+                    Some(_) => self.reconsume(S::BogusComment),
+                },
+                S::MarkupDeclarationOpen => {
+                    let at = self.np;
+                    if seq_at(input, at, b"--", false) {
+                        self.np += 2;
+                        self.state = S::CommentStart;
+                    } else if seq_at(input, at, b"DOCTYPE", true) {
+                        self.np += 7;
+                        self.doctype = DoctypeToken::default();
+                        self.state = S::Doctype;
+                    } else if seq_at(input, at, b"[CDATA[", false) {
+                        self.np += 7;
+                        if self.cdata_allowed {
+                            self.skip_inclusive();
+                            self.text_type = TextType::CDataSection;
+                            self.state = S::CData;
+                        } else {
+                            self.state = S::BogusComment;
+                        }
+                    } else {
+                        self.state = S::BogusComment;
+                    }
+                }
+                S::TagName => {
+                    // The name runs to white space, `/` or `>`.
+                    loop {
+                        match self.consume() {
+                            Some(c) if is_ws(c) => {
+                                self.finish_tag_name();
+                                self.state = S::BeforeAttrName;
+                                break;
+                            }
+                            Some(b'>') => {
+                                self.finish_tag_name();
+                                tag!();
+                                break;
+                            }
+                            Some(b'/') => {
+                                self.finish_tag_name();
+                                self.state = S::SelfClosingStartTag;
+                                break;
+                            }
+                            None => return,
+                            Some(c) => self.tag.hash = self.tag.hash.update(c),
+                        }
+                    }
+                }
+                S::SelfClosingStartTag => match self.consume() {
+                    Some(b'>') => {
+                        self.tag.self_closing = self.tag.start;
+                        tag!();
+                    }
+                    None => return,
+                    Some(_) => self.reconsume(S::BeforeAttrName),
+                },
+                S::BeforeAttrName => match self.consume() {
+                    Some(c) if is_ws(c) => {}
+                    Some(b'/') => self.state = S::SelfClosingStartTag,
+                    Some(b'>') => tag!(),
+                    None => return,
+                    Some(b'=') => {
+                        self.tag.odd = true;
+                        self.state = S::AttrName;
+                    }
+                    Some(_) => self.state = S::AttrName,
+                },
+                S::AttrName => loop {
+                    match self.consume() {
+                        Some(c) if is_ws(c) => {
+                            self.state = S::AfterAttrName;
+                            break;
+                        }
+                        Some(b'=') => {
+                            self.state = S::BeforeAttrValue;
+                            break;
+                        }
+                        Some(b'/') => {
+                            self.state = S::SelfClosingStartTag;
+                            break;
+                        }
+                        Some(b'>') => {
+                            tag!();
+                            break;
+                        }
+                        None => return,
+                        Some(_) => {}
+                    }
+                },
+                S::AfterAttrName => match self.consume() {
+                    Some(c) if is_ws(c) => {}
+                    Some(b'/') => self.state = S::SelfClosingStartTag,
+                    Some(b'=') => self.state = S::BeforeAttrValue,
+                    Some(b'>') => tag!(),
+                    None => return,
+                    Some(_) => self.state = S::AttrName,
+                },
+                S::BeforeAttrValue => match self.consume() {
+                    Some(c) if is_ws(c) => {}
+                    Some(q @ (b'"' | b'\'')) => {
+                        self.closing_quote = q;
+                        self.state = S::AttrValueQuoted;
+                    }
+                    Some(b'>') => {
+                        // lol_html goes on in the data state here, whatever the text type.
+                        let (_, go) = self.emit_tag(sink);
+                        self.state = S::Data;
+                        if !go {
+                            return;
+                        }
+                    }
+                    None => return,
+                    Some(_) => self.reconsume(S::AttrValueUnquoted),
+                },
+                S::AttrValueQuoted => {
+                    let q = self.closing_quote;
+                    match memchr::memchr(q, input.get(self.np..).unwrap_or_default()) {
+                        Some(k) => {
+                            self.np += k + 1;
+                            self.state = S::BeforeAttrName;
+                        }
+                        None => return,
+                    }
+                }
+                S::AttrValueUnquoted => loop {
+                    match self.consume() {
+                        Some(c) if is_ws(c) => {
+                            self.state = S::BeforeAttrName;
+                            break;
+                        }
+                        Some(b'>') => {
+                            tag!();
+                            break;
+                        }
+                        None => return,
+                        Some(_) => {}
+                    }
+                },
+                // Raw text, RCDATA and script data: `</` and an end tag.
+                S::RcDataLt | S::RawTextLt | S::ScriptLt => {
+                    let (text, end_tag_open) = match self.state {
+                        S::RcDataLt => (S::RcData, S::RcDataEndTagOpen),
+                        S::RawTextLt => (S::RawText, S::RawTextEndTagOpen),
+                        _ => (S::Script, S::ScriptEndTagOpen),
+                    };
+                    match self.consume() {
+                        Some(b'/') => self.state = end_tag_open,
+                        Some(b'!') if text == S::Script => self.state = S::ScriptEscapeStart,
+                        None => eof_text!(),
+                        Some(_) => {
+                            emit!(self.emit_text(sink));
+                            self.reconsume(text);
+                        }
+                    }
+                }
+                S::RcDataEndTagOpen
+                | S::RawTextEndTagOpen
+                | S::ScriptEndTagOpen
+                | S::ScriptEscapedEndTagOpen => {
+                    let (text, name_state) = match self.state {
+                        S::RcDataEndTagOpen => (S::RcData, S::RcDataEndTagName),
+                        S::RawTextEndTagOpen => (S::RawText, S::RawTextEndTagName),
+                        S::ScriptEndTagOpen => (S::Script, S::ScriptEndTagName),
+                        _ => (S::ScriptEscaped, S::ScriptEscapedEndTagName),
+                    };
+                    match self.consume() {
+                        Some(c) if c.is_ascii_alphabetic() => {
+                            self.start_tag_token(false, c);
+                            self.state = name_state;
+                        }
+                        None => eof_text!(),
+                        Some(_) => {
+                            emit!(self.emit_text(sink));
+                            self.reconsume(text);
+                        }
+                    }
+                }
+                S::RcDataEndTagName
+                | S::RawTextEndTagName
+                | S::ScriptEndTagName
+                | S::ScriptEscapedEndTagName => {
+                    let text = match self.state {
+                        S::RcDataEndTagName => S::RcData,
+                        S::RawTextEndTagName => S::RawText,
+                        S::ScriptEndTagName => S::Script,
+                        _ => S::ScriptEscaped,
+                    };
+                    match self.consume() {
+                        Some(c) if c.is_ascii_alphabetic() => {
+                            self.tag.hash = self.tag.hash.update(c);
+                        }
+                        Some(c) if (is_ws(c) || c == b'/' || c == b'>') => {
+                            if self.appropriate_end_tag() {
+                                self.finish_tag_name();
+                                match c {
+                                    b'/' => self.state = S::SelfClosingStartTag,
+                                    b'>' => tag!(),
+                                    _ => self.state = S::BeforeAttrName,
+                                }
+                            } else {
+                                emit!(self.emit_text(sink));
+                                self.reconsume(text);
+                            }
+                        }
+                        None => eof_text!(),
+                        Some(_) => {
+                            emit!(self.emit_text(sink));
+                            self.reconsume(text);
+                        }
+                    }
+                }
+                S::ScriptEscapeStart => {
+                    if seq_at(input, self.np, b"--", false) {
+                        self.np += 2;
+                        self.state = S::ScriptEscapedDashDash;
+                    } else {
+                        match self.consume() {
+                            None => eof_text!(),
+                            Some(_) => {
+                                emit!(self.emit_text(sink));
+                                self.reconsume(S::Script);
+                            }
+                        }
+                    }
+                }
+                S::ScriptEscapedDashDash => match self.consume() {
+                    Some(b'-') => {}
+                    Some(b'<') => {
+                        emit!(self.emit_text(sink));
+                        self.state = S::ScriptEscapedLt;
+                    }
+                    Some(b'>') => {
+                        emit!(self.emit_text(sink));
+                        self.reconsume(S::Script);
+                    }
+                    None => eof_text!(),
+                    Some(_) => self.state = S::ScriptEscaped,
+                },
+                S::ScriptEscaped => loop {
+                    // Only `--` and `<` leave this state: skip to the next `-` or `<`.
+                    let rest = input.get(self.np..).unwrap_or_default();
+                    let Some(k) = memchr::memchr2(b'-', b'<', rest) else {
+                        self.np = input.len() + 1;
+                        eof_text!();
+                    };
+                    self.np += k;
+                    if seq_at(input, self.np, b"--", false) {
+                        self.np += 2;
+                        self.state = S::ScriptEscapedDashDash;
+                        break;
+                    }
+                    if self.consume() == Some(b'<') {
+                        emit!(self.emit_text(sink));
+                        self.state = S::ScriptEscapedLt;
+                        break;
+                    }
+                },
+                S::ScriptEscapedLt => {
+                    if seq_at(input, self.np, b"SCRIPT", true) {
+                        self.np += 6;
+                        self.state = S::ScriptDoubleEscapeStart;
+                    } else {
+                        match self.consume() {
+                            Some(b'/') => self.state = S::ScriptEscapedEndTagOpen,
+                            None => eof_text!(),
+                            Some(_) => {
+                                emit!(self.emit_text(sink));
+                                self.reconsume(S::ScriptEscaped);
+                            }
+                        }
+                    }
+                }
+                S::ScriptDoubleEscapeStart => match self.consume() {
+                    Some(c) if is_ws(c) || c == b'/' || c == b'>' => {
+                        self.state = S::ScriptDoubleEscaped;
+                    }
+                    None => eof_text!(),
+                    Some(_) => self.reconsume(S::ScriptEscaped),
+                },
+                S::ScriptDoubleEscaped => loop {
+                    // Only `--` and `<` leave this state: skip to the next `-` or `<`.
+                    let rest = input.get(self.np..).unwrap_or_default();
+                    let Some(k) = memchr::memchr2(b'-', b'<', rest) else {
+                        self.np = input.len() + 1;
+                        eof_text!();
+                    };
+                    self.np += k;
+                    if seq_at(input, self.np, b"--", false) {
+                        self.np += 2;
+                        self.state = S::ScriptDoubleEscapedDashDash;
+                        break;
+                    }
+                    if self.consume() == Some(b'<') {
+                        emit!(self.emit_text(sink));
+                        self.state = S::ScriptDoubleEscapedLt;
+                        break;
+                    }
+                },
+                S::ScriptDoubleEscapedDashDash => match self.consume() {
+                    Some(b'-') => {}
+                    Some(b'<') => self.state = S::ScriptDoubleEscapedLt,
+                    Some(b'>') => {
+                        emit!(self.emit_text(sink));
+                        self.reconsume(S::Script);
+                    }
+                    None => eof_text!(),
+                    Some(_) => self.state = S::ScriptDoubleEscaped,
+                },
+                S::ScriptDoubleEscapedLt => match self.consume() {
+                    Some(b'/') => self.state = S::ScriptDoubleEscapedEndTagName,
+                    None => eof_text!(),
+                    Some(_) => self.reconsume(S::ScriptDoubleEscaped),
+                },
+                S::ScriptDoubleEscapedEndTagName => {
+                    if seq_at(input, self.np, b"SCRIPT", true) {
+                        self.np += 6;
+                        self.state = S::ScriptDoubleEscapeEnd;
+                    } else {
+                        match self.consume() {
+                            None => eof_text!(),
+                            Some(_) => self.reconsume(S::ScriptDoubleEscaped),
+                        }
+                    }
+                }
+                S::ScriptDoubleEscapeEnd => match self.consume() {
+                    Some(c) if is_ws(c) || c == b'/' || c == b'>' => {
+                        self.state = S::ScriptEscaped;
+                    }
+                    None => eof_text!(),
+                    Some(_) => self.reconsume(S::ScriptDoubleEscaped),
+                },
+                S::CData => match memchr::memchr(b']', input.get(self.np..).unwrap_or_default()) {
+                    Some(k) => {
+                        self.np += k + 1;
+                        emit!(self.emit_text(sink));
+                        self.state = S::CDataBracket;
+                    }
+                    None => {
+                        self.np = input.len() + 1;
+                        eof_text!();
+                    }
+                },
+                S::CDataBracket => {
+                    if seq_at(input, self.np, b"]>", false) {
+                        self.np += 2;
+                        self.skip_inclusive();
+                        self.text_type = TextType::Data;
+                        self.state = S::Data;
+                    } else {
+                        match self.consume() {
+                            None => eof_text!(),
+                            Some(_) => {
+                                emit!(self.emit_text(sink));
+                                self.reconsume(S::CData);
+                            }
+                        }
+                    }
+                }
+                S::BogusComment => {
+                    match memchr::memchr(b'>', input.get(self.np..).unwrap_or_default()) {
+                        Some(k) => {
+                            self.np += k + 1;
+                            emit!(self.emit_token(true, true, sink));
+                            self.state = S::Data;
+                        }
+                        None => {
+                            self.np = input.len() + 1;
+                            eof_token!(true);
+                        }
+                    }
+                }
+                S::CommentStart => match self.consume() {
+                    Some(b'-') => self.state = S::CommentStartDash,
+                    Some(b'>') => {
+                        emit!(self.emit_token(true, true, sink));
+                        self.state = S::Data;
+                    }
+                    _ => self.reconsume(S::Comment),
+                },
+                S::Comment => {
+                    // Everything up to the next `-` or `<` stays in this state.
+                    let rest = input.get(self.np..).unwrap_or_default();
+                    match memchr::memchr2(b'-', b'<', rest) {
+                        Some(k) => {
+                            self.np += k + 1;
+                            self.state = if rest[k] == b'-' {
+                                S::CommentEndDash
+                            } else {
+                                S::CommentLt
+                            };
+                        }
+                        None => {
+                            self.np = input.len() + 1;
+                            eof_token!(true);
+                        }
+                    }
+                }
+                S::CommentStartDash => match self.consume() {
+                    Some(b'-') => self.state = S::CommentEnd,
+                    Some(b'>') => {
+                        emit!(self.emit_token(true, true, sink));
+                        self.state = S::Data;
+                    }
+                    None => eof_token!(true),
+                    Some(_) => self.reconsume(S::Comment),
+                },
+                S::CommentEndDash => match self.consume() {
+                    Some(b'-') => self.state = S::CommentEnd,
+                    None => eof_token!(true),
+                    Some(_) => self.reconsume(S::Comment),
+                },
+                S::CommentEnd => match self.consume() {
+                    Some(b'>') => {
+                        emit!(self.emit_token(true, true, sink));
+                        self.state = S::Data;
+                    }
+                    Some(b'!') => self.state = S::CommentEndBang,
+                    Some(b'-') => {}
+                    None => eof_token!(true),
+                    Some(_) => self.reconsume(S::Comment),
+                },
+                S::CommentLt => match self.consume() {
+                    Some(b'!') => self.state = S::CommentLtBang,
+                    Some(b'<') => {}
+                    _ => self.reconsume(S::Comment),
+                },
+                S::CommentLtBang => match self.consume() {
+                    Some(b'-') => self.state = S::CommentLtBangDash,
+                    _ => self.reconsume(S::Comment),
+                },
+                S::CommentLtBangDash => match self.consume() {
+                    Some(b'-') => self.state = S::CommentLtBangDashDash,
+                    _ => self.reconsume(S::CommentEndDash),
+                },
+                S::CommentLtBangDashDash => {
+                    self.consume();
+                    self.reconsume(S::CommentEnd);
+                }
+                S::CommentEndBang => match self.consume() {
+                    Some(b'-') => self.state = S::CommentEndDash,
+                    Some(b'>') => {
+                        emit!(self.emit_token(true, true, sink));
+                        self.state = S::Data;
+                    }
+                    None => eof_token!(true),
+                    Some(_) => self.reconsume(S::Comment),
+                },
+                S::Doctype => match self.consume() {
+                    Some(c) if is_ws(c) => self.state = S::BeforeDoctypeName,
+                    Some(b'>') => {
+                        emit!(self.emit_token(false, true, sink));
+                        self.state = S::Data;
+                    }
+                    None => eof_token!(false),
+                    Some(_) => self.reconsume(S::BeforeDoctypeName),
+                },
+                S::BeforeDoctypeName => match self.consume() {
+                    Some(c) if is_ws(c) => {}
+                    Some(b'>') => {
+                        emit!(self.emit_token(false, true, sink));
+                        self.state = S::Data;
+                    }
+                    None => eof_token!(false),
+                    Some(_) => {
+                        self.part = self.pos();
+                        self.state = S::DoctypeName;
+                    }
+                },
+                S::DoctypeName => match self.consume() {
+                    Some(c) if is_ws(c) => {
+                        self.doctype.name = Some(self.part..self.pos());
+                        self.state = S::AfterDoctypeName;
+                    }
+                    Some(b'>') => {
+                        self.doctype.name = Some(self.part..self.pos());
+                        emit!(self.emit_token(false, true, sink));
+                        self.state = S::Data;
+                    }
+                    None => {
+                        self.doctype.name = Some(self.part..input.len());
+                        eof_token!(false);
+                    }
+                    Some(_) => {}
+                },
+                S::AfterDoctypeName => {
+                    if seq_at(input, self.np, b"PUBLIC", true) {
+                        self.np += 6;
+                        self.doctype.reading_system = false;
+                        self.state = S::AfterDoctypeKeyword;
+                    } else if seq_at(input, self.np, b"SYSTEM", true) {
+                        self.np += 6;
+                        self.doctype.reading_system = true;
+                        self.state = S::AfterDoctypeKeyword;
+                    } else {
+                        match self.consume() {
+                            Some(c) if is_ws(c) => {}
+                            Some(b'>') => {
+                                emit!(self.emit_token(false, true, sink));
+                                self.state = S::Data;
+                            }
+                            None => eof_token!(false),
+                            Some(_) => self.state = S::BogusDoctype,
+                        }
+                    }
+                }
+                S::AfterDoctypeKeyword | S::BeforeDoctypeId => match self.consume() {
+                    Some(c) if is_ws(c) => self.state = S::BeforeDoctypeId,
+                    Some(q @ (b'"' | b'\'')) => {
+                        self.closing_quote = q;
+                        self.part = self.np;
+                        self.state = S::DoctypeId;
+                    }
+                    Some(b'>') => {
+                        emit!(self.emit_token(false, true, sink));
+                        self.state = S::Data;
+                    }
+                    None => eof_token!(false),
+                    Some(_) => self.state = S::BogusDoctype,
+                },
+                S::DoctypeId => {
+                    let c = self.consume();
+                    let id = self.part..self.pos().min(input.len());
+                    let set = |d: &mut DoctypeToken| {
+                        if d.reading_system {
+                            d.system_id = Some(id.clone());
+                        } else {
+                            d.public_id = Some(id.clone());
+                        }
+                    };
+                    match c {
+                        Some(c) if c == self.closing_quote => {
+                            set(&mut self.doctype);
+                            self.state = if self.doctype.reading_system {
+                                S::AfterSystemId
+                            } else {
+                                S::AfterPublicId
+                            };
+                        }
+                        Some(b'>') => {
+                            set(&mut self.doctype);
+                            emit!(self.emit_token(false, true, sink));
+                            self.state = S::Data;
+                        }
+                        None => {
+                            set(&mut self.doctype);
+                            eof_token!(false);
+                        }
+                        Some(_) => {}
+                    }
+                }
+                S::AfterPublicId | S::BetweenDoctypeIds => match self.consume() {
+                    Some(c) if is_ws(c) => self.state = S::BetweenDoctypeIds,
+                    Some(b'>') => {
+                        emit!(self.emit_token(false, true, sink));
+                        self.state = S::Data;
+                    }
+                    Some(q @ (b'"' | b'\'')) => {
+                        self.closing_quote = q;
+                        self.part = self.np;
+                        self.doctype.reading_system = true;
+                        self.state = S::DoctypeId;
+                    }
+                    None => eof_token!(false),
+                    Some(_) => self.state = S::BogusDoctype,
+                },
+                S::AfterSystemId => match self.consume() {
+                    Some(c) if is_ws(c) => {}
+                    Some(b'>') => {
+                        emit!(self.emit_token(false, true, sink));
+                        self.state = S::Data;
+                    }
+                    None => eof_token!(false),
+                    Some(_) => self.state = S::BogusDoctype,
+                },
+                S::BogusDoctype => {
+                    match memchr::memchr(b'>', input.get(self.np..).unwrap_or_default()) {
+                        Some(k) => {
+                            self.np += k + 1;
+                            emit!(self.emit_token(false, true, sink));
+                            self.state = S::Data;
+                        }
+                        None => {
+                            self.np = input.len() + 1;
+                            eof_token!(false);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The attributes of a tag as lol_html's attribute states read them: `(name, value)` pairs over
+/// the bytes from the end of the tag name to the tag's `>`.
+struct Attributes<'a> {
+    buf: &'a [u8],
+    i: usize,
+}
+
+impl<'a> Attributes<'a> {
+    fn new(buf: &'a [u8]) -> Self {
+        Attributes { buf, i: 0 }
+    }
+}
+
+impl<'a> Iterator for Attributes<'a> {
+    type Item = (&'a [u8], Option<&'a [u8]>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let buf = self.buf;
+        // Before the attribute name: white space and `/` (a `/` not before `>` is skipped).
+        loop {
+            match buf.get(self.i) {
+                Some(&c) if is_ws(c) || c == b'/' => self.i += 1,
+                Some(b'>') | None => return None,
+                Some(_) => break,
+            }
+        }
+        let name_start = self.i;
+        // The first byte belongs to the name whatever it is (even `=`).
+        self.i += 1;
+        while let Some(&c) = buf.get(self.i) {
+            if is_ws(c) || c == b'=' || c == b'/' || c == b'>' {
+                break;
+            }
+            self.i += 1;
+        }
+        let name = &buf[name_start..self.i];
+        // After the name.
+        while buf.get(self.i).is_some_and(|&c| is_ws(c)) {
+            self.i += 1;
+        }
+        if buf.get(self.i) != Some(&b'=') {
+            return Some((name, None));
+        }
+        self.i += 1;
+        while buf.get(self.i).is_some_and(|&c| is_ws(c)) {
+            self.i += 1;
+        }
+        match buf.get(self.i) {
+            Some(&q @ (b'"' | b'\'')) => {
+                let from = self.i + 1;
+                let to = memchr::memchr(q, buf.get(from..).unwrap_or_default())
+                    .map_or(buf.len(), |k| from + k);
+                self.i = to + 1;
+                Some((name, Some(buf.get(from..to).unwrap_or_default())))
+            }
+            // `=` then `>`: the attribute has no value.
+            Some(b'>') | None => Some((name, None)),
+            Some(_) => {
+                let from = self.i;
+                while let Some(&c) = buf.get(self.i) {
+                    if is_ws(c) || c == b'>' {
+                        break;
+                    }
+                    self.i += 1;
+                }
+                Some((name, Some(&buf[from..self.i])))
+            }
+        }
+    }
+}
+
+/// Runs the tokenizer over a document and returns the number of text bytes it reported: the
+/// floor under the segmenter's cost, for benchmarks.
+pub fn tokenize_only(html: &str) -> usize {
+    let mut n = 0;
+    Lexer::new(html.as_bytes()).run(|e| {
+        if let Event::Text { range, .. } = e {
+            n += range.len();
+        }
+        true
+    });
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn events(html: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        Lexer::new(html.as_bytes()).run(|e| {
+            out.push(match e {
+                Event::Text { range, kind } => format!("{kind:?}:{}", &html[range]),
+                Event::Tag(_) => return true,
+                Event::Comment(r) => format!("Comment:{}", &html[r]),
+                Event::Doctype {
+                    range,
+                    name,
+                    public_id,
+                    system_id,
+                } => format!(
+                    "Doctype:{}|{:?}|{:?}|{:?}",
+                    &html[range],
+                    name.map(|r| &html[r]),
+                    public_id.map(|r| &html[r]),
+                    system_id.map(|r| &html[r])
+                ),
+            });
+            true
+        });
+        out
+    }
+
+    #[test]
+    fn hashes_are_lol_htmls() {
+        // Values from lol_html's `Tag` enum.
+        assert_eq!(NameHash::of("svg").0, 25_452);
+        assert_eq!(NameHash::of("math").0, 596_781);
+        assert_eq!(NameHash::of("font").0, 381_561);
+        assert_eq!(NameHash::of("foreignobject").0, 13_428_975_859_192_539_417);
+        assert!(NameHash::of("annotation-xml").is_empty());
+        assert!(NameHash::of("h7").is_empty());
+    }
+
+    #[test]
+    fn text_types_follow_the_tags() {
+        assert_eq!(
+            events("<p>a &amp; b</p><title>x<b></title><script>if (a<b) x()</script>z"),
+            vec![
+                "Data:a &amp; b",
+                "RcData:x",
+                "RcData:<",
+                "RcData:b>",
+                "ScriptData:if (a",
+                "ScriptData:<",
+                "ScriptData:b) x()",
+                "Data:z"
+            ]
+        );
+        assert_eq!(
+            events("<svg><style>a</style><![CDATA[x]y]]></svg><style>b</style>"),
+            vec![
+                "Data:a",
+                "CDataSection:x",
+                "CDataSection:]",
+                "CDataSection:y",
+                "RawText:b"
+            ]
+        );
+        // `=` then `>`: the data state, with script's text type.
+        assert_eq!(
+            events("<script src=>x<b>y</script>"),
+            vec!["ScriptData:x", "Data:y"]
+        );
+    }
+
+    #[test]
+    fn comments_doctypes_and_the_end_of_input() {
+        assert_eq!(
+            events("<!DOCTYPE html PUBLIC \"-//W3C\" 'x'><!--c--><?php x ?>a</ b>b<!x"),
+            vec![
+                "Doctype:<!DOCTYPE html PUBLIC \"-//W3C\" 'x'>|Some(\"html\")|Some(\"-//W3C\")|Some(\"x\")",
+                "Comment:<!--c-->",
+                "Comment:<?php x ?>",
+                "Data:a",
+                "Comment:</ b>",
+                "Data:b",
+                "Comment:<!x"
+            ]
+        );
+        assert_eq!(
+            events("a < b </"),
+            vec!["Data:a ", "Data:<", "Data: b ", "Data:</"]
+        );
+        assert_eq!(events("a<div class=\"x"), vec!["Data:a"]);
+        assert_eq!(events("<!-- a -- b"), vec!["Comment:<!-- a -- b"]);
+    }
+
+    #[test]
+    fn long_pieces_that_continue_text_come_in_chunks_of_at_most_1024_bytes() {
+        let long = "\u{e9}".repeat(1000);
+        let html = format!("a < {long}");
+        let mut lens = Vec::new();
+        Lexer::new(html.as_bytes()).run(|e| {
+            if let Event::Text { range, .. } = e {
+                lens.push(range.len());
+            }
+            true
+        });
+        // "a ", then "<" starts a text node's continuation: " " and 2,000 bytes of text.
+        assert_eq!(lens.iter().sum::<usize>(), html.len());
+        assert_eq!(&lens[..2], &[2, 1]);
+        assert!(lens.len() >= 4 && lens[2..].iter().all(|&n| n <= TEXT_BUFFER_LEN));
+    }
+
+    #[test]
+    fn script_escapes() {
+        assert_eq!(
+            events("<script><!--<script>x</script>y</script>z"),
+            vec![
+                "ScriptData:<!--",
+                "ScriptData:<script>x",
+                "ScriptData:</script>y",
+                "Data:z"
+            ]
+        );
+    }
+}
