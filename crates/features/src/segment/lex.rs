@@ -29,6 +29,10 @@
 //! Unlike lol_html it builds no attribute list, serializes nothing and cannot fail: a tag's
 //! attributes are only stepped over (the segmenter reads the few it needs from the tag's bytes),
 //! except for the two rare tags in foreign content whose attributes the simulator must see.
+//!
+//! Because it reproduces lol_html's tokenizer and simulator state by state, this module is a
+//! derivative of lol_html (Copyright (C) 2019, Cloudflare, Inc., BSD-3-Clause); its notice is in
+//! `LICENSE-THIRD-PARTY` at the repository root.
 
 use std::ops::Range;
 
