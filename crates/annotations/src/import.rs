@@ -33,11 +33,10 @@ use victor_features::{DecodeError, SegmentError, Segmenter};
 use crate::align::{AlignConfig, AlignError, DEFAULT_CONTENT_THRESHOLD};
 use crate::format::{AnchorError, REPORT_FILE, SetInfo, SetWriter, StoreError, check_page_id};
 
-pub use gold::{gold_text, marked_segments, plain_segments};
-pub use l3s::{Supplemental, annotated_segments};
+pub use l3s::Supplemental;
 pub use manifest::{ManifestEntry, read_manifest};
 pub use page::{ImportedPage, import_page};
-pub use report::{FidelitySummary, ImportReport, PageReport, Quantiles, Skipped, WORST_PAGES};
+pub use report::{FidelitySummary, ImportReport, PageReport, Quantiles, Skipped};
 
 /// Which importer reads the data set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

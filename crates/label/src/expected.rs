@@ -64,7 +64,7 @@ use victor_core::{Probs, decide};
 /// text-level measure counts them (`victor eval`, the shared scorer): runs of letters and
 /// digits, with every Han or kana character ([`victor_features::features::lexicon::is_cjk`])
 /// and every Thai character a word of its own.
-pub fn word_count(text: &str) -> u32 {
+pub(crate) fn word_count(text: &str) -> u32 {
     let mut n = 0u32;
     let mut in_word = false;
     for ch in text.chars() {
@@ -105,7 +105,7 @@ fn is_zero(x: &f64) -> bool {
 
 /// Number of Gauss-Hermite points over which the page-wide shift is averaged (a 17-point rule
 /// for a standard normal: 0, eight positive points and their mirror images).
-pub const SPREAD_NODES: usize = 17;
+pub(crate) const SPREAD_NODES: usize = 17;
 
 /// The non-negative points of a 17-point Gauss-Hermite rule for a standard normal.
 const SPREAD_X: [f64; 9] = [
@@ -210,7 +210,7 @@ pub struct ExpectedOptions {
 
 /// Reusable buffer for [`page_threshold`].
 #[derive(Debug, Default)]
-pub struct Scratch {
+pub struct ExpectedScratch {
     /// (P(other), words, recalibrated P(content)) of the blocks with words.
     blocks: Vec<(f64, u32, f64)>,
     /// Per block of `blocks`, its words times P(content) under each shift of the spread.
@@ -221,7 +221,12 @@ pub struct Scratch {
 /// P(other) >= the returned value (so [`victor_core::decide`] applies it). 0 keeps nothing: the page
 /// has no block with words and a chance of being content. `cal` recalibrates the marginals
 /// first.
-pub fn page_threshold(page: &Page, probs: &[Probs], cal: Calibration, s: &mut Scratch) -> f64 {
+pub fn page_threshold(
+    page: &Page,
+    probs: &[Probs],
+    cal: Calibration,
+    s: &mut ExpectedScratch,
+) -> f64 {
     s.blocks.clear();
     s.blocks.extend(
         page.blocks
@@ -240,11 +245,11 @@ pub fn page_threshold(page: &Page, probs: &[Probs], cal: Calibration, s: &mut Sc
 
 /// Appends the labels of a page's blocks under expected-F1 decoding with `opts` to `out`, and
 /// returns the number of words of the blocks kept (0 when the page falls under the minimum).
-pub fn decide_page(
+pub fn decide_expected(
     page: &Page,
     probs: &[Probs],
     opts: ExpectedOptions,
-    s: &mut Scratch,
+    s: &mut ExpectedScratch,
     out: &mut Vec<Label>,
 ) -> u32 {
     let mut t = page_threshold(page, probs, opts.calibration, s);
@@ -646,17 +651,17 @@ mod tests {
         let page =
             victor_features::segment("<p>one two three four five six</p>").expect("segments");
         let probs = [[0.0, 0.9, 0.1]];
-        let mut s = Scratch::default();
+        let mut s = ExpectedScratch::default();
         let mut out = Vec::new();
         let mut opts = ExpectedOptions::default();
-        assert_eq!(decide_page(&page, &probs, opts, &mut s, &mut out), 6);
+        assert_eq!(decide_expected(&page, &probs, opts, &mut s, &mut out), 6);
         assert_eq!(out, [Label::Text]);
         opts.min_words = 6;
         out.clear();
-        assert_eq!(decide_page(&page, &probs, opts, &mut s, &mut out), 6);
+        assert_eq!(decide_expected(&page, &probs, opts, &mut s, &mut out), 6);
         opts.min_words = 7;
         out.clear();
-        assert_eq!(decide_page(&page, &probs, opts, &mut s, &mut out), 0);
+        assert_eq!(decide_expected(&page, &probs, opts, &mut s, &mut out), 0);
         assert_eq!(out, [Label::Other]);
     }
 

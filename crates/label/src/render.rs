@@ -61,13 +61,13 @@ pub(crate) fn marker(page: &Page, block: &Block, label: Label) -> &'static str {
 pub struct TextOptions<'a> {
     /// Start each line with CleanEval's `<h>`, `<p>` or `<l>`.
     pub markers: bool,
-    /// Write lists and data tables as Kitten does ([`crate::linearize`]); the decoded document
+    /// Write lists and data tables as Kitten does (`crate::linearize`); the decoded document
     /// the page was segmented from (for the titles of `<abbr>` and `<acronym>`).
     pub linearize: Option<&'a str>,
 }
 
 /// Appends the kept text of a page to `out` as [`render_text`] does, or linearized as
-/// [`crate::linearize`] describes.
+/// `crate::linearize` describes.
 pub fn render_text_with(page: &Page, labels: &[Label], opts: TextOptions<'_>, out: &mut String) {
     match opts.linearize {
         None => render_text(page, labels, opts.markers, out),

@@ -27,7 +27,7 @@ use std::process::{Command, ExitCode, Stdio};
 use std::time::Instant;
 
 use crfs::Attribute;
-use victor_train::crf::{CrfTrainer, Engine, TrainOptions};
+use victor_train::{CrfTrainer, Engine, TrainOptions};
 
 /// Set in the child's environment.
 const CHILD: &str = "VICTOR_TRAIN_EXPORT_CHILD";

@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use victor_label::bundle::{
+use victor_label::{
     BUNDLE_FORMAT, BundleMeta, DataInfo, META_FILE, MODEL_FILE, SetInfo, ThresholdInfo,
     TrainingInfo,
 };
@@ -61,7 +61,7 @@ const PRETTY_DEPTH: usize = 4;
 
 /// `victor.json` text: indented like `serde_json::to_string_pretty` down to depth 4,
 /// compact below, so that a forest of thousands of numbers takes a line per tree.
-pub fn to_json(meta: &BundleMeta) -> Result<String, serde_json::Error> {
+pub(crate) fn to_json(meta: &BundleMeta) -> Result<String, serde_json::Error> {
     let mut out = Vec::new();
     let mut ser = serde_json::Serializer::with_formatter(&mut out, Layout::default());
     serde::Serialize::serialize(meta, &mut ser)?;
@@ -163,11 +163,11 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> TrainError + '_ {
 
 /// The file that `victor cv --keep-models` writes next to a fold's bundle: the ids of the pages
 /// the fold was not trained on.
-pub const HELD_OUT_FILE: &str = "held-out.txt";
+pub(crate) const HELD_OUT_FILE: &str = "held-out.txt";
 
 /// The names a bundle folder may hold: a folder holding only these (with a `victor.json` of
 /// format [`BUNDLE_FORMAT`]) is a bundle that [`write_bundle`] may replace.
-pub const BUNDLE_FILES: &[&str] = &[META_FILE, MODEL_FILE, HELD_OUT_FILE];
+pub(crate) const BUNDLE_FILES: &[&str] = &[META_FILE, MODEL_FILE, HELD_OUT_FILE];
 
 /// What [`write_bundle_replacing`] may replace at the destination.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -181,7 +181,7 @@ pub enum Replace {
 }
 
 /// Checks that `dir` may be replaced by a bundle: it does not exist, or it is an empty folder,
-/// or a victor bundle (a `victor.json` of format [`BUNDLE_FORMAT`] and only [`BUNDLE_FILES`]);
+/// or a victor bundle (a `victor.json` of format [`BUNDLE_FORMAT`] and only `BUNDLE_FILES`);
 /// with [`Replace::Anything`], whatever it is, unless it is the working folder or holds it.
 pub fn check_replaceable(dir: &Path, replace: Replace) -> Result<(), TrainError> {
     let refuse = |reason: String| TrainError::NotABundle {

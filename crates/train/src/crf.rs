@@ -21,7 +21,7 @@ use crate::parallel::{LbfgsParams, ParallelError, ParallelTrainer};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Engine {
-    /// The parallel, deterministic trainer of this crate ([`crate::parallel`]); it also takes
+    /// The parallel, deterministic trainer of this crate (`crate::parallel`); it also takes
     /// partial labels.
     #[default]
     Parallel,
@@ -109,7 +109,7 @@ pub struct TrainOptions {
     #[serde(default)]
     pub engine: Engine,
     /// Also fit boosted trees on the same blocks and blend them into the marginals
-    /// ([`crate::boost`]).
+    /// (`crate::boost`).
     #[serde(default)]
     pub boost: Option<crate::boost::BoostOptions>,
 }

@@ -23,7 +23,7 @@ pub enum Supplemental {
 }
 
 /// One gold segment per block of the annotated page, in page order (invisible text left out).
-pub fn annotated_segments(
+pub(crate) fn annotated_segments(
     annotated: &Page,
     supplemental: Supplemental,
 ) -> Vec<GoldSegment<&str, SegmentKind>> {

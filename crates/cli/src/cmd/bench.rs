@@ -12,13 +12,13 @@ use std::time::Instant;
 use anyhow::Context;
 use victor_features::{Extractor, Segmenter, decode, segment::tokenize_only};
 use victor_label::Labeler;
-use victor_label::render::render_text;
+use victor_label::render_text;
 
 use crate::util::inputs;
 
 /// Measure the speed of each pipeline stage (one thread, pages in memory, median of repeats).
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Pages or folders of pages (e.g. ../shared/data/*/html).
     #[arg(required_unless_present = "files_from")]
     pages: Vec<PathBuf>,
@@ -54,7 +54,7 @@ fn median(v: &mut [f64]) -> f64 {
 }
 
 /// Runs the subcommand.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let walk = inputs::collect_pages(&args.pages, args.files_from.as_deref())?;
     if walk.pages.is_empty() {
         return Err(walk.nothing_found("time", &args.pages, args.files_from.as_deref()));

@@ -17,8 +17,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
+use victor_annotations::ImportOptions;
 use victor_annotations::Label;
-use victor_annotations::import::ImportOptions;
 use victor_eval::{BlockCounts, PageScore, TextScores};
 use victor_label::Decoding;
 
@@ -47,7 +47,7 @@ use crate::util::{model, output};
 ///
 /// Pages that cannot be labelled are listed and score as empty output at the text level.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     #[command(flatten)]
     input: InputArgs,
     /// Importer for manifest sets (default: inferred; blocks/ -> l3s-gn1, gold with `<h>`/`<p>`/`<l>`
@@ -164,7 +164,7 @@ fn score_page(
 }
 
 /// Runs the subcommand.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let model = model::load(args.input.model.as_deref())?;
     let method = args.input.method.method();
     let decoding = match method {
@@ -241,8 +241,8 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// The import settings from the command line (the importer itself is set per input).
-pub fn import_options(args: &InputArgs) -> ImportOptions {
-    let mut o = ImportOptions::new(victor_annotations::import::SourceKind::Text);
+pub(crate) fn import_options(args: &InputArgs) -> ImportOptions {
+    let mut o = ImportOptions::new(victor_annotations::SourceKind::Text);
     o.supplemental = args.supplemental.value();
     o
 }

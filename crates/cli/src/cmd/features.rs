@@ -12,7 +12,7 @@ use crate::util::inputs;
 
 /// Output formats of `victor features`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Format {
+pub(crate) enum Format {
     /// One JSON object per block: page, block, text, offsets, path (its last 64 tag names at
     /// most), and every feature as {"raw": number, "bin": label} under its name (plus
     /// "attributes" with --template).
@@ -30,7 +30,7 @@ pub enum Format {
 /// "world", "!"). Features follow the Victor paper's section 3.2, discretized by the bins of the
 /// feature configuration.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Pages (HTML files, gzip-compressed or not) or folders of pages; `-` reads one page from
     /// standard input.
     #[arg(required_unless_present = "files_from")]
@@ -68,7 +68,7 @@ pub(crate) fn load_config(path: Option<&Path>) -> anyhow::Result<FeatureConfig> 
 }
 
 /// Runs the subcommand.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let config = load_config(args.config.as_deref())?;
     let extractor = Extractor::new(&config).context("invalid feature configuration")?;
     let schema = extractor.schema();

@@ -1,6 +1,6 @@
 //! `victor import`: a gold standard in the shared data-set layout -> an annotated set.
 //!
-//! The work is `victor_annotations::import::import_set`; this module parses the options, runs
+//! The work is `victor_annotations::import_set`; this module parses the options, runs
 //! it on a pool of `--jobs` threads with a progress bar, prints skipped pages as they happen,
 //! and prints the report's summary (the report itself lands in `OUTDIR/import-report.json`).
 
@@ -10,16 +10,14 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::ValueEnum;
-use victor_annotations::format::REPORT_FILE;
-use victor_annotations::import::{
-    ImportEvent, ImportOptions, SourceKind, Supplemental, import_set,
-};
+use victor_annotations::REPORT_FILE;
+use victor_annotations::{ImportEvent, ImportOptions, SourceKind, Supplemental, import_set};
 
 use crate::util::{output, progress};
 
 /// The importers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum From {
+pub(crate) enum From {
     /// L3S-GN1: labels from the annotated DOM in `blocks/` (sel1 header, sel2 text, sel3 by
     /// --supplemental, the rest other).
     #[value(name = "l3s-gn1")]
@@ -33,7 +31,7 @@ pub enum From {
 
 /// How supplemental L3S-GN1 runs (captions, datelines) count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum SupplementalArg {
+pub(crate) enum SupplementalArg {
     /// As text (content).
     Text,
     /// As other (not content).
@@ -42,7 +40,7 @@ pub enum SupplementalArg {
 
 /// Which pages of the manifest to import.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum SplitArg {
+pub(crate) enum SplitArg {
     /// The `dev` split.
     Dev,
     /// The `test` split.
@@ -59,7 +57,7 @@ pub enum SplitArg {
 /// `import-report.json`: pages imported and skipped, and the fidelity of the labels to the
 /// gold. A page that fails is reported and skipped.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// The importer.
     #[arg(long, value_enum)]
     from: From,
@@ -92,7 +90,7 @@ pub struct Args {
 }
 
 /// Runs the subcommand.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     if !(0.0..=1.0).contains(&args.threshold) || args.threshold == 0.0 {
         anyhow::bail!("--threshold must be in (0, 1], not {}", args.threshold);
     }

@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use victor::{Cleaner, Page};
 use victor_features::DEFAULT_MAX_BLOCKS;
 use victor_label::LabeledPage;
-use victor_label::render::{
+use victor_label::{
     CSV_HEADER, JsonlMeta, TextOptions, render_html, render_text_with, write_csv, write_jsonl,
 };
 
@@ -21,7 +21,7 @@ mod warc;
 
 /// Output formats of `victor label`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Format {
+pub(crate) enum Format {
     /// The cleaned text, one paragraph a line (on standard output, a blank line between pages).
     Text,
     /// The cleaned text with CleanEval's `<h>`, `<p>`, `<l>` paragraph markers (a blank line
@@ -41,7 +41,7 @@ pub enum Format {
 
 /// The labelers of `victor label --method`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum MethodArg {
+pub(crate) enum MethodArg {
     /// The model bundle's CRF (`--model`).
     #[default]
     Crf,
@@ -55,7 +55,7 @@ pub enum MethodArg {
 
 impl MethodArg {
     /// The rule-based method, `None` for the CRF.
-    pub fn method(self) -> Option<victor_methods::Method> {
+    pub(crate) fn method(self) -> Option<victor_methods::Method> {
         match self {
             MethodArg::Crf => None,
             MethodArg::Justext => Some(victor_methods::Method::Justext),
@@ -67,7 +67,7 @@ impl MethodArg {
 
 /// What `victor label`'s inputs are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Input {
+pub(crate) enum Input {
     /// WARC files by name (*.warc, *.warc.gz), pages otherwise.
     Auto,
     /// HTML pages.
@@ -94,7 +94,7 @@ impl Format {
 /// recall). By default the model's recommended decoding is used: its threshold, or expected-F1
 /// decoding where its cross-validation chose that (Viterbi for a bundle without a threshold).
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Pages (HTML files, gzip-compressed or not) or folders (walked recursively for *.html,
     /// *.htm, ... and the same with .gz); `-` reads one page from standard input (written as
     /// `stdin.EXT` under --out).
@@ -316,7 +316,7 @@ fn thread_pool(jobs: usize) -> anyhow::Result<rayon::ThreadPool> {
 }
 
 /// Runs the subcommand.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let model = model::load(args.model.as_deref())?;
     let decoding = args.decoding.decoding(&model)?;
     let method = args.method.method();

@@ -14,11 +14,11 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use victor_annotations::Label;
-use victor_eval::plot::{Axes, Curve, PlotOptions, render_svg};
+use victor_eval::{Axes, Curve, PlotOptions, render_svg};
 use victor_eval::{
     BlockCounts, PageScore, SweepPage, SweepRow, TextScores, sweep, sweep_with_text,
 };
-use victor_label::render::render_text;
+use victor_label::render_text;
 
 use super::eval::import_options;
 use super::evaluate::input::{Input, open_all};
@@ -37,7 +37,7 @@ use crate::util::{model, output};
 /// draws precision against recall for blocks and for text, thresholds marked, as an SVG (the
 /// degenerate ends T = 0 and T = 1 are left out of the plot, not of the table).
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     #[command(flatten)]
     input: InputArgs,
     /// Importer for manifest sets: l3s-gn1, cleaneval or text (default: inferred, as in
@@ -108,7 +108,7 @@ fn parse_from(s: &str) -> Result<FromArg, String> {
 
 /// The thresholds `from, from + step, ...` up to `to`, which is always included; values are
 /// rounded to 9 decimals so that 0.1 * 3 prints as 0.3.
-pub fn grid(from: f64, to: f64, step: f64) -> anyhow::Result<Vec<f64>> {
+pub(crate) fn grid(from: f64, to: f64, step: f64) -> anyhow::Result<Vec<f64>> {
     let unit = 0.0..=1.0;
     if !unit.contains(&from) || !unit.contains(&to) || from > to {
         anyhow::bail!(
@@ -216,7 +216,7 @@ fn sweep_page(
 }
 
 /// Runs the subcommand.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let thresholds = {
         let mut min = args.min_threshold;
         if let Some(FromArg::MinThreshold(t)) = args.from {

@@ -4,21 +4,21 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use victor_annotations::format::{Corpus, PageRef};
+use victor_annotations::{Corpus, PageRef};
 use victor_features::{Extractor, Template};
-use victor_label::bundle::{BundleMeta, RecommendedDecoding, SetInfo};
-use victor_train::boost::BoostOptions;
-use victor_train::bundle::{Replace, check_replaceable, make_meta, write_bundle_replacing};
-use victor_train::cv::{CvEvent, cross_validate};
-use victor_train::pipeline::export_crfsuite;
-use victor_train::select;
+use victor_label::{BundleMeta, RecommendedDecoding, SetInfo};
+use victor_train::BoostOptions;
+use victor_train::export_crfsuite;
 use victor_train::{Algorithm, Engine, Event, Setup, TrainError, TrainOptions, train_crf};
+use victor_train::{CvEvent, cross_validate};
+use victor_train::{Replace, check_replaceable, make_meta, write_bundle_replacing};
+use victor_train::{merge_folds, recommend, threshold_cv};
 
 use crate::util::{capture::Capture, progress};
 
 /// Training options shared by `victor train` and `victor cv`.
 #[derive(clap::Args, Debug, Clone)]
-pub struct TrainArgs {
+pub(crate) struct TrainArgs {
     /// CRF++ template (default: the built-in templates/default.tpl).
     #[arg(long, value_name = "FILE")]
     pub template: Option<PathBuf>,
@@ -82,7 +82,7 @@ fn unit_interval(s: &str) -> Result<f64, String> {
 }
 
 /// Everything a training needs, loaded and checked.
-pub struct Loaded {
+pub(crate) struct Loaded {
     pub extractor: Extractor,
     pub template: Template,
     pub opts: TrainOptions,
@@ -91,7 +91,7 @@ pub struct Loaded {
 
 impl TrainArgs {
     /// Loads configuration, template and the page list.
-    pub fn load(&self, annotations: &[PathBuf]) -> anyhow::Result<Loaded> {
+    pub(crate) fn load(&self, annotations: &[PathBuf]) -> anyhow::Result<Loaded> {
         let mut like_boost = None;
         let (config, text) = match &self.like {
             Some(dir) => {
@@ -168,7 +168,7 @@ impl TrainArgs {
 /// provenance, and the recommended other-threshold chosen by cross-validation on the training
 /// pages).
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Folders of annotated pages (see annotations/README.md).
     #[arg(required = true)]
     annotations: Vec<PathBuf>,
@@ -226,7 +226,7 @@ pub(crate) fn set_infos(corpus: &Corpus, dirs: &[PathBuf], split: Option<&str>) 
 }
 
 /// Runs the subcommand.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let l = args.train.load(&args.annotations)?;
     let setup = Setup {
         extractor: &l.extractor,
@@ -256,14 +256,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let threshold = if args.threshold_folds >= 2 {
         let bar = progress::bar(args.threshold_folds as u64, "folds", args.quiet);
         bar.set_message("threshold cv");
-        let cv = select::threshold_cv(args.threshold_folds, args.parallel_folds);
+        let cv = threshold_cv(args.threshold_folds, args.parallel_folds);
         let results = cross_validate(pages, setup, &l.opts, &cv, &|e| match e {
             CvEvent::FoldDone { .. } => bar.inc(1),
             CvEvent::Skipped { .. } | CvEvent::Folds { .. } => {}
         })?;
         bar.finish_and_clear();
-        let all = select::merge_folds(&results, &cv);
-        let chosen = select::recommend(&all, args.threshold_folds);
+        let all = merge_folds(&results, &cv);
+        let chosen = recommend(&all, args.threshold_folds);
         if let Some(t) = &chosen {
             let raw_expected_f1 = all.expected_text.macro_avg().map_or(0.0, |p| p.f1);
             eprintln!(

@@ -12,14 +12,14 @@ use std::os::fd::{FromRawFd, RawFd};
 use indicatif::ProgressBar;
 
 /// Redirects standard output while alive.
-pub struct Capture {
+pub(crate) struct Capture {
     saved: RawFd,
     reader: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Capture {
     /// Starts capturing; iteration lines advance `bar` (its length is the iteration limit).
-    pub fn start(bar: ProgressBar) -> std::io::Result<Capture> {
+    pub(crate) fn start(bar: ProgressBar) -> std::io::Result<Capture> {
         let _ = std::io::stdout().flush();
         let mut fds = [0 as RawFd; 2];
         // SAFETY: plain POSIX calls on file descriptors we own; results are checked.
@@ -77,7 +77,7 @@ impl Drop for Capture {
 }
 
 /// `Iteration 12: loss = 1234.5, ...` -> (12, 1234.5).
-pub fn parse_iteration(line: &str) -> Option<(u64, f64)> {
+pub(crate) fn parse_iteration(line: &str) -> Option<(u64, f64)> {
     let rest = line.strip_prefix("Iteration ")?;
     let (n, rest) = rest.split_once(':')?;
     let n: u64 = n.trim().parse().ok()?;

@@ -1,10 +1,12 @@
 //! Helpers shared by the subcommands: input discovery, atomic output, progress bars, error
 //! messages.
 
-pub mod capture;
-pub mod errors;
-pub mod inputs;
-pub mod model;
-pub mod output;
-pub mod progress;
-pub mod values;
+// The one place with `unsafe`: POSIX descriptor calls that point standard output at a pipe.
+#[allow(unsafe_code)]
+pub(crate) mod capture;
+pub(crate) mod errors;
+pub(crate) mod inputs;
+pub(crate) mod model;
+pub(crate) mod output;
+pub(crate) mod progress;
+pub(crate) mod values;
