@@ -19,12 +19,8 @@ use crate::util::inputs;
 /// Measure the speed of each pipeline stage (one thread, pages in memory, median of repeats).
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
-    /// Pages or folders of pages (e.g. ../shared/data/*/html).
-    #[arg(required_unless_present = "files_from")]
-    pages: Vec<PathBuf>,
-    /// Read more page paths from this file, one a line (`-` for standard input).
-    #[arg(long, value_name = "LIST")]
-    files_from: Option<PathBuf>,
+    #[command(flatten)]
+    sources: inputs::PageArgs,
     /// Repetitions per stage (the median is reported).
     #[arg(long, default_value_t = 5, value_parser = crate::util::values::at_least_one)]
     repeat: usize,
@@ -55,10 +51,7 @@ fn median(v: &mut [f64]) -> f64 {
 
 /// Runs the subcommand.
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let walk = inputs::collect_pages(&args.pages, args.files_from.as_deref())?;
-    if walk.pages.is_empty() {
-        return Err(walk.nothing_found("time", &args.pages, args.files_from.as_deref()));
-    }
+    let walk = args.sources.collect("time")?;
     walk.report(args.verbose);
     let paths: Vec<PathBuf> = walk.pages.into_iter().map(|i| i.path).collect();
     let mut pages: Vec<Vec<u8>> = Vec::with_capacity(paths.len());

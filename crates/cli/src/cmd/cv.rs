@@ -169,10 +169,7 @@ fn block_rows(prefix: &str, per_fold: &[BlockCounts], text_f1: &[f64], rows: &mu
 /// Runs the subcommand.
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let l = args.train.load(&args.annotations)?;
-    let setup = Setup {
-        extractor: &l.extractor,
-        template: &l.template,
-    };
+    let setup = l.setup();
     let pages = l.corpus.pages();
     let folds = args.folds.clamp(2, pages.len().max(2));
     eprintln!(

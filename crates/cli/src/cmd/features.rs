@@ -31,13 +31,8 @@ pub(crate) enum Format {
 /// feature configuration.
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
-    /// Pages (HTML files, gzip-compressed or not) or folders of pages; `-` reads one page from
-    /// standard input.
-    #[arg(required_unless_present = "files_from")]
-    pages: Vec<PathBuf>,
-    /// Read more page paths from this file, one a line (`-` for standard input).
-    #[arg(long, value_name = "LIST")]
-    files_from: Option<PathBuf>,
+    #[command(flatten)]
+    sources: inputs::PageArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Jsonl)]
     format: Format,
@@ -83,10 +78,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             )
         }
     };
-    let walk = inputs::collect_pages(&args.pages, args.files_from.as_deref())?;
-    if walk.pages.is_empty() {
-        return Err(walk.nothing_found("read", &args.pages, args.files_from.as_deref()));
-    }
+    let walk = args.sources.collect("read")?;
     walk.report(args.verbose);
     let pages: Vec<PathBuf> = walk.pages.into_iter().map(|i| i.path).collect();
     let stdout = std::io::stdout();

@@ -95,13 +95,8 @@ impl Format {
 /// decoding where its cross-validation chose that (Viterbi for a bundle without a threshold).
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
-    /// Pages (HTML files, gzip-compressed or not) or folders (walked recursively for *.html,
-    /// *.htm, ... and the same with .gz); `-` reads one page from standard input (written as
-    /// `stdin.EXT` under --out).
-    pages: Vec<PathBuf>,
-    /// Read more page paths from this file, one a line (`-` for standard input).
-    #[arg(long, value_name = "LIST")]
-    files_from: Option<PathBuf>,
+    #[command(flatten)]
+    sources: inputs::PageArgs,
     /// Model bundle folder, or a name: $VICTOR_MODELS/NAME, ./models/NAME,
     /// ~/.local/share/victor/models/NAME, or a bundle built into the binary (default: the
     /// built-in `default`).
@@ -131,8 +126,8 @@ pub(crate) struct Args {
     linearize: bool,
     /// Write one file per page into this folder: the input's path relative to the folder it was
     /// found in (`site/a/index.html` under `site` -> DIR/a/index.txt), or the file name of a
-    /// page named directly, with the format's extension; default: everything to standard
-    /// output.
+    /// page named directly, with the format's extension (a page read from standard input is
+    /// `stdin.EXT`); default: everything to standard output.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// Refuse a page that splits into more text blocks than this (labeling needs about 1 KB
@@ -338,10 +333,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     if warc::wanted(&args)? {
         return warc::run(&args, &cleaner, job);
     }
-    let walk = inputs::collect_pages(&args.pages, args.files_from.as_deref())?;
-    if walk.pages.is_empty() {
-        return Err(walk.nothing_found("label", &args.pages, args.files_from.as_deref()));
-    }
+    let walk = args.sources.collect("label")?;
     walk.report(args.verbose);
     let inputs = walk.pages;
     let pages: Vec<PathBuf> = inputs.iter().map(|i| i.path.clone()).collect();

@@ -24,7 +24,7 @@ use super::eval::import_options;
 use super::evaluate::input::{Input, open_all};
 use super::evaluate::load::{Worker, empty_output};
 use super::evaluate::table::Table;
-use super::evaluate::{Importer, InputArgs, fig, num, text_cells};
+use super::evaluate::{Importer, InputArgs, TEXT_COLUMNS, fig, num, text_cells};
 use crate::util::{model, output};
 
 /// Sweep the other-threshold and plot precision against recall.
@@ -413,8 +413,8 @@ fn highlights(rows: &[SweepRow], recommended: Option<f64>) -> String {
     s
 }
 
-/// Columns of `--csv`.
-const CSV_COLUMNS: [&str; 14] = [
+/// Columns of `--csv` before the text figures ([`TEXT_COLUMNS`]).
+const CSV_COLUMNS: [&str; 7] = [
     "threshold",
     "content_blocks",
     "block_precision",
@@ -422,19 +422,12 @@ const CSV_COLUMNS: [&str; 14] = [
     "block_f1",
     "accuracy",
     "unlabelled_accuracy",
-    "text_precision",
-    "text_recall",
-    "text_f1",
-    "text_median_f1",
-    "text_micro_precision",
-    "text_micro_recall",
-    "text_micro_f1",
 ];
 
 fn write_csv(buf: &mut Vec<u8>, rows: &[SweepRow], blocks: bool) -> anyhow::Result<()> {
     let b = |x: f64| num(blocks.then_some(x));
     let mut w = csv::Writer::from_writer(buf);
-    w.write_record(CSV_COLUMNS)?;
+    w.write_record(CSV_COLUMNS.iter().chain(&TEXT_COLUMNS))?;
     for r in rows {
         let mut record = vec![
             r.threshold.to_string(),

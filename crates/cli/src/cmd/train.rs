@@ -89,6 +89,16 @@ pub(crate) struct Loaded {
     pub corpus: Corpus,
 }
 
+impl Loaded {
+    /// The feature extractor and template, as the trainer takes them.
+    pub(crate) fn setup(&self) -> Setup<'_> {
+        Setup {
+            extractor: &self.extractor,
+            template: &self.template,
+        }
+    }
+}
+
 impl TrainArgs {
     /// Loads configuration, template and the page list.
     pub(crate) fn load(&self, annotations: &[PathBuf]) -> anyhow::Result<Loaded> {
@@ -228,10 +238,7 @@ pub(crate) fn set_infos(corpus: &Corpus, dirs: &[PathBuf], split: Option<&str>) 
 /// Runs the subcommand.
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let l = args.train.load(&args.annotations)?;
-    let setup = Setup {
-        extractor: &l.extractor,
-        template: &l.template,
-    };
+    let setup = l.setup();
     let pages = l.corpus.pages();
     eprintln!(
         "victor train: {} annotated pages, algorithm {}, template of {} lines",

@@ -348,6 +348,31 @@ fn walk_folder(root: &Path, pages: &mut Vec<Input>, skipped: &mut Vec<(PathBuf, 
     }));
 }
 
+/// The pages a command reads: files, folders and `--files-from`, shared by `label`, `features`
+/// and `bench`.
+#[derive(clap::Args, Debug)]
+pub(crate) struct PageArgs {
+    /// Pages (HTML files, gzip-compressed or not) or folders (walked recursively for *.html,
+    /// *.htm, ... and the same with .gz); `-` reads one page from standard input.
+    #[arg(required_unless_present = "files_from")]
+    pub(crate) pages: Vec<PathBuf>,
+    /// Read more page paths from this file, one a line (`-` for standard input).
+    #[arg(long, value_name = "LIST")]
+    pub(crate) files_from: Option<PathBuf>,
+}
+
+impl PageArgs {
+    /// The pages named, as [`collect_pages`] finds them; none at all is an error that says what
+    /// was given and skipped (`verb` names the command's work: "label", "read").
+    pub(crate) fn collect(&self, verb: &str) -> anyhow::Result<Walk> {
+        let walk = collect_pages(&self.pages, self.files_from.as_deref())?;
+        if walk.pages.is_empty() {
+            return Err(walk.nothing_found(verb, &self.pages, self.files_from.as_deref()));
+        }
+        Ok(walk)
+    }
+}
+
 /// Expands files and folders (recursively, pages by name, sorted) and an optional list file
 /// (`-` for standard input, one path a line) into the pages, with where each page's output goes
 /// under an output folder ([`Input::rel`]) and what the walks skipped (unprinted: see

@@ -24,7 +24,7 @@ use std::path::PathBuf;
 
 use clap::ValueEnum;
 use victor_annotations::{SourceKind, Supplemental};
-use victor_eval::TextSummary;
+use victor_eval::{BlockMetrics, TextSummary};
 
 /// The importers that turn a manifest set's gold into block labels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -177,6 +177,35 @@ pub(crate) fn fig(x: Option<f64>) -> String {
 pub(crate) fn num(x: Option<f64>) -> String {
     x.map_or_else(String::new, |v| v.to_string())
 }
+
+/// Block-level figures, each formatted by `cell` ([`fig`] or [`num`]; empty where `some` is
+/// false, when no page had block labels), in the order of `victor eval`'s table and CSV file:
+/// accuracy, unlabelled accuracy, precision, recall, F1.
+pub(crate) fn block_cells(
+    m: &BlockMetrics,
+    some: bool,
+    cell: fn(Option<f64>) -> String,
+) -> [String; 5] {
+    [
+        m.accuracy,
+        m.unlabelled_accuracy,
+        m.precision,
+        m.recall,
+        m.f1,
+    ]
+    .map(|x| cell(some.then_some(x)))
+}
+
+/// The CSV columns of [`text_cells`], in its order.
+pub(crate) const TEXT_COLUMNS: [&str; 7] = [
+    "text_precision",
+    "text_recall",
+    "text_f1",
+    "text_median_f1",
+    "text_micro_precision",
+    "text_micro_recall",
+    "text_micro_f1",
+];
 
 /// A text-level summary's figures, each formatted by `cell` ([`fig`] or [`num`]), in the order
 /// of victor's tables and CSV files: macro precision, recall and F1, median F1, then micro
