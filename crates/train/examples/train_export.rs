@@ -40,6 +40,11 @@ struct Cli {
     opts: TrainOptions,
 }
 
+/// An algorithm or trainer by the lowercase name bundles record it under.
+fn named<T: serde::de::DeserializeOwned>(option: &str, v: &str) -> Result<T, String> {
+    serde_json::from_value(serde_json::Value::from(v)).map_err(|e| format!("{option} {v}: {e}"))
+}
+
 fn usage() -> String {
     "usage: train_export DATA MODEL [--algorithm lbfgs|l2sgd|ap|pa|arow] \
      [--trainer crfs|parallel] [--c1 X] [--c2 X] [--max-iterations N] [--min-freq X]"
@@ -63,8 +68,8 @@ fn parse_args() -> Result<Cli, String> {
             .ok_or_else(|| format!("{a} needs a value\n{}", usage()))?;
         let num = |v: &str| v.parse::<f64>().map_err(|e| format!("{a} {v}: {e}"));
         match a.as_str() {
-            "--algorithm" => opts.algorithm = v.parse()?,
-            "--trainer" => opts.engine = v.parse()?,
+            "--algorithm" => opts.algorithm = named(&a, &v)?,
+            "--trainer" => opts.engine = named(&a, &v)?,
             "--c1" => opts.c1 = num(&v)?,
             "--c2" => opts.c2 = num(&v)?,
             "--min-freq" => opts.min_freq = num(&v)?,

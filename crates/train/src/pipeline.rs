@@ -251,11 +251,7 @@ fn stream_pages(
     if sum.pages == 0 {
         return Err(TrainError::NoPages(sum.skipped.len()));
     }
-    sum.digest = digest
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    sum.digest = hex::encode(digest.finalize());
     Ok(sum)
 }
 

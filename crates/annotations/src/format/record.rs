@@ -217,17 +217,7 @@ impl PageRecord {
 
 /// Lowercase hex SHA-256 of `bytes`.
 pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
-    let mut out = String::with_capacity(64);
-    for b in digest.iter() {
-        out.push(hex_digit(b >> 4));
-        out.push(hex_digit(b & 0xf));
-    }
-    out
-}
-
-fn hex_digit(n: u8) -> char {
-    char::from_digit(u32::from(n), 16).unwrap_or('0')
+    hex::encode(Sha256::digest(bytes))
 }
 
 #[cfg(test)]

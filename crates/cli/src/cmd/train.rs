@@ -31,12 +31,12 @@ pub(crate) struct TrainArgs {
     #[arg(long, value_name = "BUNDLE", conflicts_with_all = ["template", "config"])]
     pub like: Option<PathBuf>,
     /// Training algorithm.
-    #[arg(long, default_value = "lbfgs", value_parser = ["lbfgs", "l2sgd", "ap", "pa", "arow"])]
-    pub algorithm: String,
+    #[arg(long, value_enum, default_value_t = Algorithm::Lbfgs)]
+    pub algorithm: Algorithm,
     /// L-BFGS implementation: `parallel` (all cores, deterministic, takes pages with unknown
     /// blocks) or `crfs` (single-threaded, the reference). Other algorithms always use crfs.
-    #[arg(long, default_value = "parallel", value_parser = ["parallel", "crfs"])]
-    pub trainer: String,
+    #[arg(long, value_enum, default_value_t = Engine::Parallel)]
+    pub trainer: Engine,
     /// L1 penalty (L-BFGS only; > 0 prunes features, making smaller models).
     #[arg(long, default_value_t = 0.0)]
     pub c1: f64,
@@ -125,16 +125,14 @@ impl TrainArgs {
         };
         let extractor = Extractor::new(&config).context("invalid feature configuration")?;
         let template = Template::parse(&text, extractor.schema()).context("invalid template")?;
-        let algorithm: Algorithm = self.algorithm.parse().map_err(anyhow::Error::msg)?;
-        let engine: Engine = self.trainer.parse().map_err(anyhow::Error::msg)?;
         let opts = TrainOptions {
-            algorithm,
+            algorithm: self.algorithm,
             c1: self.c1,
             c2: self.c2,
             max_iterations: self.max_iterations,
             min_freq: self.min_freq,
             verbose: false,
-            engine,
+            engine: self.trainer,
             boost: if self.boost {
                 Some(BoostOptions {
                     trees: self.boost_trees,
