@@ -182,8 +182,9 @@ pub struct JsonlMeta<'a> {
 /// (without the last line break; `""` when nothing is kept) and, with `blocks`, every block with
 /// its text, offsets, label and marginals.
 ///
-/// Serialized straight from the page, block after block, with no intermediate JSON tree: a page
-/// of 200,000 blocks took 900 MB as `serde_json::Value`s. Keys come in alphabetical order.
+/// Serialized straight from the page, block after block, with no intermediate JSON tree, which
+/// would take several times the page's memory on a page of many blocks. Keys come in
+/// alphabetical order.
 pub fn write_jsonl(
     out: &mut dyn Write,
     meta: JsonlMeta<'_>,

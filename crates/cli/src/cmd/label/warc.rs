@@ -240,7 +240,7 @@ struct Work<'a> {
 /// Streams one WARC file's records, labels their pages a chunk at a time and writes them in order.
 ///
 /// The file is read (and decompressed) on a thread of its own while the pool labels the chunk
-/// before: reading a gzipped file is serial work, and done between chunks it left every
+/// before: reading a gzipped file is serial work, and done between chunks it would leave every
 /// labelling thread idle meanwhile.
 fn one_file(
     reader: Reader<Box<dyn std::io::BufRead + Send>>,
