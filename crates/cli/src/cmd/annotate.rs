@@ -158,14 +158,7 @@ fn collect(
         found.extend(walk.pages.into_iter().map(|i| i.path));
     }
     if found.is_empty() && listed.is_empty() {
-        anyhow::bail!(
-            "no pages found in {}",
-            paths
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
+        anyhow::bail!("no pages found in {}", inputs::joined(paths));
     }
     listed.extend(
         found

@@ -139,27 +139,23 @@ fn mean_sd(v: &[f64]) -> (f64, f64) {
 }
 
 fn block_rows(prefix: &str, per_fold: &[BlockCounts], text_f1: &[f64], rows: &mut Vec<Row>) {
-    let get = |f: &dyn Fn(&BlockCounts) -> f64| per_fold.iter().map(f).collect::<Vec<_>>();
-    rows.push(Row {
-        name: format!("{prefix} Text/Header/Other Accuracy"),
-        values: get(&|c| c.accuracy()),
-    });
-    rows.push(Row {
-        name: format!("{prefix} Text+Header/Other Accuracy"),
-        values: get(&|c| c.unlabelled_accuracy()),
-    });
-    rows.push(Row {
-        name: format!("{prefix} Precision"),
-        values: get(&|c| c.precision()),
-    });
-    rows.push(Row {
-        name: format!("{prefix} Recall"),
-        values: get(&|c| c.recall()),
-    });
-    rows.push(Row {
-        name: format!("{prefix} F1"),
-        values: get(&|c| c.f1()),
-    });
+    type Figure = fn(&BlockCounts) -> f64;
+    let figures: [(&str, Figure); 5] = [
+        ("Text/Header/Other Accuracy", BlockCounts::accuracy),
+        (
+            "Text+Header/Other Accuracy",
+            BlockCounts::unlabelled_accuracy,
+        ),
+        ("Precision", BlockCounts::precision),
+        ("Recall", BlockCounts::recall),
+        ("F1", BlockCounts::f1),
+    ];
+    for (name, figure) in figures {
+        rows.push(Row {
+            name: format!("{prefix} {name}"),
+            values: per_fold.iter().map(figure).collect(),
+        });
+    }
     rows.push(Row {
         name: format!("{prefix} text-level F1 (macro)"),
         values: text_f1.to_vec(),

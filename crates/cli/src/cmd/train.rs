@@ -149,11 +149,7 @@ impl TrainArgs {
         if corpus.is_empty() {
             anyhow::bail!(
                 "no annotated pages in {}{}",
-                annotations
-                    .iter()
-                    .map(|p| p.display().to_string())
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                crate::util::inputs::joined(annotations),
                 self.split
                     .as_ref()
                     .map(|s| format!(" (split {s})"))

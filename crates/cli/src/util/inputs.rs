@@ -348,6 +348,12 @@ fn walk_folder(root: &Path, pages: &mut Vec<Input>, skipped: &mut Vec<(PathBuf, 
     }));
 }
 
+/// `paths` for a message: comma-separated, as given.
+pub(crate) fn joined(paths: &[PathBuf]) -> String {
+    let named: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    named.join(", ")
+}
+
 /// The pages a command reads: files, folders and `--files-from`, shared by `label`, `features`
 /// and `bench`.
 #[derive(clap::Args, Debug)]

@@ -101,14 +101,9 @@ pub(crate) struct InputArgs {
 impl InputArgs {
     /// The error for inputs that hold no page: names them, and the split.
     pub(crate) fn no_pages(&self, verb: &str) -> anyhow::Error {
-        let inputs: Vec<String> = self
-            .inputs
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect();
         anyhow::anyhow!(
             "no pages to {verb} in {}{}",
-            inputs.join(", "),
+            crate::util::inputs::joined(&self.inputs),
             self.split()
                 .map(|s| format!(" (split {s:?})"))
                 .unwrap_or_default()

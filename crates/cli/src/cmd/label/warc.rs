@@ -334,18 +334,19 @@ impl Work<'_> {
                         to_stdout(&mut &mut *out, args.format, &b, state)?;
                         counts.pages += 1;
                     }
-                    Err(Failure::Failed(reason)) => {
-                        counts.failed += 1;
+                    Err(failure) => {
+                        let (what, reason) = match failure {
+                            Failure::Failed(reason) => {
+                                counts.failed += 1;
+                                ("record", reason)
+                            }
+                            Failure::Broken(reason) => {
+                                counts.broken += 1;
+                                ("broken record", reason)
+                            }
+                        };
                         eprintln!(
-                            "victor: {name}: record at byte {} ({}): {reason}",
-                            rec.offset,
-                            rec.header("WARC-Target-URI").unwrap_or("no URI")
-                        );
-                    }
-                    Err(Failure::Broken(reason)) => {
-                        counts.broken += 1;
-                        eprintln!(
-                            "victor: {name}: broken record at byte {} ({}): {reason}",
+                            "victor: {name}: {what} at byte {} ({}): {reason}",
                             rec.offset,
                             rec.header("WARC-Target-URI").unwrap_or("no URI")
                         );
