@@ -35,6 +35,7 @@ mod site;
 mod store;
 
 pub use anchor::{AnchorError, BlockLabel, anchor_labels, resolve_labels};
+pub use layout::JsonLayout;
 pub use load::{AnnotatedPage, Corpus, LoadError, PageRef};
 pub use record::{
     Annotator, FORMAT_VERSION, PageInfo, PageRecord, SEGMENTER, SetInfo, Source, Unlabelled,

@@ -32,9 +32,9 @@ pub use align::{
     GoldSegment, GoldTag, SegmentAlignment, SegmentKind, Totals, align,
 };
 pub use format::{
-    AnchorError, AnnotatedPage, Annotator, BlockLabel, Corpus, FORMAT_VERSION, LoadError,
-    PAGES_DIR, PageInfo, PageRecord, PageRef, REPORT_FILE, SEGMENTER, SET_FILE, SetInfo, SetWriter,
-    Source, StoreError, Unlabelled, anchor_labels, check_page_id, resolve_labels,
+    AnchorError, AnnotatedPage, Annotator, BlockLabel, Corpus, FORMAT_VERSION, JsonLayout,
+    LoadError, PAGES_DIR, PageInfo, PageRecord, PageRef, REPORT_FILE, SEGMENTER, SET_FILE, SetInfo,
+    SetWriter, Source, StoreError, Unlabelled, anchor_labels, check_page_id, resolve_labels,
 };
 pub use import::{
     FidelitySummary, ImportError, ImportEvent, ImportOptions, ImportReport, ImportedPage,

@@ -6,6 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
+use victor_annotations::JsonLayout;
 use victor_label::{
     BUNDLE_FORMAT, BundleMeta, DataInfo, META_FILE, MODEL_FILE, SetInfo, ThresholdInfo,
     TrainingInfo,
@@ -55,103 +56,10 @@ pub fn make_meta(
     }
 }
 
-/// Nesting depth up to which `victor.json` is indented; deeper arrays and objects (a container's
-/// tag list, a tree of the boosted forest) are written on one line.
-const PRETTY_DEPTH: usize = 4;
-
 /// `victor.json` text: indented like `serde_json::to_string_pretty` down to depth 4,
 /// compact below, so that a forest of thousands of numbers takes a line per tree.
 pub(crate) fn to_json(meta: &BundleMeta) -> Result<String, serde_json::Error> {
-    let mut out = Vec::new();
-    let mut ser = serde_json::Serializer::with_formatter(&mut out, Layout::default());
-    serde::Serialize::serialize(meta, &mut ser)?;
-    Ok(String::from_utf8_lossy(&out).into_owned())
-}
-
-/// The formatter of [`to_json`].
-#[derive(Default)]
-struct Layout {
-    depth: usize,
-    has_value: bool,
-}
-
-impl Layout {
-    fn open<W: ?Sized + std::io::Write>(&mut self, w: &mut W, c: &[u8]) -> std::io::Result<()> {
-        self.depth += 1;
-        self.has_value = false;
-        w.write_all(c)
-    }
-
-    fn close<W: ?Sized + std::io::Write>(&mut self, w: &mut W, c: &[u8]) -> std::io::Result<()> {
-        let pretty = self.depth <= PRETTY_DEPTH;
-        self.depth -= 1;
-        if pretty && self.has_value {
-            self.newline(w)?;
-        }
-        w.write_all(c)
-    }
-
-    fn newline<W: ?Sized + std::io::Write>(&self, w: &mut W) -> std::io::Result<()> {
-        w.write_all(b"\n")?;
-        for _ in 0..self.depth {
-            w.write_all(b"  ")?;
-        }
-        Ok(())
-    }
-
-    fn item<W: ?Sized + std::io::Write>(&self, w: &mut W, first: bool) -> std::io::Result<()> {
-        if !first {
-            w.write_all(b",")?;
-        }
-        if self.depth <= PRETTY_DEPTH {
-            self.newline(w)?;
-        }
-        Ok(())
-    }
-}
-
-impl serde_json::ser::Formatter for Layout {
-    fn begin_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.open(w, b"[")
-    }
-    fn end_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.close(w, b"]")
-    }
-    fn begin_array_value<W: ?Sized + std::io::Write>(
-        &mut self,
-        w: &mut W,
-        first: bool,
-    ) -> std::io::Result<()> {
-        self.item(w, first)
-    }
-    fn end_array_value<W: ?Sized + std::io::Write>(&mut self, _: &mut W) -> std::io::Result<()> {
-        self.has_value = true;
-        Ok(())
-    }
-    fn begin_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.open(w, b"{")
-    }
-    fn end_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.close(w, b"}")
-    }
-    fn begin_object_key<W: ?Sized + std::io::Write>(
-        &mut self,
-        w: &mut W,
-        first: bool,
-    ) -> std::io::Result<()> {
-        self.item(w, first)
-    }
-    fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        w.write_all(if self.depth <= PRETTY_DEPTH {
-            b": "
-        } else {
-            b":"
-        })
-    }
-    fn end_object_value<W: ?Sized + std::io::Write>(&mut self, _: &mut W) -> std::io::Result<()> {
-        self.has_value = true;
-        Ok(())
-    }
+    JsonLayout::BUNDLE.to_string(meta)
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> TrainError + '_ {
