@@ -21,8 +21,7 @@ use crate::parallel::{LbfgsParams, ParallelError, ParallelTrainer};
 #[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Engine {
-    /// The parallel, deterministic trainer of this crate ([`ParallelTrainer`]); it also takes
-    /// partial labels.
+    /// The parallel, deterministic trainer of this crate; it also takes partial labels.
     #[default]
     Parallel,
     /// crfs's single-threaded trainer, kept as the reference.

@@ -33,8 +33,7 @@ pub(crate) struct TrainArgs {
     /// Training algorithm.
     #[arg(long, value_enum, default_value_t = Algorithm::Lbfgs)]
     pub algorithm: Algorithm,
-    /// L-BFGS implementation: `parallel` (all cores, deterministic, takes pages with unknown
-    /// blocks) or `crfs` (single-threaded, the reference). Other algorithms always use crfs.
+    /// L-BFGS implementation (other algorithms always use crfs): `parallel` runs on all cores.
     #[arg(long, value_enum, default_value_t = Engine::Parallel)]
     pub trainer: Engine,
     /// L1 penalty (L-BFGS only; > 0 prunes features, making smaller models).
