@@ -14,6 +14,7 @@ use crate::align::{GoldSegment, SegmentKind};
 
 /// How supplemental runs (`x-nc-sel3`: captions, datelines) count.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Supplemental {
     /// As content (text), as Bevendorff et al. (2023) do.
     #[default]

@@ -17,15 +17,15 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use victor_annotations::ImportOptions;
 use victor_annotations::Label;
+use victor_annotations::{ImportOptions, SourceKind};
 use victor_eval::{BlockCounts, PageScore, TextScores};
 use victor_label::Decoding;
 
 use super::evaluate::input::{Input, open_all};
 use super::evaluate::load::{Worker, empty_output};
 use super::evaluate::table::Table;
-use super::evaluate::{Importer, InputArgs, TEXT_COLUMNS, block_cells, fig, num, text_cells};
+use super::evaluate::{InputArgs, TEXT_COLUMNS, block_cells, fig, num, text_cells};
 use crate::util::{model, output};
 
 /// Score a model on annotated pages or a gold-standard set.
@@ -53,7 +53,7 @@ pub(crate) struct Args {
     /// Importer for manifest sets (default: inferred; blocks/ -> l3s-gn1, gold with `<h>`/`<p>`/`<l>`
     /// markers -> cleaneval, else text).
     #[arg(long = "from", value_enum, value_name = "IMPORTER")]
-    from: Option<Importer>,
+    from: Option<SourceKind>,
     #[command(flatten)]
     decoding: model::DecodingArgs,
     /// Write the figures per input (and `all`) as CSV.
@@ -172,12 +172,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         None => args.decoding.decoding(&model)?,
     };
     let options = import_options(&args.input);
-    let inputs = open_all(
-        &args.input.inputs,
-        args.input.split(),
-        args.from.map(Importer::kind),
-        &options,
-    )?;
+    let inputs = open_all(&args.input.inputs, args.input.split(), args.from, &options)?;
     let (outcomes, seconds): (Vec<Outcome>, f64) = args.input.map_pages(
         &inputs,
         &model,
@@ -243,7 +238,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// The import settings from the command line (the importer itself is set per input).
 pub(crate) fn import_options(args: &InputArgs) -> ImportOptions {
     let mut o = ImportOptions::new(victor_annotations::SourceKind::Text);
-    o.supplemental = args.supplemental.value();
+    o.supplemental = args.supplemental;
     o
 }
 

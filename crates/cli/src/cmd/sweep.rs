@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use victor_annotations::Label;
+use victor_annotations::{Label, SourceKind};
 use victor_eval::{Axes, Curve, PlotOptions, render_svg};
 use victor_eval::{
     BlockCounts, PageScore, SweepPage, SweepRow, TextScores, sweep, sweep_with_text,
@@ -24,7 +24,7 @@ use super::eval::import_options;
 use super::evaluate::input::{Input, open_all};
 use super::evaluate::load::{Worker, empty_output};
 use super::evaluate::table::Table;
-use super::evaluate::{Importer, InputArgs, TEXT_COLUMNS, fig, num, text_cells};
+use super::evaluate::{InputArgs, TEXT_COLUMNS, fig, num, text_cells};
 use crate::util::{model, output};
 
 /// Sweep the other-threshold and plot precision against recall.
@@ -87,15 +87,14 @@ pub(crate) struct Args {
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum FromArg {
     /// `--from l3s-gn1|cleaneval|text`.
-    Importer(Importer),
+    Importer(SourceKind),
     /// `--from 0.2`: the old spelling of `--min-threshold 0.2`.
     MinThreshold(f64),
 }
 
 /// Parses `sweep --from`: an importer's name, or a number (the old lowest threshold).
 fn parse_from(s: &str) -> Result<FromArg, String> {
-    use clap::ValueEnum;
-    if let Ok(i) = Importer::from_str(s, false) {
+    if let Ok(i) = s.parse::<SourceKind>() {
         return Ok(FromArg::Importer(i));
     }
     if s.trim().parse::<f64>().is_ok() {
@@ -232,7 +231,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         &args.input.inputs,
         args.input.split(),
         match args.from {
-            Some(FromArg::Importer(i)) => Some(i.kind()),
+            Some(FromArg::Importer(i)) => Some(i),
             _ => None,
         },
         &import_options(&args.input),

@@ -22,51 +22,8 @@ pub(crate) mod table;
 
 use std::path::PathBuf;
 
-use clap::ValueEnum;
-use victor_annotations::{SourceKind, Supplemental};
+use victor_annotations::Supplemental;
 use victor_eval::{BlockMetrics, TextSummary};
-
-/// The importers that turn a manifest set's gold into block labels.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub(crate) enum Importer {
-    /// L3S-GN1: labels from the annotated DOM in `blocks/`.
-    #[value(name = "l3s-gn1")]
-    L3sGn1,
-    /// CleanEval: gold paragraphs marked `<h>`, `<p>`, `<l>`.
-    Cleaneval,
-    /// Plain-text gold, one paragraph a line; headers from `h1`-`h6`.
-    Text,
-}
-
-impl Importer {
-    /// The library's name for it.
-    pub(crate) fn kind(self) -> SourceKind {
-        match self {
-            Importer::L3sGn1 => SourceKind::L3sGn1,
-            Importer::Cleaneval => SourceKind::CleanEval,
-            Importer::Text => SourceKind::Text,
-        }
-    }
-}
-
-/// How supplemental L3S-GN1 runs (captions, datelines) count.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub(crate) enum SupplementalArg {
-    /// As text (content), as `victor import` does by default.
-    Text,
-    /// As other.
-    Other,
-}
-
-impl SupplementalArg {
-    /// The library's value.
-    pub(crate) fn value(self) -> Supplemental {
-        match self {
-            SupplementalArg::Text => Supplemental::Text,
-            SupplementalArg::Other => Supplemental::Other,
-        }
-    }
-}
 
 /// The options of `victor eval` and `victor sweep` that say what to evaluate.
 #[derive(clap::Args, Debug)]
@@ -88,8 +45,8 @@ pub(crate) struct InputArgs {
     #[arg(long, default_value = "all")]
     pub split: String,
     /// How L3S-GN1 supplemental runs count when importing a manifest set.
-    #[arg(long, value_enum, default_value_t = SupplementalArg::Text)]
-    pub supplemental: SupplementalArg,
+    #[arg(long, value_enum, default_value_t = Supplemental::Text)]
+    pub supplemental: Supplemental,
     /// Threads (default: all cores).
     #[arg(long, short, value_name = "N", value_parser = crate::util::values::jobs)]
     pub jobs: Option<usize>,
