@@ -6,7 +6,7 @@
 //! by the libraries (`victor-features`, `victor-annotations`, `victor-train`, `victor-label`,
 //! `victor-eval`), which neither print nor keep global state.
 
-#![deny(unsafe_code)]
+#![forbid(unsafe_code)]
 #![deny(unreachable_pub)]
 
 mod cmd;
