@@ -53,7 +53,7 @@ fn main() {
     }
     let mut out = String::from(
         "/// The bundles built into the binary: (name, victor.json, model.crfsuite).\n\
-         pub static BUILT_IN_BUNDLES: &[(&str, &str, &[u8])] = &[\n",
+         pub(crate) static BUILT_IN_BUNDLES: &[(&str, &str, &[u8])] = &[\n",
     );
     for (name, dir) in &bundles {
         let _ = writeln!(
@@ -65,7 +65,7 @@ fn main() {
     }
     out.push_str(
         "];\n\n/// Other names of built-in bundles: (alias, name).\n\
-         pub static BUILT_IN_ALIASES: &[(&str, &str)] = &[\n",
+         pub(crate) static BUILT_IN_ALIASES: &[(&str, &str)] = &[\n",
     );
     for (alias, name) in &aliases {
         let _ = writeln!(out, "    ({alias:?}, {name:?}),");

@@ -11,9 +11,9 @@
 
 use std::path::PathBuf;
 
-use victor_annotate::effort::{effort, plan};
+use victor_annotate::{effort, plan};
+use victor_annotations::Corpus;
 use victor_annotations::Label;
-use victor_annotations::format::Corpus;
 use victor_label::{Labeler, Model};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -7,7 +7,7 @@
 
 use std::path::PathBuf;
 
-use victor_annotations::format::Corpus;
+use victor_annotations::Corpus;
 use victor_label::{Labeler, Model};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

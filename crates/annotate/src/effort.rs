@@ -84,7 +84,8 @@ pub fn effort(marks: &[Mark]) -> Effort {
 }
 
 /// `current` after applying `marks` (what the tool shows once they are made).
-pub fn apply(current: &[Label], marks: &[Mark]) -> Vec<Label> {
+#[cfg(test)]
+pub(crate) fn apply(current: &[Label], marks: &[Mark]) -> Vec<Label> {
     let mut out = current.to_vec();
     for m in marks {
         if let Some(range) = out.get_mut(m.first..=m.last) {

@@ -1,13 +1,13 @@
 //! # victor-annotate: the annotation tool, a local web server for labelling pages in a browser
 //!
 //! `victor annotate PAGES --out SET` serves one page at a time as the browser renders it, with
-//! victor's blocks marked ([`render`]), behind a narrow control bar. The annotator chooses a
+//! victor's blocks marked (module `render`), behind a narrow control bar. The annotator chooses a
 //! label (`h`, `t`, `o`) and clicks the first and the last block of a section; every block in
 //! between gets the label. Unmarked blocks are `other`; the fourth choice, unknown (`x`), leaves
 //! blocks unlabelled, and a page with unknown blocks is saved partially labelled
 //! (`"unlabelled": "unknown"`), so a quick pass can mark the article and a few boilerplate
 //! blocks and leave the rest to training, which sums over their labels. Each change is saved at
-//! once, atomically, as an annotated set (`victor_annotations::format`), which `victor train`
+//! once, atomically, as an annotated set (`victor_annotations::SetWriter`), which `victor train`
 //! reads unchanged. With a model, pages
 //! open pre-labelled, the blocks whose P(other) lies near the decision threshold outlined
 //! ([`UNCERTAIN_MARGIN`]), and [`Order::Uncertain`] offers the pages the model is least sure of
@@ -21,7 +21,7 @@
 //! - Pages are addressed by their position in the list (`/page/3`), never by a path: no file
 //!   outside the given pages and the output set is ever read (no path traversal).
 //! - The page's HTML cannot reach the API: scripts and event attributes are removed, links and
-//!   forms disabled ([`render`]); the page is served with a Content-Security-Policy that allows
+//!   forms disabled (module `render`); the page is served with a Content-Security-Policy that allows
 //!   no script, no connection, no form and no request but inline styles and `data:` images,
 //!   under `sandbox allow-same-origin`, and shown in an iframe sandboxed the same way (the tool's
 //!   own script, in the parent, handles clicks in it). Every write (`PUT`) must carry the
@@ -30,8 +30,13 @@
 //! The library neither prints nor exits: [`Server::bind`] returns the address, [`Server::run`]
 //! serves until the future given to it ends.
 
-pub mod effort;
-pub mod render;
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+#![deny(unreachable_pub)]
+#![warn(unnameable_types)]
+
+mod effort;
+mod render;
 mod session;
 
 use std::future::Future;
@@ -47,11 +52,12 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use victor_label::Model;
 
+pub use effort::{Effort, Mark, START_LABEL, effort, plan};
 pub use session::PageSource;
 use session::Session;
 /// The score [`Order::Uncertain`] ranks pages by (it lives in the labelling crate, shared with
 /// `victor cv --curve-order uncertain`).
-pub use victor_label::expected::expected_f1;
+pub use victor_label::expected_f1;
 
 /// Blocks whose P(other) lies within this distance of the page's decision threshold are
 /// outlined as uncertain when a model pre-labels the page.
@@ -100,7 +106,7 @@ pub enum AnnotateError {
     OrderNeedsModel,
     /// The output set cannot be created or opened.
     #[error(transparent)]
-    Store(#[from] victor_annotations::format::StoreError),
+    Store(#[from] victor_annotations::StoreError),
     /// Listening failed.
     #[error("cannot listen on {addr}: {source}")]
     Listen {

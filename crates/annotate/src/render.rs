@@ -22,7 +22,7 @@ use victor_features::Page;
 /// Why a page could not be prepared for the browser.
 #[derive(Debug, thiserror::Error)]
 #[error("cannot rewrite the page's HTML: {0}")]
-pub struct RenderError(String);
+pub(crate) struct RenderError(String);
 
 /// Elements removed with their content: they run code or load another document.
 const REMOVED: &str = "script, iframe, frame, frameset, object, embed, applet, portal, base, link, \
@@ -35,7 +35,7 @@ const REMOVED: &str = "script, iframe, frame, frameset, object, embed, applet, p
 ///
 /// [`RenderError`] when lol_html refuses the document (it is given valid UTF-8, so only on
 /// its internal limits).
-pub fn render(text: &str, page: &Page) -> Result<String, RenderError> {
+pub(crate) fn render(text: &str, page: &Page) -> Result<String, RenderError> {
     let marked = mark_blocks(text, page);
     let settings = RewriteStrSettings::new()
         .append_element_content_handler(element!(REMOVED, |el| {

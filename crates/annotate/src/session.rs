@@ -6,13 +6,13 @@ use std::sync::Mutex;
 use axum::http::StatusCode;
 use serde_json::{Value, json};
 use victor_annotations::Label;
-use victor_annotations::format::{
+use victor_annotations::{
     Annotator, LoadError, PageInfo, PageRecord, PageRef, SetInfo, SetWriter, Source, StoreError,
     check_page_id,
 };
 use victor_features::{Page, Segmenter};
-use victor_label::expected::{Scratch, expected_f1, page_threshold};
 use victor_label::{Decoding, Labeler, Model};
+use victor_label::{ExpectedScratch, expected_f1, page_threshold};
 
 use crate::{AnnotateError, Options, Order, UNCERTAIN_MARGIN};
 
@@ -271,7 +271,7 @@ impl Session {
             let src = &me.pages[me.order[n]];
             let first = s.record.is_none();
             let mut record = s.record.clone().unwrap_or_else(|| PageRecord {
-                format: victor_annotations::format::FORMAT_VERSION,
+                format: victor_annotations::FORMAT_VERSION,
                 id: src.id.clone(),
                 split: src.split.clone(),
                 lang: src.lang.clone(),
@@ -408,7 +408,7 @@ impl Session {
                 page,
                 &labelled.probs,
                 opts.calibration,
-                &mut Scratch::default(),
+                &mut ExpectedScratch::default(),
             ),
             Decoding::Viterbi => 0.5,
         };

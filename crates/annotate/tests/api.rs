@@ -8,8 +8,8 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 use victor_annotate::{Options, Order, PageSource, Server};
+use victor_annotations::Corpus;
 use victor_annotations::Label;
-use victor_annotations::format::Corpus;
 
 const PAGE: &str = r#"<html><body>
 <div class="nav"><a href="/a">Home</a> | <a href="/b">News</a></div>

@@ -13,9 +13,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use victor_annotations::align::{
-    AlignConfig, DEFAULT_CONTENT_THRESHOLD, GoldSegment, SegmentKind, align,
-};
+use victor_annotations::{AlignConfig, DEFAULT_CONTENT_THRESHOLD, GoldSegment, SegmentKind, align};
 
 fn main() {
     let data = std::env::var_os("VICTOR_DATA").map_or_else(

@@ -6,7 +6,7 @@
 //! e.g. `relabel annotations/examples forum-bike-chain 7=header 20=other`.
 
 use victor_annotations::Label;
-use victor_annotations::format::{Corpus, SetWriter};
+use victor_annotations::{Corpus, SetWriter};
 use victor_features::Segmenter;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

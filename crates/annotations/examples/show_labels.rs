@@ -8,7 +8,7 @@
 use std::io::Write;
 
 use victor_annotations::Label;
-use victor_annotations::format::{Corpus, PageRef};
+use victor_annotations::{Corpus, PageRef};
 use victor_features::Segmenter;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

@@ -29,7 +29,7 @@
 //!
 //! ```
 //! use victor_annotations::Label;
-//! use victor_annotations::align::{AlignConfig, GoldSegment, SegmentKind, align};
+//! use victor_annotations::{AlignConfig, GoldSegment, SegmentKind, align};
 //!
 //! let blocks = ["Home", "News", "Hello", "world", "!", "It is a fine day today.", "© 2024"];
 //! let gold = [
@@ -42,7 +42,7 @@
 //!     [Label::Other, Label::Other, Label::Header, Label::Header, Label::Header, Label::Text, Label::Other]
 //! );
 //! assert_eq!(alignment.totals().gold_found, 8);
-//! # Ok::<(), victor_annotations::align::AlignError>(())
+//! # Ok::<(), victor_annotations::AlignError>(())
 //! ```
 
 mod gaps;
@@ -58,7 +58,6 @@ pub use result::{
     Alignment, BlockAlignment, DEFAULT_CONTENT_THRESHOLD, Fidelity, SegmentAlignment, Totals,
 };
 pub use tag::{GoldSegment, GoldTag, SegmentKind};
-pub use token::Tokenizer;
 
 use matching::Matching;
 use streams::Streams;

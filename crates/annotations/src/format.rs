@@ -34,14 +34,15 @@ mod record;
 mod site;
 mod store;
 
-pub use anchor::{AnchorError, BlockLabel, anchor_labels, resolve_anchored, resolve_labels};
+pub use anchor::{AnchorError, BlockLabel, anchor_labels, resolve_labels};
+pub use layout::JsonLayout;
 pub use load::{AnnotatedPage, Corpus, LoadError, PageRef};
 pub use record::{
     Annotator, FORMAT_VERSION, PageInfo, PageRecord, SEGMENTER, SetInfo, Source, Unlabelled,
-    VICTOR_VERSION, sha256_hex,
 };
-pub use site::{DECLARED_URL_WINDOW, declared_url, site_key, url_host};
-pub use store::{SetWriter, StoreError, check_page_id, write_atomic};
+pub(crate) use site::site_key;
+pub(crate) use store::write_atomic;
+pub use store::{SetWriter, StoreError, check_page_id};
 
 /// Serializes `value` in the layout of label files: the top-level object one field a line,
 /// arrays directly inside it one element a line, everything deeper compact.
@@ -49,7 +50,7 @@ pub use store::{SetWriter, StoreError, check_page_id, write_atomic};
 /// # Errors
 ///
 /// When `value`'s `Serialize` implementation fails.
-pub fn to_json_layout<T: serde::Serialize>(value: &T) -> Result<String, serde_json::Error> {
+pub(crate) fn to_json_layout<T: serde::Serialize>(value: &T) -> Result<String, serde_json::Error> {
     layout::to_string(value)
 }
 
@@ -58,6 +59,6 @@ pub const SET_FILE: &str = "set.json";
 /// Folder of the page files (exact original bytes).
 pub const PAGES_DIR: &str = "pages";
 /// Folder of the label files.
-pub const LABELS_DIR: &str = "labels";
+pub(crate) const LABELS_DIR: &str = "labels";
 /// Name of the import report an importer leaves in the set.
 pub const REPORT_FILE: &str = "import-report.json";

@@ -33,20 +33,24 @@ use victor_features::{DecodeError, SegmentError, Segmenter};
 use crate::align::{AlignConfig, AlignError, DEFAULT_CONTENT_THRESHOLD};
 use crate::format::{AnchorError, REPORT_FILE, SetInfo, SetWriter, StoreError, check_page_id};
 
-pub use gold::{gold_text, marked_segments, plain_segments};
-pub use l3s::{Supplemental, annotated_segments};
+pub use l3s::Supplemental;
 pub use manifest::{ManifestEntry, read_manifest};
 pub use page::{ImportedPage, import_page};
-pub use report::{FidelitySummary, ImportReport, PageReport, Quantiles, Skipped, WORST_PAGES};
+pub use report::{FidelitySummary, ImportReport, PageReport, Quantiles, Skipped};
 
 /// Which importer reads the data set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum SourceKind {
-    /// L3S-GN1: labels from the annotated DOM in `blocks/`.
+    /// L3S-GN1: labels from the annotated DOM in `blocks/` (sel1 header, sel2 text, sel3 by
+    /// --supplemental, the rest other).
+    #[cfg_attr(feature = "clap", value(name = "l3s-gn1"))]
     L3sGn1,
-    /// CleanEval: gold lines with `<h>`/`<p>`/`<l>` markers.
+    /// CleanEval: gold paragraphs marked `<h>` (header), `<p>` and `<l>` (text).
+    #[cfg_attr(feature = "clap", value(name = "cleaneval"))]
     CleanEval,
-    /// Plain-text gold, one paragraph a line (dragnet).
+    /// Plain-text gold, one paragraph a line (e.g. dragnet-train); headers from `h1`-`h6`. A line
+    /// starting with `!@#$%^&*()` (Dragnet's separator before user comments) ends the gold.
     Text,
 }
 

@@ -183,7 +183,7 @@ impl fmt::Display for Table1<'_> {
 }
 
 /// `n` with a space between groups of three digits (`81 528`).
-pub fn spaced(n: u64) -> String {
+pub(crate) fn spaced(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {

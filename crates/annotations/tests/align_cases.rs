@@ -2,9 +2,7 @@
 //! blocks disagree in the real gold standards.
 
 use victor_annotations::Label;
-use victor_annotations::align::{
-    AlignConfig, Alignment, BlockAlignment, GoldSegment, SegmentKind, align,
-};
+use victor_annotations::{AlignConfig, Alignment, BlockAlignment, GoldSegment, SegmentKind, align};
 
 use Label::{Header as H, Other as O, Text as T};
 use SegmentKind::{Header, ListItem, NotContent, Paragraph};

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use victor_annotations::align::{AlignConfig, GoldSegment, SegmentKind, align};
+use victor_annotations::{AlignConfig, GoldSegment, SegmentKind, align};
 
 /// A small deterministic generator (64-bit LCG) so the test needs no dependency.
 struct Lcg(u64);

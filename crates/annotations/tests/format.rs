@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use victor_annotations::Label::{self, Header as H, Other as O, Text as T};
-use victor_annotations::format::{
+use victor_annotations::{
     AnchorError, Annotator, Corpus, LoadError, PageInfo, PageRecord, SetInfo, SetWriter, Source,
     StoreError, anchor_labels,
 };
@@ -90,7 +90,7 @@ fn round_trip() {
     assert_eq!(a.record, record("a", "dev", PAGE, &page, &labels));
     assert_eq!(
         a.record.annotated_by.segmenter,
-        victor_annotations::format::SEGMENTER
+        victor_annotations::SEGMENTER
     );
 
     // Split filter, and two folders at once.

@@ -5,9 +5,9 @@
 use std::path::Path;
 use std::sync::Mutex;
 
+use victor_annotations::Corpus;
 use victor_annotations::Label::{self, Header as H, Other as O, Text as T};
-use victor_annotations::format::Corpus;
-use victor_annotations::import::{
+use victor_annotations::{
     ImportEvent, ImportOptions, ImportReport, SourceKind, Supplemental, import_set,
 };
 

@@ -4,9 +4,9 @@
 
 use std::path::PathBuf;
 
-use victor_annotations::format::Corpus;
-use victor_annotations::import::{ImportOptions, SourceKind, import_set};
-use victor_annotations::stats::SetStats;
+use victor_annotations::Corpus;
+use victor_annotations::SetStats;
+use victor_annotations::{ImportOptions, SourceKind, import_set};
 
 /// Pages sampled per set (spread evenly over the manifest).
 const SAMPLE: usize = 150;

@@ -6,6 +6,9 @@
 //! by the libraries (`victor-features`, `victor-annotations`, `victor-train`, `victor-label`,
 //! `victor-eval`), which neither print nor keep global state.
 
+#![forbid(unsafe_code)]
+#![deny(unreachable_pub)]
+
 mod cmd;
 mod util;
 

@@ -13,11 +13,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
+use victor_annotations::Corpus;
 use victor_annotations::Label;
-use victor_annotations::format::Corpus;
-use victor_eval::text_score::read_gold;
+use victor_eval::read_gold;
 use victor_eval::{Bags, BlockCounts, PageScore, TextScores, TokenBag, Tokenizer};
-use victor_label::render::render_text;
+use victor_label::render_text;
 use victor_label::{Labeler, Model};
 
 use common::{examples, root, run, run_ok as victor, s};

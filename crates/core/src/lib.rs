@@ -10,6 +10,8 @@
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+#![deny(unreachable_pub)]
+#![warn(unnameable_types)]
 
 mod decide;
 mod label;

@@ -1,7 +1,7 @@
 //! The SVG plot: a well-formed document that holds the curves, their points, the threshold
 //! labels, the title, the axis labels and the legend; and its errors.
 
-use victor_eval::plot::{Axes, Curve, CurvePoint, PlotError, PlotOptions, render_svg, write_svg};
+use victor_eval::{Axes, Curve, CurvePoint, PlotError, PlotOptions, render_svg, write_svg};
 
 fn curve(name: &str, points: &[(f64, f64, f64)]) -> Curve {
     Curve {

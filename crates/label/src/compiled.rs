@@ -108,7 +108,7 @@ struct Line {
 
 /// See the module docs.
 #[derive(Debug)]
-pub struct CompiledTemplate {
+pub(crate) struct CompiledTemplate {
     lines: Vec<Line>,
     /// How inner blocks read each line, in template order (so the sums keep the template's
     /// order): through an [`InnerLine`] where the line has one, else through the line itself.
@@ -132,7 +132,7 @@ fn slot(v: u16, values: usize) -> Option<usize> {
 impl CompiledTemplate {
     /// Compiles `template` for `crf`. Fails when a model attribute does not come from the
     /// template (the bundle mixes a model and a template that do not belong together).
-    pub fn new(
+    pub(crate) fn new(
         template: &Template,
         extractor: &Extractor,
         crf: &CrfModel,
@@ -241,7 +241,7 @@ impl CompiledTemplate {
     }
 
     /// Fills `scores` (blocks x model labels) with the state scores of every block of a page.
-    pub fn state_scores(&self, table: &FeatureTable, scores: &mut Array2<f64>) {
+    pub(crate) fn state_scores(&self, table: &FeatureTable, scores: &mut Array2<f64>) {
         let n = table.blocks;
         let l = self.labels;
         if scores.dim() != (n, l) {

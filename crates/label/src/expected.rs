@@ -38,10 +38,8 @@
 //! of a kind it has rarely seen, it is wrong about many blocks at once, all of them in the same
 //! direction. With a `spread` s > 0, the calibrated log-odds of every block of a page move by
 //! one shift d ~ N(0, s^2) together. The expected F1 of each prefix is then the average of the
-//! formula over d, computed by Gauss-Hermite quadrature ([`SPREAD_NODES`] points).
-//! On the out-of-fold marginals of the `corpus` recipe on CleanEval's dev pages, with the
-//! settings chosen on four fifths of the pages and scored on the fifth, macro F1 went from
-//! .9406 to .9431 (+0.0025, standard error 0.0008).
+//! formula over d, computed by Gauss-Hermite quadrature ([`SPREAD_NODES`] points). What the
+//! spread gained when it was added is in CHANGELOG.md.
 //!
 //! # Pages with next to nothing to keep
 //!
@@ -62,7 +60,7 @@ use victor_core::{Probs, decide};
 
 /// The number of words of a block's text for the expected-F1 decoding: its tokens under the
 /// text-level measure that the decoding maximises ([`victor_core::words`]), with `tok`'s buffer.
-pub fn word_count(tok: &mut Tokenizer, text: &str) -> u32 {
+pub(crate) fn word_count(tok: &mut Tokenizer, text: &str) -> u32 {
     u32::try_from(tok.count(text)).unwrap_or(u32::MAX)
 }
 
@@ -87,7 +85,7 @@ fn is_zero(x: &f64) -> bool {
 
 /// Number of Gauss-Hermite points over which the page-wide shift is averaged (a 17-point rule
 /// for a standard normal: 0, eight positive points and their mirror images).
-pub const SPREAD_NODES: usize = 17;
+pub(crate) const SPREAD_NODES: usize = 17;
 
 /// The non-negative points of a 17-point Gauss-Hermite rule for a standard normal.
 const SPREAD_X: [f64; 9] = [
@@ -192,7 +190,7 @@ pub struct ExpectedOptions {
 
 /// Reusable buffer for [`page_threshold`].
 #[derive(Debug, Default)]
-pub struct Scratch {
+pub struct ExpectedScratch {
     /// (P(other), words, recalibrated P(content)) of the blocks with words.
     blocks: Vec<(f64, u32, f64)>,
     /// The word counter's buffer.
@@ -205,7 +203,12 @@ pub struct Scratch {
 /// P(other) >= the returned value (so [`victor_core::decide`] applies it). 0 keeps nothing: the page
 /// has no block with words and a chance of being content. `cal` recalibrates the marginals
 /// first.
-pub fn page_threshold(page: &Page, probs: &[Probs], cal: Calibration, s: &mut Scratch) -> f64 {
+pub fn page_threshold(
+    page: &Page,
+    probs: &[Probs],
+    cal: Calibration,
+    s: &mut ExpectedScratch,
+) -> f64 {
     s.blocks.clear();
     let words = &mut s.words;
     s.blocks.extend(
@@ -225,11 +228,11 @@ pub fn page_threshold(page: &Page, probs: &[Probs], cal: Calibration, s: &mut Sc
 
 /// Appends the labels of a page's blocks under expected-F1 decoding with `opts` to `out`, and
 /// returns the number of words of the blocks kept (0 when the page falls under the minimum).
-pub fn decide_page(
+pub fn decide_expected(
     page: &Page,
     probs: &[Probs],
     opts: ExpectedOptions,
-    s: &mut Scratch,
+    s: &mut ExpectedScratch,
     out: &mut Vec<Label>,
 ) -> u32 {
     let mut t = page_threshold(page, probs, opts.calibration, s);
@@ -639,17 +642,17 @@ mod tests {
         let page =
             victor_features::segment("<p>one two three four five six</p>").expect("segments");
         let probs = [[0.0, 0.9, 0.1]];
-        let mut s = Scratch::default();
+        let mut s = ExpectedScratch::default();
         let mut out = Vec::new();
         let mut opts = ExpectedOptions::default();
-        assert_eq!(decide_page(&page, &probs, opts, &mut s, &mut out), 6);
+        assert_eq!(decide_expected(&page, &probs, opts, &mut s, &mut out), 6);
         assert_eq!(out, [Label::Text]);
         opts.min_words = 6;
         out.clear();
-        assert_eq!(decide_page(&page, &probs, opts, &mut s, &mut out), 6);
+        assert_eq!(decide_expected(&page, &probs, opts, &mut s, &mut out), 6);
         opts.min_words = 7;
         out.clear();
-        assert_eq!(decide_page(&page, &probs, opts, &mut s, &mut out), 0);
+        assert_eq!(decide_expected(&page, &probs, opts, &mut s, &mut out), 0);
         assert_eq!(out, [Label::Other]);
     }
 

@@ -163,7 +163,7 @@ impl<'m> Labeler<'m> {
             Decoding::ExpectedF1 => {
                 labels.clear();
                 let opts = self.model.expected_options();
-                expected::decide_page(page, probs, opts, &mut self.s.expected, labels);
+                expected::decide_expected(page, probs, opts, &mut self.s.expected, labels);
             }
         }
         Ok(())
@@ -250,7 +250,7 @@ pub struct Scratch {
     scores: Array2<f64>,
     marginals: Array2<f64>,
     path: Vec<usize>,
-    expected: expected::Scratch,
+    expected: expected::ExpectedScratch,
     /// Raw feature rows and log-odds of the boosted trees.
     rows: Vec<f32>,
     logits: Vec<f64>,
@@ -267,7 +267,7 @@ impl Scratch {
             scores: Array2::zeros((0, 0)),
             marginals: Array2::zeros((0, 0)),
             path: Vec::new(),
-            expected: expected::Scratch::default(),
+            expected: expected::ExpectedScratch::default(),
             rows: Vec::new(),
             logits: Vec::new(),
         }

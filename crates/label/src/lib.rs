@@ -1,34 +1,49 @@
 //! # victor-label: a model bundle -> per-block marginals -> labels under the other-threshold
 //!
-//! The labeling stage of victor:
+//! The labeling stage of victor; the modules' public items are re-exported here:
 //!
-//! - [`crf`]: the CRF core, reading a CRFsuite model file and computing exact per-block
-//!   marginals (scaled forward-backward) and Viterbi paths; crfs's tagger offers Viterbi only;
+//! - `crf`: the CRF core, reading a CRFsuite model file ([`CrfModel`]) and computing exact
+//!   per-block marginals (scaled forward-backward) and Viterbi paths ([`Workspace`]); crfs's
+//!   tagger offers Viterbi only;
 //! - [`boost`]: boosted trees over the raw features, blended into the CRF's marginals;
-//! - [`bundle`]: model bundles (`model.crfsuite` + `victor.json`), checked on load against the
-//!   features this victor computes;
-//! - [`compiled`]: the template compiled against the model, so that attributes are looked up by
+//! - `bundle`: model bundles (`model.crfsuite` + `victor.json`, [`Model`], [`BundleMeta`]),
+//!   checked on load against the features this victor computes;
+//! - `compiled`: the template compiled against the model, so that attributes are looked up by
 //!   value rather than built as strings on the hot path;
-//! - [`labeler`]: pages to marginals to labels, by threshold on P(other) (Victor section 5.2), by
-//!   Viterbi, or by the threshold of each page that maximises its expected F1 ([`expected`]);
-//! - [`expected`]: that expected-F1 decoding;
-//! - [`render`]: labelled blocks back to text, and the output formats;
-//! - [`linearize`]: Kitten's lists and tables in the text output (`--linearize`).
+//! - `labeler`: pages to marginals to labels ([`Labeler`]), by threshold on P(other) (Victor
+//!   section 5.2), by Viterbi, or by the threshold of each page that maximises its expected F1;
+//! - `expected`: that expected-F1 decoding ([`expected_f1`], [`decide_expected`]);
+//! - `render`: labelled blocks back to text ([`render_text`]), and the output formats;
+//! - `linearize`: Kitten's lists and tables in the text output (`--linearize`).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+#![deny(unreachable_pub)]
+#![warn(unnameable_types)]
 
 pub mod boost;
-pub mod bundle;
-pub mod compiled;
-pub mod crf;
-pub mod expected;
-pub mod labeler;
-pub mod linearize;
-pub mod render;
+mod bundle;
+mod compiled;
+mod crf;
+mod expected;
+mod labeler;
+mod linearize;
+mod render;
 
-pub use bundle::{BundleError, BundleMeta, Model, RecommendedDecoding};
+pub use bundle::{
+    BUNDLE_FORMAT, BundleError, BundleMeta, DataInfo, META_FILE, MODEL_FILE, Model,
+    RecommendedDecoding, SetInfo, ThresholdInfo, TrainingInfo,
+};
+pub use crf::{CrfModel, InferenceError, ModelError, Workspace};
+pub use expected::{
+    Calibration, ExpectedOptions, ExpectedScratch, MIN_WORDS_GRID, calibration_grid,
+    decide_expected, expected_f1, page_threshold,
+};
 pub use labeler::{LabelError, LabeledPage, Labeler, Scratch};
+pub use render::{
+    CSV_HEADER, JsonlMeta, TextOptions, render_html, render_text, render_text_with, write_csv,
+    write_jsonl,
+};
 /// The label vocabulary and the threshold decision, from `victor-core`: the types of this
 /// crate's API.
 pub use victor_core::{Decoding, Label, Probs, decide, decide_page};

@@ -93,7 +93,7 @@ fn places(page: &Page) -> (Vec<Place>, Vec<bool>) {
 
 /// The `title` of the `<abbr>` or `<acronym>` whose text is block `b` (its start tag is the
 /// last tag before the block's text in the decoded document).
-pub fn abbr_title<'d>(doc: &'d str, page: &Page, b: &Block) -> Option<&'d str> {
+pub(crate) fn abbr_title<'d>(doc: &'d str, page: &Page, b: &Block) -> Option<&'d str> {
     let el = page.element(b.parent);
     if el.tag != Tag::ABBR && el.tag != Tag::ACRONYM {
         return None;

@@ -61,13 +61,13 @@ pub(crate) fn marker(page: &Page, block: &Block, label: Label) -> &'static str {
 pub struct TextOptions<'a> {
     /// Start each line with CleanEval's `<h>`, `<p>` or `<l>`.
     pub markers: bool,
-    /// Write lists and data tables as Kitten does ([`crate::linearize`]); the decoded document
+    /// Write lists and data tables as Kitten does (`crate::linearize`); the decoded document
     /// the page was segmented from (for the titles of `<abbr>` and `<acronym>`).
     pub linearize: Option<&'a str>,
 }
 
 /// Appends the kept text of a page to `out` as [`render_text`] does, or linearized as
-/// [`crate::linearize`] describes.
+/// `crate::linearize` describes.
 pub fn render_text_with(page: &Page, labels: &[Label], opts: TextOptions<'_>, out: &mut String) {
     match opts.linearize {
         None => render_text(page, labels, opts.markers, out),
@@ -182,8 +182,9 @@ pub struct JsonlMeta<'a> {
 /// (without the last line break; `""` when nothing is kept) and, with `blocks`, every block with
 /// its text, offsets, label and marginals.
 ///
-/// Serialized straight from the page, block after block, with no intermediate JSON tree: a page
-/// of 200,000 blocks took 900 MB as `serde_json::Value`s. Keys come in alphabetical order.
+/// Serialized straight from the page, block after block, with no intermediate JSON tree, which
+/// would take several times the page's memory on a page of many blocks. Keys come in
+/// alphabetical order.
 pub fn write_jsonl(
     out: &mut dyn Write,
     meta: JsonlMeta<'_>,

@@ -6,8 +6,8 @@ use std::path::Path;
 
 use ndarray::Array2;
 use victor_features::{Extractor, FeatureConfig, Segmenter, Template};
-use victor_label::bundle::{BUNDLE_FORMAT, BundleMeta, DataInfo, TrainingInfo};
-use victor_label::crf::CrfModel;
+use victor_label::CrfModel;
+use victor_label::{BUNDLE_FORMAT, BundleMeta, DataInfo, TrainingInfo};
 
 const PAGES: &[&str] = &[
     "<html><head><title>Storm hits the coast</title></head><body><div class=nav><a href=/>Home</a> | <a href=/n>News</a></div>\
@@ -108,7 +108,7 @@ fn compiled_scores_equal_string_lookup() {
         let mut probs = Vec::new();
         labeler.marginals(table, &mut probs).expect("marginals");
         let mut got_marg = Array2::<f64>::zeros((0, 0));
-        let mut ws = victor_label::crf::Workspace::new();
+        let mut ws = victor_label::Workspace::new();
         crf.marginals(want.view(), &mut ws, &mut got_marg)
             .expect("marginals of string scores");
         let order: Vec<usize> = ["header", "text", "other"]

@@ -8,7 +8,7 @@ use std::cell::Cell;
 
 use crf_support::{Rng, ids, random_items, trained_model};
 use ndarray::Array2;
-use victor_label::crf::{CrfModel, Workspace};
+use victor_label::{CrfModel, Workspace};
 
 /// The system allocator, counting allocations made by the current thread.
 struct Counting;

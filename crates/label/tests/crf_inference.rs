@@ -8,7 +8,7 @@ use crf_support::{
     Rng, brute_force, random_items, scale_weights, scores, to_attributes, trained_model,
 };
 use ndarray::{Array2, ShapeBuilder, array};
-use victor_label::crf::{CrfModel, InferenceError, Workspace};
+use victor_label::{CrfModel, InferenceError, Workspace};
 
 /// Viterbi labels from `crfs`'s tagger, as ids of `model`.
 fn crfs_viterbi(bytes: &[u8], model: &CrfModel, items: &[Vec<String>]) -> Vec<usize> {

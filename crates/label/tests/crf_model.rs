@@ -4,7 +4,7 @@
 mod crf_support;
 
 use crf_support::{LABELS_IN_ID_ORDER, feat_records, trained_model};
-use victor_label::crf::{CrfModel, ModelError};
+use victor_label::{CrfModel, ModelError};
 
 /// Loads `bytes`, asserting that the `crfs` reader was never reached with something that made
 /// it panic (our own checks must catch every damage first).

@@ -12,7 +12,7 @@ use std::process::{Command, Stdio};
 
 use crf_support::{Rng, random_items, scores, synthetic_pages, trained_model};
 use ndarray::Array2;
-use victor_label::crf::{CrfModel, Workspace};
+use victor_label::{CrfModel, Workspace};
 
 /// Reads sequences from stdin (positions as `|attr attr ...` lines, sequences separated by `=`
 /// lines) and prints, per sequence, `P` and every marginal in the label order given on the

@@ -21,8 +21,8 @@ use proptest::prelude::*;
 use proptest::sample::Index;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
 use victor_core::Label;
-use victor_label::render::{JsonlMeta, render_html, render_text, write_csv, write_jsonl};
 use victor_label::{Decoding, Labeler, Model};
+use victor_label::{JsonlMeta, render_html, render_text, write_csv, write_jsonl};
 
 /// Largest seed page taken whole (bytes): longer shared pages are cut, to keep cases quick.
 const MAX_SEED_BYTES: usize = 120_000;

@@ -67,7 +67,7 @@ fn an_unknown_decoding_is_an_error() {
 #[test]
 fn the_bundle_records_its_expected_f1_settings() {
     use victor_label::Labeler;
-    use victor_label::expected::{Calibration, ExpectedOptions};
+    use victor_label::{Calibration, ExpectedOptions};
 
     let (mut meta, model) = shipped();
     meta["threshold"]["decoding"] = "expected-f1".into();

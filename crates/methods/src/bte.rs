@@ -31,7 +31,7 @@ const DROPPED: &[&str] = &[
 /// the range of blocks `[a, b)` that maximizes the words of blocks `a..b` minus the tags
 /// recorded before blocks `a+1..b` (those between its blocks). Returns the range and its
 /// value; an empty range at 0 when no block has words. Linear time, constant space.
-pub fn best_span(blocks: impl IntoIterator<Item = (u32, u32)>) -> (Range<usize>, i64) {
+pub(crate) fn best_span(blocks: impl IntoIterator<Item = (u32, u32)>) -> (Range<usize>, i64) {
     let (mut best, mut best_sum) = (0..0, 0i64);
     let (mut start, mut sum) = (0usize, i64::MIN);
     for (i, (tags, words)) in blocks.into_iter().enumerate() {
@@ -52,7 +52,7 @@ pub fn best_span(blocks: impl IntoIterator<Item = (u32, u32)>) -> (Range<usize>,
 }
 
 /// The tags and words of every block of a page, as [`best_span`] takes them.
-pub fn token_runs(page: &Page) -> Vec<(u32, u32)> {
+pub(crate) fn token_runs(page: &Page) -> Vec<(u32, u32)> {
     let dropped: Vec<Tag> = DROPPED
         .iter()
         .filter_map(|n| Tag::lookup(n.as_bytes()))
@@ -72,14 +72,9 @@ pub fn token_runs(page: &Page) -> Vec<(u32, u32)> {
         .collect()
 }
 
-/// The blocks BTE extracts: the best span of the page's token sequence.
-pub fn span(page: &Page) -> Range<usize> {
-    best_span(token_runs(page)).0
-}
-
 /// Labels a page with BTE: the blocks with words inside the best span are kept (`header` inside
 /// a heading element, else `text`), everything else is `other`.
-pub fn label(page: &Page, out: &mut Vec<Label>) {
+pub(crate) fn label(page: &Page, out: &mut Vec<Label>) {
     let runs = token_runs(page);
     let (span, _) = best_span(runs.iter().copied());
     let heading = crate::in_heading(page);

@@ -6,11 +6,16 @@ use rustc_hash::FxHashSet;
 use victor_core::Label;
 use victor_features::Page;
 
-pub use victor_features::features::seeds::justext::*;
+pub(crate) use victor_features::features::seeds::justext::*;
 
 /// Labels a page with jusText: the blocks of good paragraphs are kept (as `header` inside a
 /// heading element, else `text`), the others are `other`.
-pub fn label(page: &Page, stop: Option<&FxHashSet<u64>>, params: &Params, out: &mut Vec<Label>) {
+pub(crate) fn label(
+    page: &Page,
+    stop: Option<&FxHashSet<u64>>,
+    params: &Params,
+    out: &mut Vec<Label>,
+) {
     let mut classes = Vec::new();
     block_classes(page, stop, params, &mut classes);
     let heading = crate::in_heading(page);

@@ -6,11 +6,11 @@ use victor_core::Label;
 use victor_features::Page;
 
 use crate::paragraph::paragraphs;
-pub use victor_features::features::seeds::kimatu::*;
+pub(crate) use victor_features::features::seeds::kimatu::*;
 
 /// Labels a page with Kimatu: the blocks of kept elements are kept (`header` inside a heading
 /// element, else `text`), the others are `other`.
-pub fn label(page: &Page, params: &Params, out: &mut Vec<Label>) {
+pub(crate) fn label(page: &Page, params: &Params, out: &mut Vec<Label>) {
     let mut paras = Vec::new();
     paragraphs(page, &mut paras);
     let keep = keep_elements(page, &paras, params);

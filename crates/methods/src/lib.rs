@@ -4,26 +4,31 @@
 //! [`Page`] to one [`Label`] per block, so that they are scored, rendered and compared exactly
 //! like the CRF (`victor label --method`, `victor eval --method`):
 //!
-//! - [`justext`]: jusText (seed `002`): context-free classification of paragraphs by length,
+//! - [`Method::Justext`]: jusText (seed `002`): context-free classification of paragraphs by length,
 //!   link density and stop-word density, heading pre-processing, context-sensitive
 //!   classification, heading post-processing;
-//! - [`bte`]: Finn's body text extraction as improved in seed `004`: the span of the tag/word
+//! - [`Method::Bte`]: Finn's body text extraction as improved in seed `004`: the span of the tag/word
 //!   token sequence with the most words inside and tags outside, found in linear time as a
 //!   maximum-sum subarray;
-//! - [`kimatu`]: Kimatu (seed `000`): blocks of the same appearance, the content-relevance ratio,
+//! - [`Method::Kimatu`]: Kimatu (seed `000`): blocks of the same appearance, the content-relevance ratio,
 //!   sure candidates above 0.32, then the seed's bootstrapping steps.
 //!
-//! jusText and Kimatu work on jusText's notion of a paragraph ([`paragraph`]): the text between
+//! jusText and Kimatu work on jusText's notion of a paragraph (module `paragraph`): the text between
 //! block-level tags or two `<br>`s, a run of victor's finer blocks. Their decisions are mapped
 //! back: every block of a kept paragraph is kept.
 //!
 //! The library is plain: no printing, no global state; [`Methods`] keeps the per-thread caches
 //! (stop-word lists).
 
-pub mod bte;
-pub mod justext;
-pub mod kimatu;
-pub mod paragraph;
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+#![deny(unreachable_pub)]
+#![warn(unnameable_types)]
+
+mod bte;
+mod justext;
+mod kimatu;
+mod paragraph;
 
 use victor_core::Label;
 use victor_features::Page;
@@ -32,11 +37,11 @@ use victor_features::features::lexicon::{StopWords, iso639_1};
 /// A labeling method other than the CRF.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Method {
-    /// jusText ([`justext`]).
+    /// jusText: paragraphs classified by length, link density and stop-word density.
     Justext,
-    /// Body text extraction ([`bte`]).
+    /// Body text extraction: the span with the most words inside and tags outside.
     Bte,
-    /// Kimatu ([`kimatu`]).
+    /// Kimatu: blocks of the same appearance and their content-relevance ratio.
     Kimatu,
 }
 
@@ -120,12 +125,12 @@ pub(crate) mod testutil {
     use victor_features::Page;
 
     /// A hand-made page segmented as victor segments pages.
-    pub fn page(html: &str) -> Page {
+    pub(crate) fn page(html: &str) -> Page {
         victor_features::segment(html).expect("segment")
     }
 
     /// The kept text of a page under labels, one kept block a line.
-    pub fn kept(page: &Page, labels: &[Label]) -> Vec<String> {
+    pub(crate) fn kept(page: &Page, labels: &[Label]) -> Vec<String> {
         page.blocks
             .iter()
             .zip(labels)

@@ -2,6 +2,10 @@
 //! [`victor::Cleaner`], and every page is cleaned with the GIL released, so Python threads (and
 //! `Cleaner.clean_many`) run on as many cores as they have.
 
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+#![deny(unreachable_pub)]
+
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};

@@ -27,7 +27,7 @@ use std::process::{Command, ExitCode, Stdio};
 use std::time::Instant;
 
 use crfs::Attribute;
-use victor_train::crf::{CrfTrainer, Engine, TrainOptions};
+use victor_train::{CrfTrainer, Engine, TrainOptions};
 
 /// Set in the child's environment.
 const CHILD: &str = "VICTOR_TRAIN_EXPORT_CHILD";
@@ -38,6 +38,11 @@ struct Cli {
     data: PathBuf,
     model: PathBuf,
     opts: TrainOptions,
+}
+
+/// An algorithm or trainer by the lowercase name bundles record it under.
+fn named<T: serde::de::DeserializeOwned>(option: &str, v: &str) -> Result<T, String> {
+    serde_json::from_value(serde_json::Value::from(v)).map_err(|e| format!("{option} {v}: {e}"))
 }
 
 fn usage() -> String {
@@ -63,8 +68,8 @@ fn parse_args() -> Result<Cli, String> {
             .ok_or_else(|| format!("{a} needs a value\n{}", usage()))?;
         let num = |v: &str| v.parse::<f64>().map_err(|e| format!("{a} {v}: {e}"));
         match a.as_str() {
-            "--algorithm" => opts.algorithm = v.parse()?,
-            "--trainer" => opts.engine = v.parse()?,
+            "--algorithm" => opts.algorithm = named(&a, &v)?,
+            "--trainer" => opts.engine = named(&a, &v)?,
             "--c1" => opts.c1 = num(&v)?,
             "--c2" => opts.c2 = num(&v)?,
             "--min-freq" => opts.min_freq = num(&v)?,

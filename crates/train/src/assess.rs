@@ -4,27 +4,29 @@
 //! labels are decided, the kept text is rendered and compared with the text of the gold-labelled
 //! blocks (text-level P/R/F1 over word-token multisets), and block-level counts are collected.
 //! Viterbi and expected-F1 decoding (a threshold per page) are scored beside the grid, the
-//! latter once per calibration (a list such as [`expected::calibration_grid`]) and minimum
-//! output size ([`expected::MIN_WORDS_GRID`]).
+//! latter once per calibration (a list such as [`calibration_grid`]) and minimum
+//! output size ([`MIN_WORDS_GRID`]).
 //! Cross-validation uses it to report the Victor paper's figures and to choose the recommended
 //! other-threshold and decoding.
 
 use victor_annotations::Label;
-use victor_eval::block_score::LengthMismatch;
-use victor_eval::sweep::{self, PageScratch, PageText};
+use victor_eval::LengthMismatch;
 use victor_eval::{Bags, BlockCounts, PageScore, TextScores, TokenBag};
+use victor_eval::{PageScratch, PageText, score_page};
 use victor_features::Page;
 use victor_label::Probs;
-use victor_label::expected::{self, Calibration, ExpectedOptions, MIN_WORDS_GRID};
-use victor_label::render::render_text;
+use victor_label::render_text;
+use victor_label::{
+    Calibration, ExpectedOptions, ExpectedScratch, MIN_WORDS_GRID, decide_expected,
+};
 
 /// How much better (macro text-level F1) other settings of expected-F1 decoding must score than
 /// the raw marginals without a minimum to be chosen: a guard against picking noise out of the
 /// grids.
-pub const CALIBRATION_MARGIN: f64 = 0.001;
+pub(crate) const CALIBRATION_MARGIN: f64 = 0.001;
 
 /// The default threshold grid: 0.05, 0.10, ..., 0.95.
-pub fn default_grid() -> Vec<f64> {
+pub(crate) fn default_grid() -> Vec<f64> {
     // i / 20 rather than i * 0.05: the nearest doubles to 0.05, 0.10, ... (0.85, not
     // 0.8500000000000001), so that recorded thresholds read as they were meant.
     (1..20).map(|i| f64::from(i) / 20.0).collect()
@@ -56,18 +58,18 @@ pub struct Assessment {
 
 /// Reusable buffers for [`Assessment::add_page`].
 #[derive(Debug, Default)]
-pub struct Scratch {
+pub(crate) struct Scratch {
     grid: PageScratch,
     text: String,
     gold: TokenBag,
     got: TokenBag,
     labels: Vec<Label>,
-    expected: expected::Scratch,
+    expected: ExpectedScratch,
 }
 
 impl Assessment {
     /// An empty assessment over a threshold grid.
-    pub fn new(thresholds: Vec<f64>) -> Assessment {
+    pub(crate) fn new(thresholds: Vec<f64>) -> Assessment {
         let n = thresholds.len();
         Assessment {
             thresholds,
@@ -83,7 +85,10 @@ impl Assessment {
     }
 
     /// The same, with expected-F1 decoding also scored under each of `calibrations`.
-    pub fn with_calibrations(thresholds: Vec<f64>, calibrations: Vec<Calibration>) -> Assessment {
+    pub(crate) fn with_calibrations(
+        thresholds: Vec<f64>,
+        calibrations: Vec<Calibration>,
+    ) -> Assessment {
         let mut a = Assessment::new(thresholds);
         a.calibrated_text = vec![TextScores::new(); calibrations.len() * MIN_WORDS_GRID.len()];
         a.calibrations = calibrations;
@@ -93,7 +98,7 @@ impl Assessment {
     /// Adds a page: its blocks, gold labels, marginals and Viterbi labels. A page whose gold,
     /// marginals or Viterbi labels do not have one entry per block is refused whole (no count
     /// changes), so that every score counts the same pages.
-    pub fn add_page(
+    pub(crate) fn add_page(
         &mut self,
         page: &Page,
         gold: &[Label],
@@ -117,7 +122,7 @@ impl Assessment {
             gold: &s.gold,
             extract: |labels: &[Label], out: &mut String| render_text(page, labels, false, out),
         };
-        sweep::score_page(
+        score_page(
             probs,
             gold,
             &self.thresholds,
@@ -169,7 +174,7 @@ impl Assessment {
             calibration: cal,
             min_words: 0,
         };
-        let kept = expected::decide_page(page, probs, opts, &mut s.expected, &mut s.labels);
+        let kept = decide_expected(page, probs, opts, &mut s.expected, &mut s.labels);
         s.text.clear();
         render_text(page, &s.labels, false, &mut s.text);
         s.grid.tokenizer().fill_bag(&s.text, &mut s.got);
@@ -177,7 +182,7 @@ impl Assessment {
     }
 
     /// Merges another assessment over the same grid.
-    pub fn merge(&mut self, other: &Assessment) {
+    pub(crate) fn merge(&mut self, other: &Assessment) {
         for (a, b) in self.text.iter_mut().zip(&other.text) {
             a.merge(b);
         }
@@ -206,7 +211,7 @@ impl Assessment {
 
     /// The settings of expected-F1 decoding (calibration, minimum output size) with the best
     /// macro text-level F1, with that F1. The raw marginals without a minimum win unless other
-    /// settings beat them by more than [`CALIBRATION_MARGIN`]; among the others, ties go to the
+    /// settings beat them by more than `CALIBRATION_MARGIN`; among the others, ties go to the
     /// earlier ones of the grids.
     pub fn best_expected(&self) -> Option<(ExpectedOptions, f64)> {
         let raw = self.expected_text.macro_avg()?.f1;
@@ -250,6 +255,7 @@ impl Assessment {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use victor_label::calibration_grid;
 
     /// A page of one paragraph (one block) per text, segmented as victor segments pages.
     fn page(texts: &[&str]) -> Page {
@@ -314,7 +320,7 @@ mod tests {
 
     #[test]
     fn raw_marginals_stay_unless_a_setting_beats_them_by_the_margin() {
-        let grid = expected::calibration_grid();
+        let grid = calibration_grid();
         let mut a = Assessment::with_calibrations(vec![0.5], grid);
         let mut s = Scratch::default();
         // Sure content and sure boilerplate: every setting decodes the same.

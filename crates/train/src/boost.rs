@@ -43,14 +43,14 @@ impl Default for BoostOptions {
 
 /// Training blocks gathered for the forest, column after column.
 #[derive(Debug, Default)]
-pub struct BoostData {
+pub(crate) struct BoostData {
     columns: Vec<Vec<f64>>,
     other: Vec<f64>,
 }
 
 impl BoostData {
     /// Empty, for tables of `columns` columns.
-    pub fn new(columns: usize) -> Self {
+    pub(crate) fn new(columns: usize) -> Self {
         BoostData {
             columns: vec![Vec::new(); columns],
             other: Vec::new(),
@@ -58,7 +58,7 @@ impl BoostData {
     }
 
     /// Adds the blocks of a page (its feature table and gold labels).
-    pub fn add(&mut self, table: &FeatureTable, labels: &[Label]) {
+    pub(crate) fn add(&mut self, table: &FeatureTable, labels: &[Label]) {
         let n = table.blocks.min(labels.len());
         for (c, col) in self.columns.iter_mut().enumerate() {
             col.extend((0..n).map(|b| f64::from(not_nan(table.raw(b, c)))));
@@ -71,13 +71,8 @@ impl BoostData {
     }
 
     /// Blocks gathered.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.other.len()
-    }
-
-    /// Whether no block was gathered.
-    pub fn is_empty(&self) -> bool {
-        self.other.is_empty()
     }
 }
 
@@ -87,7 +82,11 @@ impl BoostData {
 pub struct BoostError(String);
 
 /// Fits the forest on the gathered blocks of a schema's columns.
-pub fn fit(data: BoostData, schema: &Schema, opts: &BoostOptions) -> Result<BoostInfo, BoostError> {
+pub(crate) fn fit(
+    data: BoostData,
+    schema: &Schema,
+    opts: &BoostOptions,
+) -> Result<BoostInfo, BoostError> {
     let t = std::time::Instant::now();
     if opts.max_depth == 0 || opts.max_depth > MAX_DEPTH {
         return Err(BoostError(format!(

@@ -6,7 +6,8 @@
 
 use std::path::{Path, PathBuf};
 
-use victor_label::bundle::{
+use victor_annotations::JsonLayout;
+use victor_label::{
     BUNDLE_FORMAT, BundleMeta, DataInfo, META_FILE, MODEL_FILE, SetInfo, ThresholdInfo,
     TrainingInfo,
 };
@@ -55,103 +56,10 @@ pub fn make_meta(
     }
 }
 
-/// Nesting depth up to which `victor.json` is indented; deeper arrays and objects (a container's
-/// tag list, a tree of the boosted forest) are written on one line.
-const PRETTY_DEPTH: usize = 4;
-
 /// `victor.json` text: indented like `serde_json::to_string_pretty` down to depth 4,
 /// compact below, so that a forest of thousands of numbers takes a line per tree.
-pub fn to_json(meta: &BundleMeta) -> Result<String, serde_json::Error> {
-    let mut out = Vec::new();
-    let mut ser = serde_json::Serializer::with_formatter(&mut out, Layout::default());
-    serde::Serialize::serialize(meta, &mut ser)?;
-    Ok(String::from_utf8_lossy(&out).into_owned())
-}
-
-/// The formatter of [`to_json`].
-#[derive(Default)]
-struct Layout {
-    depth: usize,
-    has_value: bool,
-}
-
-impl Layout {
-    fn open<W: ?Sized + std::io::Write>(&mut self, w: &mut W, c: &[u8]) -> std::io::Result<()> {
-        self.depth += 1;
-        self.has_value = false;
-        w.write_all(c)
-    }
-
-    fn close<W: ?Sized + std::io::Write>(&mut self, w: &mut W, c: &[u8]) -> std::io::Result<()> {
-        let pretty = self.depth <= PRETTY_DEPTH;
-        self.depth -= 1;
-        if pretty && self.has_value {
-            self.newline(w)?;
-        }
-        w.write_all(c)
-    }
-
-    fn newline<W: ?Sized + std::io::Write>(&self, w: &mut W) -> std::io::Result<()> {
-        w.write_all(b"\n")?;
-        for _ in 0..self.depth {
-            w.write_all(b"  ")?;
-        }
-        Ok(())
-    }
-
-    fn item<W: ?Sized + std::io::Write>(&self, w: &mut W, first: bool) -> std::io::Result<()> {
-        if !first {
-            w.write_all(b",")?;
-        }
-        if self.depth <= PRETTY_DEPTH {
-            self.newline(w)?;
-        }
-        Ok(())
-    }
-}
-
-impl serde_json::ser::Formatter for Layout {
-    fn begin_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.open(w, b"[")
-    }
-    fn end_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.close(w, b"]")
-    }
-    fn begin_array_value<W: ?Sized + std::io::Write>(
-        &mut self,
-        w: &mut W,
-        first: bool,
-    ) -> std::io::Result<()> {
-        self.item(w, first)
-    }
-    fn end_array_value<W: ?Sized + std::io::Write>(&mut self, _: &mut W) -> std::io::Result<()> {
-        self.has_value = true;
-        Ok(())
-    }
-    fn begin_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.open(w, b"{")
-    }
-    fn end_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.close(w, b"}")
-    }
-    fn begin_object_key<W: ?Sized + std::io::Write>(
-        &mut self,
-        w: &mut W,
-        first: bool,
-    ) -> std::io::Result<()> {
-        self.item(w, first)
-    }
-    fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        w.write_all(if self.depth <= PRETTY_DEPTH {
-            b": "
-        } else {
-            b":"
-        })
-    }
-    fn end_object_value<W: ?Sized + std::io::Write>(&mut self, _: &mut W) -> std::io::Result<()> {
-        self.has_value = true;
-        Ok(())
-    }
+pub(crate) fn to_json(meta: &BundleMeta) -> Result<String, serde_json::Error> {
+    JsonLayout::BUNDLE.to_string(meta)
 }
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> TrainError + '_ {
@@ -163,11 +71,11 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> TrainError + '_ {
 
 /// The file that `victor cv --keep-models` writes next to a fold's bundle: the ids of the pages
 /// the fold was not trained on.
-pub const HELD_OUT_FILE: &str = "held-out.txt";
+pub(crate) const HELD_OUT_FILE: &str = "held-out.txt";
 
 /// The names a bundle folder may hold: a folder holding only these (with a `victor.json` of
 /// format [`BUNDLE_FORMAT`]) is a bundle that [`write_bundle`] may replace.
-pub const BUNDLE_FILES: &[&str] = &[META_FILE, MODEL_FILE, HELD_OUT_FILE];
+pub(crate) const BUNDLE_FILES: &[&str] = &[META_FILE, MODEL_FILE, HELD_OUT_FILE];
 
 /// What [`write_bundle_replacing`] may replace at the destination.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -181,7 +89,7 @@ pub enum Replace {
 }
 
 /// Checks that `dir` may be replaced by a bundle: it does not exist, or it is an empty folder,
-/// or a victor bundle (a `victor.json` of format [`BUNDLE_FORMAT`] and only [`BUNDLE_FILES`]);
+/// or a victor bundle (a `victor.json` of format [`BUNDLE_FORMAT`] and only `BUNDLE_FILES`);
 /// with [`Replace::Anything`], whatever it is, unless it is the working folder or holds it.
 pub fn check_replaceable(dir: &Path, replace: Replace) -> Result<(), TrainError> {
     let refuse = |reason: String| TrainError::NotABundle {

@@ -1,4 +1,4 @@
-//! One algorithm-independent trainer over [`crate::parallel`] and `crfs`'s trainers.
+//! One algorithm-independent trainer over [`ParallelTrainer`] and `crfs`'s trainers.
 //!
 //! L-BFGS runs on the parallel trainer of this crate by default ([`Engine::Parallel`]); crfs's
 //! own L-BFGS stays available as the reference ([`Engine::Crfs`]), and the other algorithms
@@ -9,7 +9,6 @@
 //! them into a progress display (see `victor train`).
 
 use std::path::Path;
-use std::str::FromStr;
 
 use crfs::Attribute;
 use crfs::train::{Arow, AveragedPerceptron, L2Sgd, Lbfgs, PassiveAggressive, Trainer};
@@ -19,30 +18,19 @@ use crate::parallel::{LbfgsParams, ParallelError, ParallelTrainer};
 
 /// Which implementation trains an L-BFGS model (the model file is the same format).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Engine {
-    /// The parallel, deterministic trainer of this crate ([`crate::parallel`]); it also takes
-    /// partial labels.
+    /// The parallel, deterministic trainer of this crate; it also takes partial labels.
     #[default]
     Parallel,
     /// crfs's single-threaded trainer, kept as the reference.
     Crfs,
 }
 
-impl FromStr for Engine {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s {
-            "parallel" => Ok(Engine::Parallel),
-            "crfs" => Ok(Engine::Crfs),
-            _ => Err(format!("unknown trainer {s:?} (parallel, crfs)")),
-        }
-    }
-}
-
 /// A training algorithm of CRFsuite.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 #[serde(rename_all = "lowercase")]
 pub enum Algorithm {
     /// Limited-memory BFGS (OWL-QN when `c1 > 0`): maximum likelihood with L1/L2 penalties.
@@ -71,25 +59,6 @@ impl Algorithm {
     }
 }
 
-impl FromStr for Algorithm {
-    type Err = String;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Ok(match s {
-            "lbfgs" => Algorithm::Lbfgs,
-            "l2sgd" => Algorithm::L2sgd,
-            "ap" => Algorithm::Ap,
-            "pa" => Algorithm::Pa,
-            "arow" => Algorithm::Arow,
-            _ => {
-                return Err(format!(
-                    "unknown algorithm {s:?} (lbfgs, l2sgd, ap, pa, arow)"
-                ));
-            }
-        })
-    }
-}
-
 /// Training parameters.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TrainOptions {
@@ -109,7 +78,7 @@ pub struct TrainOptions {
     #[serde(default)]
     pub engine: Engine,
     /// Also fit boosted trees on the same blocks and blend them into the marginals
-    /// ([`crate::boost`]).
+    /// (`crate::boost`).
     #[serde(default)]
     pub boost: Option<crate::boost::BoostOptions>,
 }

@@ -14,7 +14,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
-use victor_annotations::format::PageRef;
+use victor_annotations::PageRef;
 use victor_features::Segmenter;
 use victor_label::{Labeler, Model};
 
@@ -35,9 +35,9 @@ pub struct CvOptions {
     /// Folds trained at the same time.
     pub parallel: usize,
     /// Calibrations expected-F1 decoding is also scored with (none: raw marginals only).
-    pub calibrations: Vec<victor_label::expected::Calibration>,
-    /// Keep the pages of a site in one fold ([`split_groups`] over
-    /// [`PageRef::site`](victor_annotations::format::PageRef::site)) instead of dealing pages
+    pub calibrations: Vec<victor_label::Calibration>,
+    /// Keep the pages of a site in one fold (`split_groups` over
+    /// [`PageRef::site`](victor_annotations::PageRef::site)) instead of dealing pages
     /// out one by one.
     pub by_site: bool,
     /// Keep each fold's model bundle in `DIR/fold-K` (K from 1), with the ids of the pages it
@@ -48,11 +48,11 @@ pub struct CvOptions {
     /// [`check_replaceable`](crate::bundle::check_replaceable)).
     pub replace: crate::bundle::Replace,
     /// Share of each fold's training pages to train on, in (0, 1]; 1 trains on all of them. A
-    /// smaller share takes the pages [`training_subset`] picks, so the pages of a smaller share
+    /// smaller share takes the pages `training_subset` picks, so the pages of a smaller share
     /// are among those of a larger one and every share scores the same held-out pages: runs with
     /// growing shares make a learning curve.
     pub train_share: f64,
-    /// Which of a fold's training pages a share below 1 takes ([`curve_subset`]). The folds do
+    /// Which of a fold's training pages a share below 1 takes (`curve_subset`). The folds do
     /// not depend on it, so curves in different orders score the same held-out pages.
     pub curve_order: CurveOrder,
 }
@@ -61,7 +61,7 @@ pub struct CvOptions {
 /// pages of this order, so the pages of a smaller share are among those of a larger one.
 #[derive(Clone, Debug, PartialEq)]
 pub enum CurveOrder {
-    /// A seeded shuffle of each fold's training pages ([`training_subset`], the seed mixed
+    /// A seeded shuffle of each fold's training pages (`training_subset`, the seed mixed
     /// with the fold's number). With the seed of the folds, it is the draw `victor cv
     /// --learning-curve` has always made; other seeds draw other pages over the same folds.
     Random {
@@ -124,7 +124,7 @@ pub enum CvEvent {
 }
 
 /// Fold of every page: a seeded shuffle dealt round-robin, so fold sizes differ by at most one.
-pub fn split_folds(n: usize, folds: usize, seed: u64) -> Vec<usize> {
+pub(crate) fn split_folds(n: usize, folds: usize, seed: u64) -> Vec<usize> {
     let folds = folds.max(1);
     let mut fold = vec![0; n];
     for (k, &i) in shuffled(n, seed).iter().enumerate() {
@@ -137,7 +137,7 @@ pub fn split_folds(n: usize, folds: usize, seed: u64) -> Vec<usize> {
 /// without a key is a group of its own) in a seeded shuffle, then largest first, each to the
 /// fold with the fewest pages so far (the first such fold on ties). Fold sizes stay close
 /// unless one group is larger than a fold should be.
-pub fn split_groups(keys: &[Option<String>], folds: usize, seed: u64) -> Vec<usize> {
+pub(crate) fn split_groups(keys: &[Option<String>], folds: usize, seed: u64) -> Vec<usize> {
     let folds = folds.max(1);
     let mut index: rustc_hash::FxHashMap<&str, usize> = rustc_hash::FxHashMap::default();
     let mut groups: Vec<Vec<usize>> = Vec::new();
@@ -171,7 +171,7 @@ pub fn split_groups(keys: &[Option<String>], folds: usize, seed: u64) -> Vec<usi
 /// Which of a fold's `n` training pages to train on when only `share` of them are wanted: the
 /// first `ceil(share * n)` (at least one) of a shuffle seeded by `seed`, in their original
 /// order. The shuffle does not depend on `share`, so the subsets of growing shares are nested.
-pub fn training_subset(n: usize, share: f64, seed: u64) -> Vec<usize> {
+pub(crate) fn training_subset(n: usize, share: f64, seed: u64) -> Vec<usize> {
     if share >= 1.0 || n == 0 {
         return (0..n).collect();
     }
@@ -188,7 +188,12 @@ pub fn training_subset(n: usize, share: f64, seed: u64) -> Vec<usize> {
 /// of the fold's own; [`CurveOrder::Ranked`] takes the first `ceil(share * n)` (at least one)
 /// by score, lowest first (a page without a score, or a NaN one, last). Either way the subsets
 /// of growing shares are nested.
-pub fn curve_subset(others: &[usize], share: f64, fold: usize, order: &CurveOrder) -> Vec<usize> {
+pub(crate) fn curve_subset(
+    others: &[usize],
+    share: f64,
+    fold: usize,
+    order: &CurveOrder,
+) -> Vec<usize> {
     let n = others.len();
     match order {
         CurveOrder::Random { seed } => {
@@ -280,7 +285,7 @@ pub fn cross_validate(
             path: std::env::temp_dir(),
             source,
         })?;
-        let model_path = dir.path().join(victor_label::bundle::MODEL_FILE);
+        let model_path = dir.path().join(victor_label::MODEL_FILE);
         let note = |e: Event| {
             if let Event::Skipped { id, reason } = e {
                 on(CvEvent::Skipped { id, reason });

@@ -1,32 +1,47 @@
 //! # victor-train: annotated pages -> a linear-chain CRF -> a model bundle
 //!
-//! The training stage of victor:
+//! The training stage of victor; the modules' public items are re-exported here:
 //!
-//! - [`crf`]: one wrapper over the trainers: this crate's parallel L-BFGS (the default) and
-//!   crfs's (L-BFGS as the reference, L2-SGD, averaged perceptron, passive aggressive, AROW);
-//! - [`parallel`]: the parallel, deterministic L-BFGS trainer, with partial labels;
-//! - [`boost`]: boosted trees over the raw features, fitted beside the CRF and blended into its
-//!   marginals;
-//! - [`pipeline`]: annotated pages to attributes, in parallel, streamed into the trainer;
-//! - [`assess`]: labelled pages scored against gold at many thresholds at once;
-//! - [`cv`]: cross-validation by page, folds in parallel;
-//! - [`select`]: model selection: folds merged, the recommended decoding chosen;
-//! - [`bundle`]: the bundle description and its atomic writing.
+//! - `crf`: one wrapper over the trainers ([`CrfTrainer`]): this crate's parallel L-BFGS (the
+//!   default) and crfs's (L-BFGS as the reference, L2-SGD, averaged perceptron, passive
+//!   aggressive, AROW);
+//! - `parallel`: the parallel, deterministic L-BFGS trainer, with partial labels
+//!   ([`ParallelTrainer`]);
+//! - `boost`: boosted trees over the raw features, fitted beside the CRF and blended into its
+//!   marginals ([`BoostOptions`]);
+//! - `pipeline`: annotated pages to attributes, in parallel, streamed into the trainer
+//!   ([`train_crf`]);
+//! - `assess`: labelled pages scored against gold at many thresholds at once ([`Assessment`]);
+//! - `cv`: cross-validation by page, folds in parallel ([`cross_validate`]);
+//! - `select`: model selection: folds merged ([`merge_folds`]), the recommended decoding chosen
+//!   ([`recommend`]);
+//! - `bundle`: the bundle description and its atomic writing ([`write_bundle`]).
 //!
 //! The recommended other-threshold of a bundle is chosen by cross-validation on the training
 //! pages alone (the threshold with the best text-level F1), never on test pages.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+#![deny(unreachable_pub)]
+#![warn(unnameable_types)]
 
-pub mod assess;
-pub mod boost;
-pub mod bundle;
-pub mod crf;
-pub mod cv;
-pub mod parallel;
-pub mod pipeline;
-pub mod select;
+mod assess;
+mod boost;
+mod bundle;
+mod crf;
+mod cv;
+mod parallel;
+mod pipeline;
+mod select;
 
-pub use crf::{Algorithm, Engine, TrainOptions};
-pub use pipeline::{DataSummary, Event, Setup, TrainError, train_crf};
+pub use assess::Assessment;
+pub use boost::{BoostError, BoostOptions};
+pub use bundle::{Replace, check_replaceable, make_meta, write_bundle, write_bundle_replacing};
+pub use crf::{Algorithm, CrfError, CrfTrainer, Engine, TrainOptions};
+pub use cv::{CurveOrder, CvEvent, CvOptions, FoldResult, cross_validate};
+pub use parallel::{LbfgsParams, Outcome, ParallelError, ParallelTrainer};
+pub use pipeline::{
+    DataSummary, Event, Prepared, Setup, TrainError, attributes, export_crfsuite, prepare,
+    train_crf,
+};
+pub use select::{merge_folds, recommend, threshold_cv};

@@ -341,26 +341,22 @@ impl ParallelTrainer {
             }
         }
         let mut features = Vec::new();
-        let mut state_fid = vec![NONE; a * l];
-        for k in 0..a * l {
-            if state_seen[k] && state_freq[k] >= min_freq {
-                state_fid[k] = u32::try_from(features.len())
-                    .ok()
-                    .filter(|&f| f != NONE)
-                    .ok_or(ParallelError::TooMany("features"))?;
-                features.push((false, (k / l) as u32, (k % l) as u32));
+        // Feature ids in CRFsuite's order: state features (attribute-major), then transitions.
+        let mut number = |seen: &[bool], freq: &[f64], transition: bool| {
+            let mut fid = vec![NONE; seen.len()];
+            for (k, id) in fid.iter_mut().enumerate() {
+                if seen[k] && freq[k] >= min_freq {
+                    *id = u32::try_from(features.len())
+                        .ok()
+                        .filter(|&f| f != NONE)
+                        .ok_or(ParallelError::TooMany("features"))?;
+                    features.push((transition, (k / l) as u32, (k % l) as u32));
+                }
             }
-        }
-        let mut trans_fid = vec![NONE; l * l];
-        for k in 0..l * l {
-            if trans_seen[k] && trans_freq[k] >= min_freq {
-                trans_fid[k] = u32::try_from(features.len())
-                    .ok()
-                    .filter(|&f| f != NONE)
-                    .ok_or(ParallelError::TooMany("features"))?;
-                features.push((true, (k / l) as u32, (k % l) as u32));
-            }
-        }
+            Ok::<_, ParallelError>(fid)
+        };
+        let state_fid = number(&state_seen, &state_freq, false)?;
+        let trans_fid = number(&trans_seen, &trans_freq, true)?;
         // Blocks of about equal numbers of items, as many as the data allows up to BLOCKS
         // (and their gradient buffers within BLOCK_MEMORY); the split depends on the data only.
         let seqs = self.sequences();

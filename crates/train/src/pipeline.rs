@@ -14,7 +14,7 @@ use crfs::Attribute;
 use rayon::prelude::*;
 use sha2::{Digest, Sha256};
 use victor_annotations::Label;
-use victor_annotations::format::{LoadError, PageRef};
+use victor_annotations::{LoadError, PageRef};
 use victor_features::{Extractor, FeatureTable, Segmenter, Template};
 
 use crate::boost::BoostData;
@@ -144,7 +144,7 @@ pub struct Prepared {
     /// Gold labels.
     pub labels: Vec<Label>,
     /// Per block, whether its label is known; empty when all are (see
-    /// [`victor_annotations::format::AnnotatedPage::known`]).
+    /// [`victor_annotations::AnnotatedPage::known`]).
     pub known: Vec<bool>,
 }
 
@@ -251,11 +251,7 @@ fn stream_pages(
     if sum.pages == 0 {
         return Err(TrainError::NoPages(sum.skipped.len()));
     }
-    sum.digest = digest
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    sum.digest = hex::encode(digest.finalize());
     Ok(sum)
 }
 
@@ -298,7 +294,7 @@ pub fn train_crf(
         path: model_path.to_path_buf(),
         source,
     })?;
-    sum.attributes = victor_label::crf::CrfModel::from_bytes(&written)
+    sum.attributes = victor_label::CrfModel::from_bytes(&written)
         .map_err(|source| {
             TrainError::Bundle(victor_label::BundleError::Model {
                 path: model_path.to_path_buf(),

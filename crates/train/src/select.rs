@@ -6,8 +6,8 @@
 //! minimum words) that score best, recommending expected-F1 decoding when it beats the
 //! threshold ([`recommend`]). Test pages are never seen here.
 
-use victor_label::bundle::{RecommendedDecoding, ThresholdInfo};
-use victor_label::expected::{ExpectedOptions, calibration_grid};
+use victor_label::{ExpectedOptions, calibration_grid};
+use victor_label::{RecommendedDecoding, ThresholdInfo};
 
 use crate::assess::{Assessment, default_grid};
 use crate::bundle::Replace;

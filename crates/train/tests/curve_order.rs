@@ -5,9 +5,9 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use victor_annotations::format::Corpus;
+use victor_annotations::Corpus;
 use victor_features::{Extractor, FeatureConfig, Template};
-use victor_train::cv::{CurveOrder, CvOptions, FoldResult, cross_validate};
+use victor_train::{CurveOrder, CvOptions, FoldResult, cross_validate};
 use victor_train::{Setup, TrainOptions};
 
 fn run(order: CurveOrder) -> Vec<FoldResult> {
@@ -32,7 +32,7 @@ fn run(order: CurveOrder) -> Vec<FoldResult> {
         calibrations: Vec::new(),
         by_site: false,
         keep_models: None,
-        replace: victor_train::bundle::Replace::OnlyBundle,
+        replace: victor_train::Replace::OnlyBundle,
         train_share: 0.5,
         curve_order: order,
     };

@@ -7,11 +7,11 @@
 use std::path::Path;
 
 use crfs::Attribute;
-use victor_annotations::format::Corpus;
+use victor_annotations::Corpus;
 use victor_features::{Extractor, FeatureConfig, Segmenter, Template};
-use victor_train::crf::CrfTrainer;
-use victor_train::pipeline::{attributes, export_crfsuite, prepare};
+use victor_train::CrfTrainer;
 use victor_train::{Setup, TrainOptions, train_crf};
+use victor_train::{attributes, export_crfsuite, prepare};
 
 fn examples() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../annotations/examples")

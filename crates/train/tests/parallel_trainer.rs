@@ -3,7 +3,7 @@
 
 use crfs::Attribute;
 use crfs::train::Trainer;
-use victor_train::parallel::{LbfgsParams, ParallelTrainer};
+use victor_train::{LbfgsParams, ParallelTrainer};
 
 const LABELS: [&str; 3] = ["header", "text", "other"];
 

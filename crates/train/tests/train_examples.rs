@@ -4,12 +4,12 @@
 
 use std::path::Path;
 
+use victor_annotations::Corpus;
 use victor_annotations::Label;
-use victor_annotations::format::Corpus;
 use victor_features::{Extractor, FeatureConfig, Segmenter, Template};
 use victor_label::{BundleError, Decoding, Labeler, Model};
-use victor_train::bundle::{make_meta, write_bundle};
 use victor_train::{Setup, TrainOptions, train_crf};
+use victor_train::{make_meta, write_bundle};
 
 fn examples() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../annotations/examples")
@@ -158,7 +158,7 @@ fn bundles_made_for_other_features_are_refused() {
 /// Copies the example set to `dst`, every page partially labelled: only its content blocks and
 /// the first block (as `other`) are known.
 fn partial_copy(dst: &Path) -> usize {
-    use victor_annotations::format::SetWriter;
+    use victor_annotations::SetWriter;
     let src = examples();
     for sub in ["pages", "labels"] {
         std::fs::create_dir_all(dst.join(sub)).expect("mkdir");

@@ -13,7 +13,7 @@ use std::borrow::Cow;
 use std::io::{self, Read};
 
 /// A decoded body larger than this is refused (a compressed body can expand a thousandfold).
-pub const MAX_BODY: usize = 64 << 20;
+pub(crate) const MAX_BODY: usize = 64 << 20;
 
 /// Why a body does not decode.
 #[derive(Debug, thiserror::Error)]
@@ -32,7 +32,7 @@ pub enum BodyError {
     /// A coding this reader does not know (`compress`, `zstd`, ...).
     #[error("unsupported coding {0:?}")]
     Unsupported(String),
-    /// The decoded body is over [`MAX_BODY`] bytes.
+    /// The decoded body is over `MAX_BODY` bytes.
     #[error("the decoded body is over {MAX_BODY} bytes")]
     TooLarge,
 }
@@ -107,7 +107,7 @@ fn looks_like_markup(bytes: &[u8]) -> bool {
 
 /// The body with its codings undone (see the module docs). `truncated`: the record says it was
 /// cut, so a coding that breaks off at its end keeps what decoded before.
-pub fn decode_body<'a>(
+pub(crate) fn decode_body<'a>(
     body: &'a [u8],
     codings: Codings<'_>,
     truncated: bool,

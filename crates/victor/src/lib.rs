@@ -29,8 +29,10 @@
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+#![deny(unreachable_pub)]
+#![warn(unnameable_types)]
 
-pub mod http;
+mod http;
 pub mod warc;
 
 use std::path::Path;
@@ -38,7 +40,7 @@ use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
 use victor_annotations::Label;
-use victor_label::render::render_text;
+use victor_label::render_text;
 use victor_label::{BundleError, LabelError, LabeledPage, Labeler, Model, Scratch};
 
 pub use victor_features::DEFAULT_MAX_BLOCKS;
@@ -128,9 +130,9 @@ struct Inner {
 #[cfg(feature = "builtin")]
 mod builtin {
     /// `victor.json` of the shipped default bundle.
-    pub const META: &str = include_str!("../../../models/default/victor.json");
+    pub(crate) const META: &str = include_str!("../../../models/default/victor.json");
     /// `model.crfsuite` of the shipped default bundle.
-    pub const MODEL: &[u8] = include_bytes!("../../../models/default/model.crfsuite");
+    pub(crate) const MODEL: &[u8] = include_bytes!("../../../models/default/model.crfsuite");
 }
 
 impl Cleaner {

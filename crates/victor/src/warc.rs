@@ -11,7 +11,7 @@
 //! [`html_page`] picks the pages: `response` records with an HTTP message whose `Content-Type`
 //! is HTML (the HTTP header stripped, its `charset` kept for the decoder), and `resource`
 //! records whose WARC `Content-Type` is HTML. [`HtmlPage::decoded`] undoes the body's
-//! `Transfer-Encoding: chunked` and `Content-Encoding` (gzip, deflate, br; see [`crate::http`]).
+//! `Transfer-Encoding: chunked` and `Content-Encoding` (gzip, deflate, br; see `crate::http`).
 //!
 //! Written here rather than taken from a crate, after measuring the two maintained ones on WARC
 //! files of the 2,961 shared pages (226 MB of records; `eval/warc.md`, `eval/warc-bench`).
@@ -29,7 +29,8 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 
-use crate::http::{BodyError, Codings, decode_body};
+use crate::http::decode_body;
+pub use crate::http::{BodyError, Codings};
 
 /// A record whose block is larger than this is skipped (reported, not held in memory).
 pub const MAX_RECORD: u64 = 256 << 20;

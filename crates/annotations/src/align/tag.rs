@@ -48,7 +48,7 @@ impl SegmentKind {
     /// A line without one of these markers is [`SegmentKind::Unmarked`] and keeps all its text.
     ///
     /// ```
-    /// use victor_annotations::align::SegmentKind;
+    /// use victor_annotations::SegmentKind;
     ///
     /// assert_eq!(SegmentKind::split_marker("<h>Why?"), (SegmentKind::Header, "Why?"));
     /// assert_eq!(SegmentKind::split_marker("plain"), (SegmentKind::Unmarked, "plain"));

@@ -29,29 +29,23 @@ pub(crate) struct Span {
     pub(crate) wild: bool,
 }
 
-/// Splits text into normalized word tokens, reusing its buffers from one text to the next.
-///
-/// ```
-/// use victor_annotations::align::Tokenizer;
-///
-/// let mut tokenizer = Tokenizer::new();
-/// let tokens: Vec<&str> = tokenizer.tokenize("Kosovo’s ﬁnal STATUS: 漢字!").collect();
-/// assert_eq!(tokens, ["kosovo", "s", "final", "status", "漢", "字"]);
-/// ```
+/// Splits text into normalized word tokens, reusing its buffers from one text to the next:
+/// `Kosovo’s ﬁnal STATUS: 漢字!` gives `kosovo`, `s`, `final`, `status`, `漢`, `字`.
 #[derive(Debug, Default)]
-pub struct Tokenizer {
+pub(crate) struct Tokenizer {
     buf: String,
     spans: Vec<Span>,
 }
 
 impl Tokenizer {
     /// A tokenizer with empty buffers.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self::default()
     }
 
     /// The tokens of `text`, borrowed from the tokenizer until the next call.
-    pub fn tokenize(&mut self, text: &str) -> impl Iterator<Item = &str> + '_ {
+    #[cfg(test)]
+    pub(crate) fn tokenize(&mut self, text: &str) -> impl Iterator<Item = &str> + '_ {
         self.run(text);
         let buf = self.buf.as_str();
         self.spans
@@ -167,6 +161,14 @@ mod tests {
     fn toks(text: &str) -> Vec<String> {
         let mut t = Tokenizer::new();
         t.tokenize(text).map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn normalizes_and_splits_cjk() {
+        assert_eq!(
+            toks("Kosovo’s ﬁnal STATUS: 漢字!"),
+            ["kosovo", "s", "final", "status", "漢", "字"]
+        );
     }
 
     fn wild(text: &str) -> Vec<bool> {

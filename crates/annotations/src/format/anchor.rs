@@ -177,7 +177,7 @@ pub fn resolve_labels(
 /// # Errors
 ///
 /// As [`resolve_labels`].
-pub fn resolve_anchored(
+pub(crate) fn resolve_anchored(
     page_id: &str,
     page: &Page,
     anchors: &[BlockLabel],

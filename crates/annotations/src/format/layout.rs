@@ -1,8 +1,10 @@
-//! The JSON layout of label files: readable and diff-friendly without being long.
+//! The JSON layouts of victor's files: readable and diff-friendly without being long.
 //!
-//! The top-level object has one field a line; arrays directly inside it (the labels) have one
-//! element a line; everything deeper is written compactly. A page's labels file then reads
-//! like a table, one labelled block per line, and a changed label is a one-line diff.
+//! Containers down to some depth are expanded, one element a line, indented two spaces a level;
+//! deeper ones are written on one line. A page's labels file ([`JsonLayout::LABELS`]) expands
+//! the top-level object and the arrays directly inside it, so it reads like a table, one
+//! labelled block per line, and a changed label is a one-line diff; a bundle's `victor.json`
+//! ([`JsonLayout::BUNDLE`]) expands four levels, so a boosted forest takes a line per tree.
 
 use std::io;
 
@@ -11,17 +13,65 @@ use serde_json::ser::{Formatter, Serializer};
 
 /// Serializes `value` in the label-file layout, ending with a newline.
 pub(crate) fn to_string<T: Serialize>(value: &T) -> Result<String, serde_json::Error> {
-    let mut out = Vec::with_capacity(1024);
-    let mut ser = Serializer::with_formatter(&mut out, LayoutFormatter::default());
-    value.serialize(&mut ser)?;
-    out.push(b'\n');
-    // serde_json writes valid UTF-8 only.
-    String::from_utf8(out).map_err(|e| serde_json::Error::io(io::Error::other(e)))
+    let mut s = JsonLayout::LABELS.to_string(value)?;
+    s.push('\n');
+    Ok(s)
 }
 
-/// A formatter that expands the top-level object and the arrays it holds, nothing deeper.
-#[derive(Debug, Default)]
+/// A JSON layout: which containers are expanded, and the separators of the others.
+#[derive(Clone, Copy, Debug)]
+pub struct JsonLayout {
+    /// Whether a container opened at `depth` (0: the top level) is expanded; `array` tells
+    /// arrays from objects.
+    pub expand: fn(depth: usize, array: bool) -> bool,
+    /// Between the elements of a compact container.
+    pub comma: &'static str,
+    /// Between a key and its value in a compact object.
+    pub colon: &'static str,
+}
+
+impl JsonLayout {
+    /// Label files: the top-level object and the arrays it holds expanded; compact parts
+    /// spaced (`{"block": 1, "label": "text"}`).
+    pub const LABELS: JsonLayout = JsonLayout {
+        expand: |depth, array| depth == 0 || (array && depth == 1),
+        comma: ", ",
+        colon: ": ",
+    };
+
+    /// Bundle descriptions (`victor.json`): four levels expanded, `serde_json::to_string_pretty`
+    /// style; compact parts unspaced.
+    pub const BUNDLE: JsonLayout = JsonLayout {
+        expand: |depth, _| depth < 4,
+        comma: ",",
+        colon: ":",
+    };
+
+    /// Serializes `value` in this layout (no newline at the end).
+    ///
+    /// # Errors
+    ///
+    /// When `value`'s `Serialize` implementation fails.
+    pub fn to_string<T: Serialize>(self, value: &T) -> Result<String, serde_json::Error> {
+        let mut out = Vec::with_capacity(1024);
+        let mut ser = Serializer::with_formatter(
+            &mut out,
+            LayoutFormatter {
+                layout: self,
+                open: Vec::new(),
+                has_value: false,
+            },
+        );
+        value.serialize(&mut ser)?;
+        // serde_json writes valid UTF-8 only.
+        String::from_utf8(out).map_err(|e| serde_json::Error::io(io::Error::other(e)))
+    }
+}
+
+/// The formatter of a [`JsonLayout`].
+#[derive(Debug)]
 struct LayoutFormatter {
+    layout: JsonLayout,
     /// For each open container, whether it is expanded (one element a line).
     open: Vec<bool>,
     /// Whether the innermost open container has an element yet.
@@ -30,9 +80,7 @@ struct LayoutFormatter {
 
 impl LayoutFormatter {
     fn begin<W: ?Sized + io::Write>(&mut self, w: &mut W, array: bool) -> io::Result<()> {
-        let depth = self.open.len();
-        let expand = depth == 0 || (array && depth == 1);
-        self.open.push(expand);
+        self.open.push((self.layout.expand)(self.open.len(), array));
         self.has_value = false;
         w.write_all(if array { b"[" } else { b"{" })
     }
@@ -45,11 +93,14 @@ impl LayoutFormatter {
         w.write_all(if array { b"]" } else { b"}" })
     }
 
+    fn expanded(&self) -> bool {
+        self.open.last().copied().unwrap_or(false)
+    }
+
     fn element<W: ?Sized + io::Write>(&mut self, w: &mut W, first: bool) -> io::Result<()> {
-        let expanded = self.open.last().copied().unwrap_or(false);
-        match (first, expanded) {
+        match (first, self.expanded()) {
             (true, false) => Ok(()),
-            (false, false) => w.write_all(b", "),
+            (false, false) => w.write_all(self.layout.comma.as_bytes()),
             (true, true) => self.newline(w),
             (false, true) => {
                 w.write_all(b",")?;
@@ -106,7 +157,11 @@ impl Formatter for LayoutFormatter {
     }
 
     fn begin_object_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
-        w.write_all(b": ")
+        w.write_all(if self.expanded() {
+            b": "
+        } else {
+            self.layout.colon.as_bytes()
+        })
     }
 
     fn end_object_value<W: ?Sized + io::Write>(&mut self, _w: &mut W) -> io::Result<()> {

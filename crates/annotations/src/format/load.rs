@@ -229,7 +229,7 @@ impl PageRef {
     }
 
     /// The page's site: the host of its record's URL, else of the URL the page declares for
-    /// itself ([`super::site_key`]); `None` when neither gives one.
+    /// itself (`super::site_key`); `None` when neither gives one.
     ///
     /// # Errors
     ///

@@ -20,7 +20,7 @@ use crate::Label;
 pub const FORMAT_VERSION: u32 = 1;
 
 /// Version of victor writing the files (the workspace version).
-pub const VICTOR_VERSION: &str = env!("CARGO_PKG_VERSION");
+pub(crate) const VICTOR_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// Name and version of the segmenter whose blocks the labels refer to. `victor-features`
 /// shares the workspace version; a change to its block rules must bump it.
@@ -148,7 +148,7 @@ pub struct Source {
 pub struct Annotator {
     /// The tool (`victor import --from cleaneval`, `hand`, the annotation tool's name).
     pub tool: String,
-    /// Version of victor ([`VICTOR_VERSION`]).
+    /// Version of victor (`VICTOR_VERSION`).
     pub victor: String,
     /// Segmenter the block anchors refer to ([`SEGMENTER`]).
     pub segmenter: String,
@@ -216,18 +216,8 @@ impl PageRecord {
 }
 
 /// Lowercase hex SHA-256 of `bytes`.
-pub fn sha256_hex(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
-    let mut out = String::with_capacity(64);
-    for b in digest.iter() {
-        out.push(hex_digit(b >> 4));
-        out.push(hex_digit(b & 0xf));
-    }
-    out
-}
-
-fn hex_digit(n: u8) -> char {
-    char::from_digit(u32::from(n), 16).unwrap_or('0')
+pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
+    hex::encode(Sha256::digest(bytes))
 }
 
 #[cfg(test)]

@@ -19,7 +19,7 @@ use std::sync::LazyLock;
 use regex::bytes::Regex;
 
 /// How much of the page is searched for a declared URL (it belongs in the `<head>`).
-pub const DECLARED_URL_WINDOW: usize = 64 * 1024;
+pub(crate) const DECLARED_URL_WINDOW: usize = 64 * 1024;
 
 static LINK_OR_META: LazyLock<Regex> = LazyLock::new(|| {
     // A <link> or <meta> start tag (no '>' inside); which one declares the URL is checked below.
@@ -35,7 +35,7 @@ static ATTRIBUTE: LazyLock<Regex> = LazyLock::new(|| {
 
 /// The host of an absolute `http(s)://` (or scheme-relative `//`) URL, normalised as the module
 /// docs say; `None` for anything else.
-pub fn url_host(url: &str) -> Option<String> {
+pub(crate) fn url_host(url: &str) -> Option<String> {
     let url = url.trim();
     let rest = if let Some(i) = url.find("://") {
         let scheme = &url[..i];
@@ -65,7 +65,7 @@ pub fn url_host(url: &str) -> Option<String> {
 /// The URL a page declares for itself: the `href` of `<link rel="canonical">` or the `content`
 /// of `<meta property="og:url">` (or `name="og:url"`), whichever comes first in the first
 /// [`DECLARED_URL_WINDOW`] bytes.
-pub fn declared_url(html: &[u8]) -> Option<String> {
+pub(crate) fn declared_url(html: &[u8]) -> Option<String> {
     let head = &html[..html.len().min(DECLARED_URL_WINDOW)];
     for tag in LINK_OR_META.find_iter(head) {
         let (mut is_url, mut value) = (false, None);
@@ -95,7 +95,7 @@ pub fn declared_url(html: &[u8]) -> Option<String> {
 
 /// The site of a page: the host of `record_url` if it has one, else of the URL the page's
 /// bytes declare ([`declared_url`]); `None` when neither gives a host.
-pub fn site_key(record_url: Option<&str>, html: &[u8]) -> Option<String> {
+pub(crate) fn site_key(record_url: Option<&str>, html: &[u8]) -> Option<String> {
     record_url
         .and_then(url_host)
         .or_else(|| declared_url(html).as_deref().and_then(url_host))

@@ -80,7 +80,7 @@ pub fn check_page_id(id: &str) -> Result<(), StoreError> {
 /// # Errors
 ///
 /// [`StoreError::Io`] naming `path`.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
     let io = |source| StoreError::Io {
         path: path.to_path_buf(),
         source,

@@ -9,7 +9,7 @@
 use crate::align::{GoldSegment, SegmentKind};
 
 /// The text of a gold file, whatever of the encodings above it is in.
-pub fn gold_text(bytes: &[u8]) -> String {
+pub(crate) fn gold_text(bytes: &[u8]) -> String {
     if let Some(rest) = bytes.strip_prefix(&[0xFF, 0xFE]) {
         return utf16(rest, u16::from_le_bytes);
     }
@@ -39,7 +39,7 @@ fn utf16(bytes: &[u8], unit: fn([u8; 2]) -> u16) -> String {
 
 /// CleanEval gold: one segment per non-blank line, kind from its marker (unmarked lines are
 /// [`SegmentKind::Unmarked`], i.e. text).
-pub fn marked_segments(gold: &str) -> Vec<GoldSegment<&str, SegmentKind>> {
+pub(crate) fn marked_segments(gold: &str) -> Vec<GoldSegment<&str, SegmentKind>> {
     gold.lines()
         .filter(|l| !l.trim().is_empty())
         .map(|l| {
@@ -51,7 +51,7 @@ pub fn marked_segments(gold: &str) -> Vec<GoldSegment<&str, SegmentKind>> {
 
 /// The start of the line that separates an article from its user comments in a Dragnet gold
 /// file (`!@#$%^&*()  COMMENTS`).
-pub const COMMENTS_SEPARATOR: &str = "!@#$%^&*()";
+pub(crate) const COMMENTS_SEPARATOR: &str = "!@#$%^&*()";
 
 /// Plain-text gold: one [`SegmentKind::Unmarked`] segment per non-blank line, up to a line that
 /// starts with the comments separator (`!@#$%^&*()`).
@@ -60,7 +60,7 @@ pub const COMMENTS_SEPARATOR: &str = "!@#$%^&*()";
 /// guideline (and the shared copy's README) counts comments as boilerplate, so they are not
 /// imported as content: otherwise a few pages teach a model to keep the comments that every
 /// other page drops.
-pub fn plain_segments(gold: &str) -> Vec<GoldSegment<&str, SegmentKind>> {
+pub(crate) fn plain_segments(gold: &str) -> Vec<GoldSegment<&str, SegmentKind>> {
     gold.lines()
         .take_while(|l| !l.trim_start().starts_with(COMMENTS_SEPARATOR))
         .filter(|l| !l.trim().is_empty())

@@ -14,6 +14,7 @@ use crate::align::{GoldSegment, SegmentKind};
 
 /// How supplemental runs (`x-nc-sel3`: captions, datelines) count.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum Supplemental {
     /// As content (text), as Bevendorff et al. (2023) do.
     #[default]
@@ -23,7 +24,7 @@ pub enum Supplemental {
 }
 
 /// One gold segment per block of the annotated page, in page order (invisible text left out).
-pub fn annotated_segments(
+pub(crate) fn annotated_segments(
     annotated: &Page,
     supplemental: Supplemental,
 ) -> Vec<GoldSegment<&str, SegmentKind>> {

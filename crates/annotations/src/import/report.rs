@@ -23,7 +23,7 @@ use crate::Label;
 use crate::stats::{LabelCounts, spaced};
 
 /// Pages listed as worst in the report.
-pub const WORST_PAGES: usize = 12;
+pub(crate) const WORST_PAGES: usize = 12;
 
 /// How one page was imported.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]

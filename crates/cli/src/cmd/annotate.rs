@@ -13,7 +13,7 @@ use crate::util::{inputs, model};
 
 /// In which order pages are offered.
 #[derive(Clone, Copy, Debug, ValueEnum)]
-pub enum OrderArg {
+pub(crate) enum OrderArg {
     /// As given (folders sorted by name).
     Given,
     /// The model's expected text-level F1, lowest first (needs --model).
@@ -21,7 +21,7 @@ pub enum OrderArg {
 }
 
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Pages: HTML files, folders of them (walked recursively), data sets (a folder with
     /// manifest.jsonl: its pages, with their ids, URLs and splits), or annotated sets (a folder
     /// with set.json: its pages/).
@@ -52,7 +52,7 @@ pub struct Args {
     pub bind: IpAddr,
 }
 
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let order = match args.order {
         OrderArg::Given => Order::Given,
         OrderArg::Uncertain => Order::Uncertain,
@@ -122,7 +122,7 @@ fn collect(
     let mut listed: Vec<PageSource> = Vec::new();
     for p in paths {
         if p.join("manifest.jsonl").is_file() {
-            let entries = victor_annotations::import::read_manifest(p)
+            let entries = victor_annotations::read_manifest(p)
                 .with_context(|| format!("cannot read the data set {}", p.display()))?;
             listed.extend(
                 entries
@@ -136,8 +136,8 @@ fn collect(
                         lang: e.lang,
                     }),
             );
-        } else if p.join(victor_annotations::format::SET_FILE).is_file() {
-            let dir = p.join(victor_annotations::format::PAGES_DIR);
+        } else if p.join(victor_annotations::SET_FILE).is_file() {
+            let dir = p.join(victor_annotations::PAGES_DIR);
             let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
                 .with_context(|| format!("cannot read {}", dir.display()))?
                 .filter_map(|e| e.ok().map(|e| e.path()))
@@ -158,14 +158,7 @@ fn collect(
         found.extend(walk.pages.into_iter().map(|i| i.path));
     }
     if found.is_empty() && listed.is_empty() {
-        anyhow::bail!(
-            "no pages found in {}",
-            paths
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
+        anyhow::bail!("no pages found in {}", inputs::joined(paths));
     }
     listed.extend(
         found

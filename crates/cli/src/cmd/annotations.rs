@@ -13,15 +13,15 @@ use anyhow::Context;
 use clap::{Subcommand, ValueEnum};
 use rayon::prelude::*;
 use victor_annotations::Label;
-use victor_annotations::format::{Corpus, LoadError};
-use victor_annotations::stats::{PageCounts, SetStats};
+use victor_annotations::{Corpus, LoadError};
+use victor_annotations::{PageCounts, SetStats};
 use victor_features::Segmenter;
 
 use crate::util::progress;
 
 /// Work with annotated pages (statistics).
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     #[command(subcommand)]
     command: Command,
 }
@@ -34,7 +34,7 @@ enum Command {
 
 /// Output formats of `victor annotations stats`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Format {
+pub(crate) enum Format {
     /// Per-page counts, then each set's Table 1 (label, block count, %).
     Table,
     /// Rows `scope,set,page,split,label,blocks,percent`: scope `set` for the set totals
@@ -65,7 +65,7 @@ struct StatsArgs {
 }
 
 /// Runs the subcommand.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     match args.command {
         Command::Stats(a) => stats(a),
     }

@@ -14,19 +14,15 @@ use std::time::Instant;
 use anyhow::Context;
 use victor_features::{Extractor, Segmenter, decode, segment::tokenize_only};
 use victor_label::Labeler;
-use victor_label::render::render_text;
+use victor_label::render_text;
 
 use crate::util::inputs;
 
 /// Measure the speed of each pipeline stage (one thread, pages in memory, median of repeats).
 #[derive(clap::Args, Debug)]
-pub struct Args {
-    /// Pages or folders of pages (e.g. ../shared/data/*/html).
-    #[arg(required_unless_present = "files_from")]
-    pages: Vec<PathBuf>,
-    /// Read more page paths from this file, one a line (`-` for standard input).
-    #[arg(long, value_name = "LIST")]
-    files_from: Option<PathBuf>,
+pub(crate) struct Args {
+    #[command(flatten)]
+    sources: inputs::PageArgs,
     /// Repetitions per stage (the median is reported).
     #[arg(long, default_value_t = 5, value_parser = crate::util::values::at_least_one)]
     repeat: usize,
@@ -56,11 +52,8 @@ fn median(v: &mut [f64]) -> f64 {
 }
 
 /// Runs the subcommand.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let walk = inputs::collect_pages(&args.pages, args.files_from.as_deref())?;
-    if walk.pages.is_empty() {
-        return Err(walk.nothing_found("time", &args.pages, args.files_from.as_deref()));
-    }
+pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let walk = args.sources.collect("time")?;
     walk.report(args.verbose);
     let paths: Vec<PathBuf> = walk.pages.into_iter().map(|i| i.path).collect();
     let mut pages: Vec<Vec<u8>> = Vec::with_capacity(paths.len());

@@ -10,14 +10,14 @@ use anyhow::Context;
 use rayon::prelude::*;
 
 use indicatif::ProgressBar;
-use victor_annotations::format::PageRef;
+use victor_annotations::PageRef;
 use victor_eval::{BlockCounts, MeanSe, TextScores, gain_per_doubling, paired_difference};
-use victor_label::expected::ExpectedOptions;
-use victor_train::assess::Assessment;
-use victor_train::bundle::Replace;
-use victor_train::cv::{CurveOrder, CvEvent, CvOptions, FoldResult, cross_validate};
-use victor_train::select;
+use victor_label::ExpectedOptions;
+use victor_train::Assessment;
+use victor_train::Replace;
+use victor_train::{CurveOrder, CvEvent, CvOptions, FoldResult, cross_validate};
 use victor_train::{Setup, TrainOptions};
+use victor_train::{merge_folds, threshold_cv};
 
 use super::train::{TrainArgs, check_out};
 use crate::util::{output, progress};
@@ -31,7 +31,7 @@ use crate::util::{output, progress};
 /// deviation over folds, for Viterbi decoding, the 0.5 threshold, and the best threshold of
 /// the grid (chosen on these same folds, so optimistic).
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Folders of annotated pages.
     #[arg(required = true)]
     annotations: Vec<PathBuf>,
@@ -139,27 +139,23 @@ fn mean_sd(v: &[f64]) -> (f64, f64) {
 }
 
 fn block_rows(prefix: &str, per_fold: &[BlockCounts], text_f1: &[f64], rows: &mut Vec<Row>) {
-    let get = |f: &dyn Fn(&BlockCounts) -> f64| per_fold.iter().map(f).collect::<Vec<_>>();
-    rows.push(Row {
-        name: format!("{prefix} Text/Header/Other Accuracy"),
-        values: get(&|c| c.accuracy()),
-    });
-    rows.push(Row {
-        name: format!("{prefix} Text+Header/Other Accuracy"),
-        values: get(&|c| c.unlabelled_accuracy()),
-    });
-    rows.push(Row {
-        name: format!("{prefix} Precision"),
-        values: get(&|c| c.precision()),
-    });
-    rows.push(Row {
-        name: format!("{prefix} Recall"),
-        values: get(&|c| c.recall()),
-    });
-    rows.push(Row {
-        name: format!("{prefix} F1"),
-        values: get(&|c| c.f1()),
-    });
+    type Figure = fn(&BlockCounts) -> f64;
+    let figures: [(&str, Figure); 5] = [
+        ("Text/Header/Other Accuracy", BlockCounts::accuracy),
+        (
+            "Text+Header/Other Accuracy",
+            BlockCounts::unlabelled_accuracy,
+        ),
+        ("Precision", BlockCounts::precision),
+        ("Recall", BlockCounts::recall),
+        ("F1", BlockCounts::f1),
+    ];
+    for (name, figure) in figures {
+        rows.push(Row {
+            name: format!("{prefix} {name}"),
+            values: per_fold.iter().map(figure).collect(),
+        });
+    }
     rows.push(Row {
         name: format!("{prefix} text-level F1 (macro)"),
         values: text_f1.to_vec(),
@@ -167,12 +163,9 @@ fn block_rows(prefix: &str, per_fold: &[BlockCounts], text_f1: &[f64], rows: &mu
 }
 
 /// Runs the subcommand.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let l = args.train.load(&args.annotations)?;
-    let setup = Setup {
-        extractor: &l.extractor,
-        template: &l.template,
-    };
+    let setup = l.setup();
     let pages = l.corpus.pages();
     let folds = args.folds.clamp(2, pages.len().max(2));
     eprintln!(
@@ -192,7 +185,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         curve_order: CurveOrder::Random {
             seed: args.curve_seed.unwrap_or(args.seed),
         },
-        ..select::threshold_cv(folds, args.parallel_folds)
+        ..threshold_cv(folds, args.parallel_folds)
     };
     match (args.curve_order, &args.model) {
         (CurveOrderArg::Uncertain, Some(m)) => {
@@ -251,7 +244,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let bar = progress::bar(folds as u64, "folds", args.quiet);
     let results = run_folds(pages, setup, &l.opts, &cv, &bar, Some(args.folds_by))?;
     bar.finish_and_clear();
-    let all = select::merge_folds(&results, &cv);
+    let all = merge_folds(&results, &cv);
     let best = all.best_threshold().map(|(t, _)| t).unwrap_or(0.5);
     let idx = |t: f64| grid_index(&cv.thresholds, t).unwrap_or(0);
     let mut rows = Vec::new();
@@ -468,7 +461,7 @@ fn learning_curve(
             .map(|d| d.join(format!("share-{share}")));
         let plan = (k == 0).then_some(args.folds_by);
         let results = run_folds(pages, setup, opts, &cv, &bar, plan)?;
-        let all = select::merge_folds(&results, &cv);
+        let all = merge_folds(&results, &cv);
         let f1 = |t: &TextScores| t.macro_avg().map_or(0.0, |p| p.f1);
         let half = grid_index(&cv.thresholds, 0.5).map_or(0.0, |k| f1(&all.text[k]));
         let expected = all

@@ -18,14 +18,14 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use victor_annotations::Label;
-use victor_annotations::import::ImportOptions;
+use victor_annotations::{ImportOptions, SourceKind};
 use victor_eval::{BlockCounts, PageScore, TextScores};
 use victor_label::Decoding;
 
 use super::evaluate::input::{Input, open_all};
 use super::evaluate::load::{Worker, empty_output};
 use super::evaluate::table::Table;
-use super::evaluate::{Importer, InputArgs, fig, num, text_cells};
+use super::evaluate::{InputArgs, TEXT_COLUMNS, block_cells, fig, num, text_cells};
 use crate::util::{model, output};
 
 /// Score a model on annotated pages or a gold-standard set.
@@ -47,13 +47,13 @@ use crate::util::{model, output};
 ///
 /// Pages that cannot be labelled are listed and score as empty output at the text level.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     #[command(flatten)]
     input: InputArgs,
     /// Importer for manifest sets (default: inferred; blocks/ -> l3s-gn1, gold with `<h>`/`<p>`/`<l>`
     /// markers -> cleaneval, else text).
     #[arg(long = "from", value_enum, value_name = "IMPORTER")]
-    from: Option<Importer>,
+    from: Option<SourceKind>,
     #[command(flatten)]
     decoding: model::DecodingArgs,
     /// Write the figures per input (and `all`) as CSV.
@@ -164,7 +164,7 @@ fn score_page(
 }
 
 /// Runs the subcommand.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let model = model::load(args.input.model.as_deref())?;
     let method = args.input.method.method();
     let decoding = match method {
@@ -172,12 +172,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         None => args.decoding.decoding(&model)?,
     };
     let options = import_options(&args.input);
-    let inputs = open_all(
-        &args.input.inputs,
-        args.input.split(),
-        args.from.map(Importer::kind),
-        &options,
-    )?;
+    let inputs = open_all(&args.input.inputs, args.input.split(), args.from, &options)?;
     let (outcomes, seconds): (Vec<Outcome>, f64) = args.input.map_pages(
         &inputs,
         &model,
@@ -241,9 +236,9 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// The import settings from the command line (the importer itself is set per input).
-pub fn import_options(args: &InputArgs) -> ImportOptions {
-    let mut o = ImportOptions::new(victor_annotations::import::SourceKind::Text);
-    o.supplemental = args.supplemental.value();
+pub(crate) fn import_options(args: &InputArgs) -> ImportOptions {
+    let mut o = ImportOptions::new(victor_annotations::SourceKind::Text);
+    o.supplemental = args.supplemental;
     o
 }
 
@@ -279,18 +274,13 @@ fn report(inputs: &[Input], per_input: &[Totals], all: &Totals) -> String {
     ]);
     for (name, _, t) in &rows {
         let m = t.blocks.metrics();
-        let some = t.block_pages > 0;
-        let f = |x: f64| fig(some.then_some(x));
-        b.row(vec![
+        let mut row = vec![
             name.to_string(),
             t.block_pages.to_string(),
             m.blocks.to_string(),
-            f(m.accuracy),
-            f(m.unlabelled_accuracy),
-            f(m.precision),
-            f(m.recall),
-            f(m.f1),
-        ]);
+        ];
+        row.extend(block_cells(&m, t.block_pages > 0, fig));
+        b.row(row);
     }
     let mut x = Table::new(&[
         "set",
@@ -404,8 +394,9 @@ struct CsvContext<'a> {
     decoding: &'a str,
 }
 
-/// Columns of `--csv`.
-const CSV_COLUMNS: [&str; 25] = [
+/// Columns of `--csv` before the text figures ([`TEXT_COLUMNS`]); the last column follows
+/// them.
+const CSV_COLUMNS: [&str; 17] = [
     "set",
     "source",
     "split",
@@ -423,14 +414,6 @@ const CSV_COLUMNS: [&str; 25] = [
     "block_f1",
     "text_gold",
     "text_pages",
-    "text_precision",
-    "text_recall",
-    "text_f1",
-    "text_median_f1",
-    "text_micro_precision",
-    "text_micro_recall",
-    "text_micro_f1",
-    "text_pages_f1_below_0.5",
 ];
 
 fn write_csv(
@@ -441,7 +424,12 @@ fn write_csv(
     all: &Totals,
 ) -> anyhow::Result<()> {
     let mut w = csv::Writer::from_writer(buf);
-    w.write_record(CSV_COLUMNS)?;
+    w.write_record(
+        CSV_COLUMNS
+            .iter()
+            .chain(&TEXT_COLUMNS)
+            .chain(&["text_pages_f1_below_0.5"]),
+    )?;
     let mut rows: Vec<(&str, Option<&Input>, &Totals)> = inputs
         .iter()
         .zip(per_input)
@@ -450,7 +438,6 @@ fn write_csv(
     rows.push(("all", None, all));
     for (name, input, t) in rows {
         let m = t.blocks.metrics();
-        let b = |x: f64| num((t.block_pages > 0).then_some(x));
         let mut record = vec![
             name.to_string(),
             input.map_or_else(String::new, Input::describe),
@@ -462,14 +449,12 @@ fn write_csv(
             t.no_labels.to_string(),
             t.block_pages.to_string(),
             m.blocks.to_string(),
-            b(m.accuracy),
-            b(m.unlabelled_accuracy),
-            b(m.precision),
-            b(m.recall),
-            b(m.f1),
+        ];
+        record.extend(block_cells(&m, t.block_pages > 0, num));
+        record.extend([
             input.map_or("", |i| i.text_gold()).to_string(),
             t.text.len().to_string(),
-        ];
+        ]);
         record.extend(text_cells(t.text.summary(), num));
         record.push(below_half(&t.text).to_string());
         w.write_record(&record)?;

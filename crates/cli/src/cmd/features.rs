@@ -12,7 +12,7 @@ use crate::util::inputs;
 
 /// Output formats of `victor features`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Format {
+pub(crate) enum Format {
     /// One JSON object per block: page, block, text, offsets, path (its last 64 tag names at
     /// most), and every feature as {"raw": number, "bin": label} under its name (plus
     /// "attributes" with --template).
@@ -30,14 +30,9 @@ pub enum Format {
 /// "world", "!"). Features follow the Victor paper's section 3.2, discretized by the bins of the
 /// feature configuration.
 #[derive(clap::Args, Debug)]
-pub struct Args {
-    /// Pages (HTML files, gzip-compressed or not) or folders of pages; `-` reads one page from
-    /// standard input.
-    #[arg(required_unless_present = "files_from")]
-    pages: Vec<PathBuf>,
-    /// Read more page paths from this file, one a line (`-` for standard input).
-    #[arg(long, value_name = "LIST")]
-    files_from: Option<PathBuf>,
+pub(crate) struct Args {
+    #[command(flatten)]
+    sources: inputs::PageArgs,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Jsonl)]
     format: Format,
@@ -68,7 +63,7 @@ pub(crate) fn load_config(path: Option<&Path>) -> anyhow::Result<FeatureConfig> 
 }
 
 /// Runs the subcommand.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let config = load_config(args.config.as_deref())?;
     let extractor = Extractor::new(&config).context("invalid feature configuration")?;
     let schema = extractor.schema();
@@ -83,10 +78,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
             )
         }
     };
-    let walk = inputs::collect_pages(&args.pages, args.files_from.as_deref())?;
-    if walk.pages.is_empty() {
-        return Err(walk.nothing_found("read", &args.pages, args.files_from.as_deref()));
-    }
+    let walk = args.sources.collect("read")?;
     walk.report(args.verbose);
     let pages: Vec<PathBuf> = walk.pages.into_iter().map(|i| i.path).collect();
     let stdout = std::io::stdout();

@@ -1,6 +1,6 @@
 //! `victor import`: a gold standard in the shared data-set layout -> an annotated set.
 //!
-//! The work is `victor_annotations::import::import_set`; this module parses the options, runs
+//! The work is `victor_annotations::import_set`; this module parses the options, runs
 //! it on a pool of `--jobs` threads with a progress bar, prints skipped pages as they happen,
 //! and prints the report's summary (the report itself lands in `OUTDIR/import-report.json`).
 
@@ -10,39 +10,14 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::ValueEnum;
-use victor_annotations::format::REPORT_FILE;
-use victor_annotations::import::{
-    ImportEvent, ImportOptions, SourceKind, Supplemental, import_set,
-};
+use victor_annotations::REPORT_FILE;
+use victor_annotations::{ImportEvent, ImportOptions, SourceKind, Supplemental, import_set};
 
 use crate::util::{output, progress};
 
-/// The importers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum From {
-    /// L3S-GN1: labels from the annotated DOM in `blocks/` (sel1 header, sel2 text, sel3 by
-    /// --supplemental, the rest other).
-    #[value(name = "l3s-gn1")]
-    L3sGn1,
-    /// CleanEval: gold paragraphs marked `<h>` (header), `<p>` and `<l>` (text).
-    Cleaneval,
-    /// Plain-text gold, one paragraph a line (e.g. dragnet-train); headers from `h1`-`h6`. A line
-    /// starting with `!@#$%^&*()` (Dragnet's separator before user comments) ends the gold.
-    Text,
-}
-
-/// How supplemental L3S-GN1 runs (captions, datelines) count.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum SupplementalArg {
-    /// As text (content).
-    Text,
-    /// As other (not content).
-    Other,
-}
-
 /// Which pages of the manifest to import.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum SplitArg {
+pub(crate) enum SplitArg {
     /// The `dev` split.
     Dev,
     /// The `test` split.
@@ -59,18 +34,18 @@ pub enum SplitArg {
 /// `import-report.json`: pages imported and skipped, and the fidelity of the labels to the
 /// gold. A page that fails is reported and skipped.
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// The importer.
     #[arg(long, value_enum)]
-    from: From,
+    from: SourceKind,
     /// The data-set folder (with manifest.jsonl).
     dir: PathBuf,
     /// The annotated set to write (created if needed; pages with the same id are replaced).
     #[arg(long, value_name = "OUTDIR")]
     out: PathBuf,
     /// How L3S-GN1 supplemental runs (sel3) count.
-    #[arg(long, value_enum, default_value_t = SupplementalArg::Text)]
-    supplemental: SupplementalArg,
+    #[arg(long, value_enum, default_value_t = Supplemental::Text)]
+    supplemental: Supplemental,
     /// Import only this split.
     #[arg(long, value_enum, default_value_t = SplitArg::All)]
     split: SplitArg,
@@ -92,20 +67,12 @@ pub struct Args {
 }
 
 /// Runs the subcommand.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     if !(0.0..=1.0).contains(&args.threshold) || args.threshold == 0.0 {
         anyhow::bail!("--threshold must be in (0, 1], not {}", args.threshold);
     }
-    let source = match args.from {
-        From::L3sGn1 => SourceKind::L3sGn1,
-        From::Cleaneval => SourceKind::CleanEval,
-        From::Text => SourceKind::Text,
-    };
-    let mut options = ImportOptions::new(source);
-    options.supplemental = match args.supplemental {
-        SupplementalArg::Text => Supplemental::Text,
-        SupplementalArg::Other => Supplemental::Other,
-    };
+    let mut options = ImportOptions::new(args.from);
+    options.supplemental = args.supplemental;
     options.split = match args.split {
         SplitArg::Dev => Some("dev".to_string()),
         SplitArg::Test => Some("test".to_string()),
@@ -122,7 +89,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let pool = pool.build().context("cannot start worker threads")?;
     let bar = progress::bar(0, "pages", args.quiet);
-    bar.set_message(format!("import {}", source));
+    bar.set_message(format!("import {}", args.from));
     let on_event = |event: ImportEvent<'_>| match event {
         ImportEvent::Started { pages } => bar.set_length(pages as u64),
         ImportEvent::Imported { .. } => bar.inc(1),

@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use victor::{Cleaner, Page};
 use victor_features::DEFAULT_MAX_BLOCKS;
 use victor_label::LabeledPage;
-use victor_label::render::{
+use victor_label::{
     CSV_HEADER, JsonlMeta, TextOptions, render_html, render_text_with, write_csv, write_jsonl,
 };
 
@@ -21,7 +21,7 @@ mod warc;
 
 /// Output formats of `victor label`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Format {
+pub(crate) enum Format {
     /// The cleaned text, one paragraph a line (on standard output, a blank line between pages).
     Text,
     /// The cleaned text with CleanEval's `<h>`, `<p>`, `<l>` paragraph markers (a blank line
@@ -41,7 +41,7 @@ pub enum Format {
 
 /// The labelers of `victor label --method`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub enum MethodArg {
+pub(crate) enum MethodArg {
     /// The model bundle's CRF (`--model`).
     #[default]
     Crf,
@@ -55,7 +55,7 @@ pub enum MethodArg {
 
 impl MethodArg {
     /// The rule-based method, `None` for the CRF.
-    pub fn method(self) -> Option<victor_methods::Method> {
+    pub(crate) fn method(self) -> Option<victor_methods::Method> {
         match self {
             MethodArg::Crf => None,
             MethodArg::Justext => Some(victor_methods::Method::Justext),
@@ -67,7 +67,7 @@ impl MethodArg {
 
 /// What `victor label`'s inputs are.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Input {
+pub(crate) enum Input {
     /// WARC files by name (*.warc, *.warc.gz), pages otherwise.
     Auto,
     /// HTML pages.
@@ -94,14 +94,9 @@ impl Format {
 /// recall). By default the model's recommended decoding is used: its threshold, or expected-F1
 /// decoding where its cross-validation chose that (Viterbi for a bundle without a threshold).
 #[derive(clap::Args, Debug)]
-pub struct Args {
-    /// Pages (HTML files, gzip-compressed or not) or folders (walked recursively for *.html,
-    /// *.htm, ... and the same with .gz); `-` reads one page from standard input (written as
-    /// `stdin.EXT` under --out).
-    pages: Vec<PathBuf>,
-    /// Read more page paths from this file, one a line (`-` for standard input).
-    #[arg(long, value_name = "LIST")]
-    files_from: Option<PathBuf>,
+pub(crate) struct Args {
+    #[command(flatten)]
+    sources: inputs::PageArgs,
     /// Model bundle folder, or a name: $VICTOR_MODELS/NAME, ./models/NAME,
     /// ~/.local/share/victor/models/NAME, or a bundle built into the binary (default: the
     /// built-in `default`).
@@ -131,8 +126,8 @@ pub struct Args {
     linearize: bool,
     /// Write one file per page into this folder: the input's path relative to the folder it was
     /// found in (`site/a/index.html` under `site` -> DIR/a/index.txt), or the file name of a
-    /// page named directly, with the format's extension; default: everything to standard
-    /// output.
+    /// page named directly, with the format's extension (a page read from standard input is
+    /// `stdin.EXT`); default: everything to standard output.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
     /// Refuse a page that splits into more text blocks than this (labeling needs about 1 KB
@@ -316,7 +311,7 @@ fn thread_pool(jobs: usize) -> anyhow::Result<rayon::ThreadPool> {
 }
 
 /// Runs the subcommand.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let model = model::load(args.model.as_deref())?;
     let decoding = args.decoding.decoding(&model)?;
     let method = args.method.method();
@@ -338,10 +333,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     if warc::wanted(&args)? {
         return warc::run(&args, &cleaner, job);
     }
-    let walk = inputs::collect_pages(&args.pages, args.files_from.as_deref())?;
-    if walk.pages.is_empty() {
-        return Err(walk.nothing_found("label", &args.pages, args.files_from.as_deref()));
-    }
+    let walk = args.sources.collect("label")?;
     walk.report(args.verbose);
     let inputs = walk.pages;
     let pages: Vec<PathBuf> = inputs.iter().map(|i| i.path.clone()).collect();

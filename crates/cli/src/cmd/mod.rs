@@ -1,13 +1,13 @@
 //! One module per subcommand.
 
-pub mod annotate;
-pub mod annotations;
-pub mod bench;
-pub mod cv;
-pub mod eval;
-pub mod evaluate;
-pub mod features;
-pub mod import;
-pub mod label;
-pub mod sweep;
-pub mod train;
+pub(crate) mod annotate;
+pub(crate) mod annotations;
+pub(crate) mod bench;
+pub(crate) mod cv;
+pub(crate) mod eval;
+pub(crate) mod evaluate;
+pub(crate) mod features;
+pub(crate) mod import;
+pub(crate) mod label;
+pub(crate) mod sweep;
+pub(crate) mod train;

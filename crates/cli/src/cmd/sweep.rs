@@ -13,18 +13,18 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use victor_annotations::Label;
-use victor_eval::plot::{Axes, Curve, PlotOptions, render_svg};
+use victor_annotations::{Label, SourceKind};
+use victor_eval::{Axes, Curve, PlotOptions, render_svg};
 use victor_eval::{
     BlockCounts, PageScore, SweepPage, SweepRow, TextScores, sweep, sweep_with_text,
 };
-use victor_label::render::render_text;
+use victor_label::render_text;
 
 use super::eval::import_options;
 use super::evaluate::input::{Input, open_all};
 use super::evaluate::load::{Worker, empty_output};
 use super::evaluate::table::Table;
-use super::evaluate::{Importer, InputArgs, fig, num, text_cells};
+use super::evaluate::{InputArgs, TEXT_COLUMNS, fig, num, text_cells};
 use crate::util::{model, output};
 
 /// Sweep the other-threshold and plot precision against recall.
@@ -37,7 +37,7 @@ use crate::util::{model, output};
 /// draws precision against recall for blocks and for text, thresholds marked, as an SVG (the
 /// degenerate ends T = 0 and T = 1 are left out of the plot, not of the table).
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     #[command(flatten)]
     input: InputArgs,
     /// Importer for manifest sets: l3s-gn1, cleaneval or text (default: inferred, as in
@@ -87,15 +87,14 @@ pub struct Args {
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum FromArg {
     /// `--from l3s-gn1|cleaneval|text`.
-    Importer(Importer),
+    Importer(SourceKind),
     /// `--from 0.2`: the old spelling of `--min-threshold 0.2`.
     MinThreshold(f64),
 }
 
 /// Parses `sweep --from`: an importer's name, or a number (the old lowest threshold).
 fn parse_from(s: &str) -> Result<FromArg, String> {
-    use clap::ValueEnum;
-    if let Ok(i) = Importer::from_str(s, false) {
+    if let Ok(i) = s.parse::<SourceKind>() {
         return Ok(FromArg::Importer(i));
     }
     if s.trim().parse::<f64>().is_ok() {
@@ -108,7 +107,7 @@ fn parse_from(s: &str) -> Result<FromArg, String> {
 
 /// The thresholds `from, from + step, ...` up to `to`, which is always included; values are
 /// rounded to 9 decimals so that 0.1 * 3 prints as 0.3.
-pub fn grid(from: f64, to: f64, step: f64) -> anyhow::Result<Vec<f64>> {
+pub(crate) fn grid(from: f64, to: f64, step: f64) -> anyhow::Result<Vec<f64>> {
     let unit = 0.0..=1.0;
     if !unit.contains(&from) || !unit.contains(&to) || from > to {
         anyhow::bail!(
@@ -216,7 +215,7 @@ fn sweep_page(
 }
 
 /// Runs the subcommand.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let thresholds = {
         let mut min = args.min_threshold;
         if let Some(FromArg::MinThreshold(t)) = args.from {
@@ -232,7 +231,7 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
         &args.input.inputs,
         args.input.split(),
         match args.from {
-            Some(FromArg::Importer(i)) => Some(i.kind()),
+            Some(FromArg::Importer(i)) => Some(i),
             _ => None,
         },
         &import_options(&args.input),
@@ -413,8 +412,8 @@ fn highlights(rows: &[SweepRow], recommended: Option<f64>) -> String {
     s
 }
 
-/// Columns of `--csv`.
-const CSV_COLUMNS: [&str; 14] = [
+/// Columns of `--csv` before the text figures ([`TEXT_COLUMNS`]).
+const CSV_COLUMNS: [&str; 7] = [
     "threshold",
     "content_blocks",
     "block_precision",
@@ -422,19 +421,12 @@ const CSV_COLUMNS: [&str; 14] = [
     "block_f1",
     "accuracy",
     "unlabelled_accuracy",
-    "text_precision",
-    "text_recall",
-    "text_f1",
-    "text_median_f1",
-    "text_micro_precision",
-    "text_micro_recall",
-    "text_micro_f1",
 ];
 
 fn write_csv(buf: &mut Vec<u8>, rows: &[SweepRow], blocks: bool) -> anyhow::Result<()> {
     let b = |x: f64| num(blocks.then_some(x));
     let mut w = csv::Writer::from_writer(buf);
-    w.write_record(CSV_COLUMNS)?;
+    w.write_record(CSV_COLUMNS.iter().chain(&TEXT_COLUMNS))?;
     for r in rows {
         let mut record = vec![
             r.threshold.to_string(),

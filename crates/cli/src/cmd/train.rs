@@ -4,21 +4,21 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::Context;
-use victor_annotations::format::{Corpus, PageRef};
+use victor_annotations::{Corpus, PageRef};
 use victor_features::{Extractor, Template};
-use victor_label::bundle::{BundleMeta, RecommendedDecoding, SetInfo};
-use victor_train::boost::BoostOptions;
-use victor_train::bundle::{Replace, check_replaceable, make_meta, write_bundle_replacing};
-use victor_train::cv::{CvEvent, cross_validate};
-use victor_train::pipeline::export_crfsuite;
-use victor_train::select;
+use victor_label::{BundleMeta, RecommendedDecoding, SetInfo};
+use victor_train::BoostOptions;
+use victor_train::export_crfsuite;
 use victor_train::{Algorithm, Engine, Event, Setup, TrainError, TrainOptions, train_crf};
+use victor_train::{CvEvent, cross_validate};
+use victor_train::{Replace, check_replaceable, make_meta, write_bundle_replacing};
+use victor_train::{merge_folds, recommend, threshold_cv};
 
 use crate::util::{capture::Capture, progress};
 
 /// Training options shared by `victor train` and `victor cv`.
 #[derive(clap::Args, Debug, Clone)]
-pub struct TrainArgs {
+pub(crate) struct TrainArgs {
     /// CRF++ template (default: the built-in templates/default.tpl).
     #[arg(long, value_name = "FILE")]
     pub template: Option<PathBuf>,
@@ -31,12 +31,11 @@ pub struct TrainArgs {
     #[arg(long, value_name = "BUNDLE", conflicts_with_all = ["template", "config"])]
     pub like: Option<PathBuf>,
     /// Training algorithm.
-    #[arg(long, default_value = "lbfgs", value_parser = ["lbfgs", "l2sgd", "ap", "pa", "arow"])]
-    pub algorithm: String,
-    /// L-BFGS implementation: `parallel` (all cores, deterministic, takes pages with unknown
-    /// blocks) or `crfs` (single-threaded, the reference). Other algorithms always use crfs.
-    #[arg(long, default_value = "parallel", value_parser = ["parallel", "crfs"])]
-    pub trainer: String,
+    #[arg(long, value_enum, default_value_t = Algorithm::Lbfgs)]
+    pub algorithm: Algorithm,
+    /// L-BFGS implementation (other algorithms always use crfs): `parallel` runs on all cores.
+    #[arg(long, value_enum, default_value_t = Engine::Parallel)]
+    pub trainer: Engine,
     /// L1 penalty (L-BFGS only; > 0 prunes features, making smaller models).
     #[arg(long, default_value_t = 0.0)]
     pub c1: f64,
@@ -82,16 +81,26 @@ fn unit_interval(s: &str) -> Result<f64, String> {
 }
 
 /// Everything a training needs, loaded and checked.
-pub struct Loaded {
+pub(crate) struct Loaded {
     pub extractor: Extractor,
     pub template: Template,
     pub opts: TrainOptions,
     pub corpus: Corpus,
 }
 
+impl Loaded {
+    /// The feature extractor and template, as the trainer takes them.
+    pub(crate) fn setup(&self) -> Setup<'_> {
+        Setup {
+            extractor: &self.extractor,
+            template: &self.template,
+        }
+    }
+}
+
 impl TrainArgs {
     /// Loads configuration, template and the page list.
-    pub fn load(&self, annotations: &[PathBuf]) -> anyhow::Result<Loaded> {
+    pub(crate) fn load(&self, annotations: &[PathBuf]) -> anyhow::Result<Loaded> {
         let mut like_boost = None;
         let (config, text) = match &self.like {
             Some(dir) => {
@@ -115,16 +124,14 @@ impl TrainArgs {
         };
         let extractor = Extractor::new(&config).context("invalid feature configuration")?;
         let template = Template::parse(&text, extractor.schema()).context("invalid template")?;
-        let algorithm: Algorithm = self.algorithm.parse().map_err(anyhow::Error::msg)?;
-        let engine: Engine = self.trainer.parse().map_err(anyhow::Error::msg)?;
         let opts = TrainOptions {
-            algorithm,
+            algorithm: self.algorithm,
             c1: self.c1,
             c2: self.c2,
             max_iterations: self.max_iterations,
             min_freq: self.min_freq,
             verbose: false,
-            engine,
+            engine: self.trainer,
             boost: if self.boost {
                 Some(BoostOptions {
                     trees: self.boost_trees,
@@ -141,11 +148,7 @@ impl TrainArgs {
         if corpus.is_empty() {
             anyhow::bail!(
                 "no annotated pages in {}{}",
-                annotations
-                    .iter()
-                    .map(|p| p.display().to_string())
-                    .collect::<Vec<_>>()
-                    .join(", "),
+                crate::util::inputs::joined(annotations),
                 self.split
                     .as_ref()
                     .map(|s| format!(" (split {s})"))
@@ -168,7 +171,7 @@ impl TrainArgs {
 /// provenance, and the recommended other-threshold chosen by cross-validation on the training
 /// pages).
 #[derive(clap::Args, Debug)]
-pub struct Args {
+pub(crate) struct Args {
     /// Folders of annotated pages (see annotations/README.md).
     #[arg(required = true)]
     annotations: Vec<PathBuf>,
@@ -226,12 +229,9 @@ pub(crate) fn set_infos(corpus: &Corpus, dirs: &[PathBuf], split: Option<&str>) 
 }
 
 /// Runs the subcommand.
-pub fn run(args: Args) -> anyhow::Result<ExitCode> {
+pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let l = args.train.load(&args.annotations)?;
-    let setup = Setup {
-        extractor: &l.extractor,
-        template: &l.template,
-    };
+    let setup = l.setup();
     let pages = l.corpus.pages();
     eprintln!(
         "victor train: {} annotated pages, algorithm {}, template of {} lines",
@@ -256,14 +256,14 @@ pub fn run(args: Args) -> anyhow::Result<ExitCode> {
     let threshold = if args.threshold_folds >= 2 {
         let bar = progress::bar(args.threshold_folds as u64, "folds", args.quiet);
         bar.set_message("threshold cv");
-        let cv = select::threshold_cv(args.threshold_folds, args.parallel_folds);
+        let cv = threshold_cv(args.threshold_folds, args.parallel_folds);
         let results = cross_validate(pages, setup, &l.opts, &cv, &|e| match e {
             CvEvent::FoldDone { .. } => bar.inc(1),
             CvEvent::Skipped { .. } | CvEvent::Folds { .. } => {}
         })?;
         bar.finish_and_clear();
-        let all = select::merge_folds(&results, &cv);
-        let chosen = select::recommend(&all, args.threshold_folds);
+        let all = merge_folds(&results, &cv);
+        let chosen = recommend(&all, args.threshold_folds);
         if let Some(t) = &chosen {
             let raw_expected_f1 = all.expected_text.macro_avg().map_or(0.0, |p| p.f1);
             eprintln!(

@@ -7,69 +7,52 @@
 //! the libraries never touch process-wide state.
 
 use std::io::{BufRead, BufReader, Write};
-use std::os::fd::{FromRawFd, RawFd};
+use std::os::fd::{AsFd, OwnedFd};
 
 use indicatif::ProgressBar;
 
 /// Redirects standard output while alive.
-pub struct Capture {
-    saved: RawFd,
+pub(crate) struct Capture {
+    /// A copy of the standard output that was, put back on drop.
+    saved: OwnedFd,
     reader: Option<std::thread::JoinHandle<()>>,
 }
 
 impl Capture {
     /// Starts capturing; iteration lines advance `bar` (its length is the iteration limit).
-    pub fn start(bar: ProgressBar) -> std::io::Result<Capture> {
+    pub(crate) fn start(bar: ProgressBar) -> std::io::Result<Capture> {
         let _ = std::io::stdout().flush();
-        let mut fds = [0 as RawFd; 2];
-        // SAFETY: plain POSIX calls on file descriptors we own; results are checked.
-        unsafe {
-            if libc::pipe(fds.as_mut_ptr()) != 0 {
-                return Err(std::io::Error::last_os_error());
-            }
-            let saved = libc::dup(1);
-            if saved < 0 {
-                libc::close(fds[0]);
-                libc::close(fds[1]);
-                return Err(std::io::Error::last_os_error());
-            }
-            if libc::dup2(fds[1], 1) < 0 {
-                let e = std::io::Error::last_os_error();
-                libc::close(fds[0]);
-                libc::close(fds[1]);
-                libc::close(saved);
-                return Err(e);
-            }
-            libc::close(fds[1]);
-            let read_end = std::fs::File::from_raw_fd(fds[0]);
-            let reader = std::thread::spawn(move || {
-                for line in BufReader::new(read_end).lines() {
-                    let Ok(line) = line else { break };
-                    if let Some((n, loss)) = parse_iteration(&line) {
-                        bar.set_position(n);
-                        bar.set_message(format!("loss {loss:.1}"));
-                    } else if !line.trim().is_empty() {
-                        bar.println(format!("crfs: {line}"));
-                    }
+        let (read_end, write_end) = rustix::pipe::pipe()?;
+        let saved = rustix::io::dup(std::io::stdout().as_fd())?;
+        rustix::stdio::dup2_stdout(&write_end)?;
+        // Standard output is now the only writer: the reader sees the end of its input once
+        // `drop` points standard output back.
+        drop(write_end);
+        let read_end = std::fs::File::from(read_end);
+        let reader = std::thread::spawn(move || {
+            for line in BufReader::new(read_end).lines() {
+                let Ok(line) = line else { break };
+                if let Some((n, loss)) = parse_iteration(&line) {
+                    bar.set_position(n);
+                    bar.set_message(format!("loss {loss:.1}"));
+                } else if !line.trim().is_empty() {
+                    bar.println(format!("crfs: {line}"));
                 }
-            });
-            Ok(Capture {
-                saved,
-                reader: Some(reader),
-            })
-        }
+            }
+        });
+        Ok(Capture {
+            saved,
+            reader: Some(reader),
+        })
     }
 }
 
 impl Drop for Capture {
     fn drop(&mut self) {
         let _ = std::io::stdout().flush();
-        // SAFETY: restores the descriptor saved in `start`; closing fd 1's pipe copy ends the
-        // reader thread's input.
-        unsafe {
-            libc::dup2(self.saved, 1);
-            libc::close(self.saved);
-        }
+        // Restores the saved descriptor; replacing fd 1 closes the pipe's last write end, which
+        // ends the reader thread's input.
+        let _ = rustix::stdio::dup2_stdout(&self.saved);
         if let Some(r) = self.reader.take() {
             let _ = r.join();
         }
@@ -77,7 +60,7 @@ impl Drop for Capture {
 }
 
 /// `Iteration 12: loss = 1234.5, ...` -> (12, 1234.5).
-pub fn parse_iteration(line: &str) -> Option<(u64, f64)> {
+pub(crate) fn parse_iteration(line: &str) -> Option<(u64, f64)> {
     let rest = line.strip_prefix("Iteration ")?;
     let (n, rest) = rest.split_once(':')?;
     let n: u64 = n.trim().parse().ok()?;

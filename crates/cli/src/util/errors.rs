@@ -7,7 +7,7 @@
 //! joins the links with `: ` and leaves out a link whose text the message already holds.
 
 /// The error's chain of causes joined with `: `, each cause once.
-pub fn message(e: &anyhow::Error) -> String {
+pub(crate) fn message(e: &anyhow::Error) -> String {
     let mut out = String::new();
     for cause in e.chain() {
         let text = cause.to_string();
@@ -24,7 +24,7 @@ pub fn message(e: &anyhow::Error) -> String {
 
 /// Whether the error comes from writing to a pipe whose reader has gone (`victor ... | head`):
 /// the run then ends quietly, as `grep` and `rg` do.
-pub fn is_broken_pipe(e: &anyhow::Error) -> bool {
+pub(crate) fn is_broken_pipe(e: &anyhow::Error) -> bool {
     use std::io::ErrorKind::BrokenPipe;
     e.chain().any(|cause| {
         if let Some(io) = cause.downcast_ref::<std::io::Error>() {

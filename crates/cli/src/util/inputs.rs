@@ -14,12 +14,12 @@ use anyhow::Context;
 /// File name extensions taken when walking a folder (also with `.gz` after them, and with a
 /// crawler's saved query string after them: `m.html?x=1`). The server-script names (`php`,
 /// `asp`, `aspx`, `jsp`) are how crawlers save dynamic pages.
-pub const PAGE_EXTENSIONS: &[&str] = &[
+pub(crate) const PAGE_EXTENSIONS: &[&str] = &[
     "html", "htm", "xhtml", "xht", "shtml", "php", "asp", "aspx", "jsp",
 ];
 
 /// Largest page, in bytes after decompression, that a gzip-compressed input may inflate to.
-pub const MAX_PAGE_BYTES: u64 = 256 << 20;
+pub(crate) const MAX_PAGE_BYTES: u64 = 256 << 20;
 
 /// Whether a file name looks like a page: a page extension, or one followed by `.gz`; a query
 /// string a crawler kept in the name (`m.html?x=1`, `index.php?id=3.gz`) does not count.
@@ -43,7 +43,7 @@ fn without_gz(path: &Path) -> &Path {
 /// The name an output file takes after its input: the file name without its extension (and
 /// without `.gz` before that), `stdin` for `-`. A saved query string stays in the name
 /// (`m.html?x=1` -> `m?x=1`), so that two queries of one page keep two outputs.
-pub fn page_stem(path: &Path) -> String {
+pub(crate) fn page_stem(path: &Path) -> String {
     if is_stdin(path) {
         return "stdin".into();
     }
@@ -60,16 +60,16 @@ pub fn page_stem(path: &Path) -> String {
 }
 
 /// The page path that stands for standard input.
-pub const STDIN: &str = "-";
+pub(crate) const STDIN: &str = "-";
 
 /// Whether a page path stands for standard input.
-pub fn is_stdin(path: &Path) -> bool {
+pub(crate) fn is_stdin(path: &Path) -> bool {
     path == Path::new(STDIN)
 }
 
 /// Reads a page's bytes: the file, or all of standard input for `-`; decompressed if they are
 /// gzip (whatever the file is called).
-pub fn read_page(path: &Path) -> std::io::Result<Vec<u8>> {
+pub(crate) fn read_page(path: &Path) -> std::io::Result<Vec<u8>> {
     let bytes = if is_stdin(path) {
         let mut bytes = Vec::new();
         std::io::stdin().lock().read_to_end(&mut bytes)?;
@@ -166,7 +166,7 @@ fn gunzip_capped(bytes: Vec<u8>, max: u64) -> std::io::Result<Vec<u8>> {
 
 /// A page found by [`collect_pages`].
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Input {
+pub(crate) struct Input {
     /// The path to read (`-` for standard input).
     pub path: PathBuf,
     /// Where its output goes under an output folder, before the format's extension replaces
@@ -178,7 +178,7 @@ pub struct Input {
 impl Input {
     /// The output file for this page under `dir`, with extension `ext`: its relative path
     /// ([`Input::rel`]) with the name's extensions (and `.gz`) replaced ([`page_stem`]).
-    pub fn out_path(&self, dir: &Path, ext: &str) -> PathBuf {
+    pub(crate) fn out_path(&self, dir: &Path, ext: &str) -> PathBuf {
         let folder = self.rel.parent().unwrap_or(Path::new(""));
         dir.join(folder)
             .join(format!("{}.{ext}", page_stem(&self.rel)))
@@ -187,7 +187,7 @@ impl Input {
 
 /// Why a walk passed over a path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Skip {
+pub(crate) enum Skip {
     /// A regular file whose name is not a page's ([`PAGE_EXTENSIONS`]).
     OtherName,
     /// A FIFO, socket or device.
@@ -229,7 +229,7 @@ impl Skip {
 
 /// The pages a set of paths holds, and what walking their folders passed over.
 #[derive(Debug, Default)]
-pub struct Walk {
+pub(crate) struct Walk {
     /// The pages, in order: each argument in turn (a folder's pages sorted), then the list's.
     pub pages: Vec<Input>,
     /// What walking the folders passed over, with why.
@@ -239,7 +239,7 @@ pub struct Walk {
 impl Walk {
     /// Prints what the walks passed over on standard error: one line with a count per reason,
     /// and with `verbose` one more line per path; nothing when nothing was skipped.
-    pub fn report(&self, verbose: bool) {
+    pub(crate) fn report(&self, verbose: bool) {
         if let Some(line) = self.summary() {
             eprintln!("victor: {line}");
         }
@@ -252,7 +252,7 @@ impl Walk {
 
     /// The summary line (`skipped 3 entries in folders: 2 not named as a page (...), 1 link
     /// loop (--verbose lists them)`), if anything was skipped.
-    pub fn summary(&self) -> Option<String> {
+    pub(crate) fn summary(&self) -> Option<String> {
         if self.skipped.is_empty() {
             return None;
         }
@@ -273,7 +273,7 @@ impl Walk {
     }
 
     /// The error for a run that found no page: names the arguments, and what was skipped.
-    pub fn nothing_found(
+    pub(crate) fn nothing_found(
         &self,
         verb: &str,
         paths: &[PathBuf],
@@ -348,12 +348,43 @@ fn walk_folder(root: &Path, pages: &mut Vec<Input>, skipped: &mut Vec<(PathBuf, 
     }));
 }
 
+/// `paths` for a message: comma-separated, as given.
+pub(crate) fn joined(paths: &[PathBuf]) -> String {
+    let named: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    named.join(", ")
+}
+
+/// The pages a command reads: files, folders and `--files-from`, shared by `label`, `features`
+/// and `bench`.
+#[derive(clap::Args, Debug)]
+pub(crate) struct PageArgs {
+    /// Pages (HTML files, gzip-compressed or not) or folders (walked recursively for *.html,
+    /// *.htm, ... and the same with .gz); `-` reads one page from standard input.
+    #[arg(required_unless_present = "files_from")]
+    pub(crate) pages: Vec<PathBuf>,
+    /// Read more page paths from this file, one a line (`-` for standard input).
+    #[arg(long, value_name = "LIST")]
+    pub(crate) files_from: Option<PathBuf>,
+}
+
+impl PageArgs {
+    /// The pages named, as [`collect_pages`] finds them; none at all is an error that says what
+    /// was given and skipped (`verb` names the command's work: "label", "read").
+    pub(crate) fn collect(&self, verb: &str) -> anyhow::Result<Walk> {
+        let walk = collect_pages(&self.pages, self.files_from.as_deref())?;
+        if walk.pages.is_empty() {
+            return Err(walk.nothing_found(verb, &self.pages, self.files_from.as_deref()));
+        }
+        Ok(walk)
+    }
+}
+
 /// Expands files and folders (recursively, pages by name, sorted) and an optional list file
 /// (`-` for standard input, one path a line) into the pages, with where each page's output goes
 /// under an output folder ([`Input::rel`]) and what the walks skipped (unprinted: see
 /// [`Walk::report`]). A page path `-` (one page read from standard input) may appear once, and
 /// not with `--files-from -`.
-pub fn collect_pages(paths: &[PathBuf], files_from: Option<&Path>) -> anyhow::Result<Walk> {
+pub(crate) fn collect_pages(paths: &[PathBuf], files_from: Option<&Path>) -> anyhow::Result<Walk> {
     let stdin_pages = paths.iter().filter(|p| is_stdin(p)).count();
     if stdin_pages > 1 {
         anyhow::bail!("`-` (a page from standard input) can be given only once");

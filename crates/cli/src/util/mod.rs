@@ -1,10 +1,10 @@
 //! Helpers shared by the subcommands: input discovery, atomic output, progress bars, error
 //! messages.
 
-pub mod capture;
-pub mod errors;
-pub mod inputs;
-pub mod model;
-pub mod output;
-pub mod progress;
-pub mod values;
+pub(crate) mod capture;
+pub(crate) mod errors;
+pub(crate) mod inputs;
+pub(crate) mod model;
+pub(crate) mod output;
+pub(crate) mod progress;
+pub(crate) mod values;

@@ -10,17 +10,17 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use victor_label::bundle::META_FILE;
+use victor_label::META_FILE;
 use victor_label::{Decoding, Model};
 
 include!(concat!(env!("OUT_DIR"), "/built_in_models.rs"));
 
 /// The environment variable naming a folder of model bundles searched first.
-pub const MODELS_ENV: &str = "VICTOR_MODELS";
+pub(crate) const MODELS_ENV: &str = "VICTOR_MODELS";
 
 /// Loads `--model M` (see the module docs for the lookup), or, without `--model`, the
 /// built-in default.
-pub fn load(arg: Option<&Path>) -> anyhow::Result<Model> {
+pub(crate) fn load(arg: Option<&Path>) -> anyhow::Result<Model> {
     let Some(p) = arg else {
         return builtin("default").unwrap_or_else(|| {
             anyhow::bail!(
@@ -89,7 +89,7 @@ fn search_path(name: &str) -> Vec<PathBuf> {
 }
 
 /// The names of the built-in bundles, aliases too (`default`).
-pub fn builtin_names() -> Vec<&'static str> {
+pub(crate) fn builtin_names() -> Vec<&'static str> {
     let mut names: Vec<&str> = BUILT_IN_BUNDLES.iter().map(|&(n, _, _)| n).collect();
     names.extend(BUILT_IN_ALIASES.iter().map(|&(a, _)| a));
     names.sort_unstable();
@@ -112,7 +112,7 @@ fn builtin(name: &str) -> Option<anyhow::Result<Model>> {
 
 /// The decoding options shared by `label` and `eval`.
 #[derive(Clone, Debug, clap::Args)]
-pub struct DecodingArgs {
+pub(crate) struct DecodingArgs {
     /// Other-threshold T in [0, 1]: a block is other where P(other) >= T (default: the model's
     /// recommended decoding, or Viterbi if it has none).
     #[arg(long, value_name = "T", conflicts_with = "viterbi", allow_negative_numbers = true, value_parser = crate::util::values::unit)]
@@ -131,7 +131,7 @@ pub struct DecodingArgs {
 impl DecodingArgs {
     /// The decoding asked for: `--viterbi`, `--expected-f1`, `--threshold T` (within 0 and 1),
     /// or else the bundle's recommended decoding (Viterbi for a bundle without a threshold).
-    pub fn decoding(&self, model: &Model) -> anyhow::Result<Decoding> {
+    pub(crate) fn decoding(&self, model: &Model) -> anyhow::Result<Decoding> {
         if self.viterbi {
             return Ok(Decoding::Viterbi);
         }

@@ -10,7 +10,7 @@ use anyhow::Context;
 /// Makes `dir` a folder that files can be written into (creating it and its parents), or says
 /// once, up front, why it cannot be: it is a file, or it cannot be created or written into.
 /// `what` names the option (`--out`).
-pub fn prepare_dir(dir: &Path, what: &str) -> anyhow::Result<()> {
+pub(crate) fn prepare_dir(dir: &Path, what: &str) -> anyhow::Result<()> {
     match std::fs::metadata(dir) {
         Ok(m) if !m.is_dir() => {
             anyhow::bail!("{what} {} is a file, not a folder", dir.display())
@@ -44,7 +44,7 @@ pub fn prepare_dir(dir: &Path, what: &str) -> anyhow::Result<()> {
 }
 
 /// Writes `bytes` to `path` atomically (creating parent folders).
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -56,7 +56,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
 
 /// Like [`write_atomic`] for a path whose folder is known to exist (a batch creates its output
 /// folder once instead of once a page: the check is a system call per file).
-pub fn write_atomic_in_existing(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+pub(crate) fn write_atomic_in_existing(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     let dir = match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
@@ -84,7 +84,7 @@ fn replace_in(dir: &Path, path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
 }
 
 /// Like [`write_atomic`], with the content produced by a closure writing into a buffer.
-pub fn write_atomic_with(
+pub(crate) fn write_atomic_with(
     path: &Path,
     fill: impl FnOnce(&mut Vec<u8>) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {

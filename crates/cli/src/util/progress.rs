@@ -3,7 +3,7 @@
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 /// A bar over `len` items named `what` (e.g. "pages"), showing rate and ETA.
-pub fn bar(len: u64, what: &str, quiet: bool) -> ProgressBar {
+pub(crate) fn bar(len: u64, what: &str, quiet: bool) -> ProgressBar {
     let pb = ProgressBar::new(len);
     if quiet {
         pb.set_draw_target(ProgressDrawTarget::hidden());
@@ -31,7 +31,7 @@ fn style(what: &str) -> Result<ProgressStyle, indicatif::style::TemplateError> {
 
 /// A rate for the bar, rounded as a person reads it: `1642/s`, `12.5/s`, `0.25/s`
 /// (indicatif's own `{per_sec}` prints `1,642.1126/s`).
-pub fn rate(per_sec: f64) -> String {
+pub(crate) fn rate(per_sec: f64) -> String {
     if !per_sec.is_finite() || per_sec <= 0.0 {
         "0/s".to_string()
     } else if per_sec >= 100.0 {
@@ -46,14 +46,14 @@ pub fn rate(per_sec: f64) -> String {
 /// Prints `line` on standard error above `bar`. Unlike `ProgressBar::println`, which prints
 /// nothing while the bar is hidden, the line also reaches standard error when it is not a
 /// terminal (a log file) or `--quiet` hides the bar.
-pub fn note(bar: &ProgressBar, line: &str) {
+pub(crate) fn note(bar: &ProgressBar, line: &str) {
     bar.suspend(|| eprintln!("{line}"));
 }
 
 /// Maps `f` over `jobs` on the threads of `pool`, each thread with its own state from `init` (a
 /// worker that reuses its buffers), and ticks `bar` once a job; the results keep the order of
 /// `jobs`.
-pub fn par_map<J, S, T>(
+pub(crate) fn par_map<J, S, T>(
     pool: &rayon::ThreadPool,
     jobs: &[J],
     bar: &ProgressBar,

@@ -4,7 +4,7 @@
 
 /// The most threads `--jobs` takes: far beyond any machine this runs on, and low enough that a
 /// typo (`--jobs 10000`) does not spend its time starting threads.
-pub const MAX_JOBS: usize = 1024;
+pub(crate) const MAX_JOBS: usize = 1024;
 
 /// A whole number, with the message clap shows for anything else.
 fn whole(s: &str) -> Result<usize, String> {
@@ -14,7 +14,7 @@ fn whole(s: &str) -> Result<usize, String> {
 }
 
 /// `--jobs N`: from 1 to [`MAX_JOBS`].
-pub fn jobs(s: &str) -> Result<usize, String> {
+pub(crate) fn jobs(s: &str) -> Result<usize, String> {
     match whole(s)? {
         0 => Err("needs at least 1 thread (leave --jobs out to use every core)".to_string()),
         n if n > MAX_JOBS => Err(format!(
@@ -26,7 +26,7 @@ pub fn jobs(s: &str) -> Result<usize, String> {
 }
 
 /// `--folds N`: at least 2 (one fold to train on, one to test on).
-pub fn folds(s: &str) -> Result<usize, String> {
+pub(crate) fn folds(s: &str) -> Result<usize, String> {
     match whole(s)? {
         n if n < 2 => Err(format!("cross-validation needs at least 2 folds, got {n}")),
         n => Ok(n),
@@ -34,7 +34,7 @@ pub fn folds(s: &str) -> Result<usize, String> {
 }
 
 /// `train --threshold-folds N`: 0 (no cross-validation) or at least 2.
-pub fn folds_or_none(s: &str) -> Result<usize, String> {
+pub(crate) fn folds_or_none(s: &str) -> Result<usize, String> {
     match whole(s)? {
         1 => Err("cross-validation needs at least 2 folds (0: none)".to_string()),
         n => Ok(n),
@@ -42,7 +42,7 @@ pub fn folds_or_none(s: &str) -> Result<usize, String> {
 }
 
 /// A count that must be at least 1 (`--parallel-folds`, `--repeat`).
-pub fn at_least_one(s: &str) -> Result<usize, String> {
+pub(crate) fn at_least_one(s: &str) -> Result<usize, String> {
     match whole(s)? {
         0 => Err("must be at least 1".to_string()),
         n => Ok(n),
@@ -50,7 +50,7 @@ pub fn at_least_one(s: &str) -> Result<usize, String> {
 }
 
 /// A threshold or probability: a number within 0 and 1.
-pub fn unit(s: &str) -> Result<f64, String> {
+pub(crate) fn unit(s: &str) -> Result<f64, String> {
     let x: f64 = s
         .trim()
         .parse()
@@ -63,7 +63,7 @@ pub fn unit(s: &str) -> Result<f64, String> {
 }
 
 /// `--plot FILE.svg`: a path whose name ends in `.svg` (victor draws SVG only).
-pub fn svg_path(s: &str) -> Result<std::path::PathBuf, String> {
+pub(crate) fn svg_path(s: &str) -> Result<std::path::PathBuf, String> {
     let p = std::path::PathBuf::from(s);
     let ext = p.extension().and_then(|e| e.to_str()).unwrap_or("");
     if ext.eq_ignore_ascii_case("svg") {
@@ -77,12 +77,12 @@ pub fn svg_path(s: &str) -> Result<std::path::PathBuf, String> {
 }
 
 /// The cores of this machine (1 when unknown).
-pub fn cores() -> usize {
+pub(crate) fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, |n| n.get())
 }
 
 /// Threads to start for `jobs` items: `--jobs` (or every core), never more than the items.
-pub fn threads(jobs: Option<usize>, items: usize) -> usize {
+pub(crate) fn threads(jobs: Option<usize>, items: usize) -> usize {
     jobs.unwrap_or_else(cores).min(items).max(1)
 }
 

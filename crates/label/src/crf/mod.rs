@@ -19,7 +19,7 @@
 //! ```no_run
 //! # fn demo(bytes: &[u8], page: &[Vec<u32>]) -> Result<(), Box<dyn std::error::Error>> {
 //! use ndarray::Array2;
-//! use victor_label::crf::{CrfModel, Workspace};
+//! use victor_label::{CrfModel, Workspace};
 //!
 //! let model = CrfModel::from_bytes(bytes)?;
 //! let (mut ws, mut scores, mut marginals) = (Workspace::new(), Array2::zeros((0, 0)), Array2::zeros((0, 0)));
@@ -32,10 +32,10 @@
 
 #![warn(missing_docs)]
 
-pub mod error;
-pub mod inference;
+mod error;
+mod inference;
 mod layout;
-pub mod model;
+mod model;
 
 pub use error::{InferenceError, ModelError};
 pub use inference::Workspace;

@@ -11,7 +11,7 @@ use std::path::Path;
 use crfs::Attribute;
 use crfs::train::Trainer;
 use ndarray::{Array2, ArrayView2};
-use victor_label::crf::CrfModel;
+use victor_label::CrfModel;
 
 /// Label names in order of first appearance in the training data: the model's id order.
 pub const LABELS_IN_ID_ORDER: [&str; 3] = ["text", "other", "header"];

@@ -11,8 +11,8 @@ use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use victor_annotations::format::{Corpus, PageRef, SET_FILE};
-use victor_annotations::import::{ImportOptions, ManifestEntry, SourceKind, read_manifest};
+use victor_annotations::{Corpus, PageRef, SET_FILE};
+use victor_annotations::{ImportOptions, ManifestEntry, SourceKind, read_manifest};
 
 /// How many gold files are looked at to tell CleanEval gold from plain text.
 const SNIFF_FILES: usize = 50;
@@ -22,7 +22,7 @@ const SNIFF_LINES: usize = 200;
 
 /// The pages of an input and where their gold comes from.
 #[derive(Debug)]
-pub enum Source {
+pub(crate) enum Source {
     /// An annotated set: gold labels stored with the pages, gold text from them.
     Annotated(Vec<PageRef>),
     /// A data set in the manifest format: gold files, labels imported in memory.
@@ -38,7 +38,7 @@ pub enum Source {
 
 /// One folder given on the command line.
 #[derive(Debug)]
-pub struct Input {
+pub(crate) struct Input {
     /// The name shown in tables: the set's name, or the folder's.
     pub name: String,
     /// Its pages and gold.
@@ -49,7 +49,7 @@ impl Input {
     /// Opens a folder: an annotated set or a manifest set; `split` selects pages, `importer`
     /// overrides the inferred importer of a manifest set, `options` carries the other import
     /// settings.
-    pub fn open(
+    pub(crate) fn open(
         dir: &Path,
         split: Option<&str>,
         importer: Option<SourceKind>,
@@ -98,7 +98,7 @@ impl Input {
     }
 
     /// Number of selected pages.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         match &self.source {
             Source::Annotated(pages) => pages.len(),
             Source::Manifest { entries, .. } => entries.len(),
@@ -106,12 +106,12 @@ impl Input {
     }
 
     /// Whether no page was selected.
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
     /// The id of page `i`.
-    pub fn page_id(&self, i: usize) -> &str {
+    pub(crate) fn page_id(&self, i: usize) -> &str {
         match &self.source {
             Source::Annotated(pages) => pages.get(i).map_or("", |p| p.id.as_str()),
             Source::Manifest { entries, .. } => entries.get(i).map_or("", |e| e.id.as_str()),
@@ -119,7 +119,7 @@ impl Input {
     }
 
     /// How the gold is read, for tables: `annotated` or `manifest (importer)`.
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         match &self.source {
             Source::Annotated(_) => "annotated".to_string(),
             Source::Manifest { options, .. } => format!("manifest, --from {}", options.source),
@@ -127,7 +127,7 @@ impl Input {
     }
 
     /// What the text-level scores compare with: gold files or the gold-labelled blocks.
-    pub fn text_gold(&self) -> &'static str {
+    pub(crate) fn text_gold(&self) -> &'static str {
         match &self.source {
             Source::Annotated(_) => "blocks",
             Source::Manifest { .. } => "file",
@@ -136,7 +136,7 @@ impl Input {
 }
 
 /// Opens every input, renaming inputs whose names repeat (`name`, `name#2`, ...).
-pub fn open_all(
+pub(crate) fn open_all(
     dirs: &[PathBuf],
     split: Option<&str>,
     importer: Option<SourceKind>,
@@ -166,7 +166,7 @@ pub fn open_all(
 }
 
 /// The importer a data set's gold calls for (see the module documentation).
-pub fn infer_importer(dir: &Path, entries: &[ManifestEntry]) -> SourceKind {
+pub(crate) fn infer_importer(dir: &Path, entries: &[ManifestEntry]) -> SourceKind {
     if entries.iter().any(|e| e.blocks.is_some()) || dir.join("blocks").is_dir() {
         return SourceKind::L3sGn1;
     }

@@ -14,19 +14,19 @@
 //! level as an empty output, as the acceptance scorer counts a missing output file.
 
 use victor_annotations::Label;
-use victor_annotations::format::resolve_labels;
-use victor_annotations::import::import_page;
-use victor_eval::text_score::read_gold;
+use victor_annotations::import_page;
+use victor_annotations::resolve_labels;
+use victor_eval::read_gold;
 use victor_eval::{Bags, PageScore, TokenBag, Tokenizer};
 use victor_features::{FeatureTable, Page, Segmenter};
-use victor_label::render::render_text;
+use victor_label::render_text;
 use victor_label::{Labeler, Model, Probs};
 
 use super::input::{Input, Source};
 
 /// A page ready to be scored.
 #[derive(Debug)]
-pub struct Loaded {
+pub(crate) struct Loaded {
     /// The page id.
     pub id: String,
     /// victor's blocks of the page.
@@ -43,7 +43,7 @@ pub struct Loaded {
 
 /// A page that could not be labelled.
 #[derive(Debug)]
-pub struct Failed {
+pub(crate) struct Failed {
     /// The page id.
     pub id: String,
     /// What went wrong.
@@ -54,7 +54,7 @@ pub struct Failed {
 
 /// One thread's labelling state.
 #[derive(Debug)]
-pub struct Worker<'m> {
+pub(crate) struct Worker<'m> {
     /// Marginals and Viterbi paths.
     pub labeler: Labeler<'m>,
     segmenter: Segmenter,
@@ -69,7 +69,7 @@ pub struct Worker<'m> {
 
 impl<'m> Worker<'m> {
     /// A worker for a model.
-    pub fn new(model: &'m Model) -> Self {
+    pub(crate) fn new(model: &'m Model) -> Self {
         Worker {
             labeler: Labeler::new(model),
             segmenter: Segmenter::new(),
@@ -83,7 +83,7 @@ impl<'m> Worker<'m> {
     }
 
     /// Labels pages with a rule-based method instead of the model's CRF (`None`: the CRF).
-    pub fn with_method(mut self, method: Option<victor_methods::Method>) -> Self {
+    pub(crate) fn with_method(mut self, method: Option<victor_methods::Method>) -> Self {
         self.method = method;
         self
     }
@@ -94,7 +94,7 @@ impl<'m> Worker<'m> {
         page: &Page,
         table: &FeatureTable,
         probs: &mut Vec<Probs>,
-    ) -> Result<(), victor_label::crf::InferenceError> {
+    ) -> Result<(), victor_label::InferenceError> {
         match self.method {
             None => self.labeler.marginals(table, probs),
             Some(m) => {
@@ -110,7 +110,7 @@ impl<'m> Worker<'m> {
     }
 
     /// Loads and labels page `index` of `input`.
-    pub fn load(&mut self, input: &Input, index: usize) -> Result<Loaded, Failed> {
+    pub(crate) fn load(&mut self, input: &Input, index: usize) -> Result<Loaded, Failed> {
         match &input.source {
             Source::Annotated(pages) => {
                 let Some(p) = pages.get(index) else {
@@ -198,7 +198,12 @@ impl<'m> Worker<'m> {
 
     /// The text-level score of `labels` on `page`: victor's text output (as `victor label
     /// --format text` writes it) against the gold tokens.
-    pub fn text_score(&mut self, page: &Page, labels: &[Label], gold: &TokenBag) -> PageScore {
+    pub(crate) fn text_score(
+        &mut self,
+        page: &Page,
+        labels: &[Label],
+        gold: &TokenBag,
+    ) -> PageScore {
         self.text.clear();
         render_text(page, labels, false, &mut self.text);
         self.tokenizer.fill_bag(&self.text, &mut self.bag);
@@ -215,6 +220,6 @@ impl<'m> Worker<'m> {
 }
 
 /// The text-level score of a page that produced no output.
-pub fn empty_output(gold: &TokenBag) -> PageScore {
+pub(crate) fn empty_output(gold: &TokenBag) -> PageScore {
     PageScore::new(&TokenBag::new(), gold)
 }

@@ -16,61 +16,18 @@
 //! The commands run [`load`] on a pool of threads (one [`Worker`](load::Worker) each), score
 //! what they need from each page, and sum the scores up per input and overall.
 
-pub mod input;
-pub mod load;
-pub mod table;
+pub(crate) mod input;
+pub(crate) mod load;
+pub(crate) mod table;
 
 use std::path::PathBuf;
 
-use clap::ValueEnum;
-use victor_annotations::import::{SourceKind, Supplemental};
-use victor_eval::TextSummary;
-
-/// The importers that turn a manifest set's gold into block labels.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Importer {
-    /// L3S-GN1: labels from the annotated DOM in `blocks/`.
-    #[value(name = "l3s-gn1")]
-    L3sGn1,
-    /// CleanEval: gold paragraphs marked `<h>`, `<p>`, `<l>`.
-    Cleaneval,
-    /// Plain-text gold, one paragraph a line; headers from `h1`-`h6`.
-    Text,
-}
-
-impl Importer {
-    /// The library's name for it.
-    pub fn kind(self) -> SourceKind {
-        match self {
-            Importer::L3sGn1 => SourceKind::L3sGn1,
-            Importer::Cleaneval => SourceKind::CleanEval,
-            Importer::Text => SourceKind::Text,
-        }
-    }
-}
-
-/// How supplemental L3S-GN1 runs (captions, datelines) count.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum SupplementalArg {
-    /// As text (content), as `victor import` does by default.
-    Text,
-    /// As other.
-    Other,
-}
-
-impl SupplementalArg {
-    /// The library's value.
-    pub fn value(self) -> Supplemental {
-        match self {
-            SupplementalArg::Text => Supplemental::Text,
-            SupplementalArg::Other => Supplemental::Other,
-        }
-    }
-}
+use victor_annotations::Supplemental;
+use victor_eval::{BlockMetrics, TextSummary};
 
 /// The options of `victor eval` and `victor sweep` that say what to evaluate.
 #[derive(clap::Args, Debug)]
-pub struct InputArgs {
+pub(crate) struct InputArgs {
     /// Annotated sets (folders with set.json) or data sets in the manifest format (folders
     /// with manifest.jsonl, pages and gold files).
     #[arg(required = true, value_name = "INPUT")]
@@ -88,8 +45,8 @@ pub struct InputArgs {
     #[arg(long, default_value = "all")]
     pub split: String,
     /// How L3S-GN1 supplemental runs count when importing a manifest set.
-    #[arg(long, value_enum, default_value_t = SupplementalArg::Text)]
-    pub supplemental: SupplementalArg,
+    #[arg(long, value_enum, default_value_t = Supplemental::Text)]
+    pub supplemental: Supplemental,
     /// Threads (default: all cores).
     #[arg(long, short, value_name = "N", value_parser = crate::util::values::jobs)]
     pub jobs: Option<usize>,
@@ -100,15 +57,10 @@ pub struct InputArgs {
 
 impl InputArgs {
     /// The error for inputs that hold no page: names them, and the split.
-    pub fn no_pages(&self, verb: &str) -> anyhow::Error {
-        let inputs: Vec<String> = self
-            .inputs
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect();
+    pub(crate) fn no_pages(&self, verb: &str) -> anyhow::Error {
         anyhow::anyhow!(
             "no pages to {verb} in {}{}",
-            inputs.join(", "),
+            crate::util::inputs::joined(&self.inputs),
             self.split()
                 .map(|s| format!(" (split {s:?})"))
                 .unwrap_or_default()
@@ -116,7 +68,7 @@ impl InputArgs {
     }
 
     /// The split filter (`None` for all pages).
-    pub fn split(&self) -> Option<&str> {
+    pub(crate) fn split(&self) -> Option<&str> {
         match self.split.as_str() {
             "all" | "" => None,
             s => Some(s),
@@ -127,7 +79,7 @@ impl InputArgs {
     /// `--jobs` threads, one [`Worker`](load::Worker) each (with the `--method` labeler), under
     /// a progress bar showing `message`. Returns the results in input and page order, and the
     /// seconds taken; "no pages to `verb`" when the inputs hold none.
-    pub fn map_pages<T: Send>(
+    pub(crate) fn map_pages<T: Send>(
         &self,
         inputs: &[input::Input],
         model: &victor_label::Model,
@@ -159,7 +111,7 @@ impl InputArgs {
     }
 
     /// A thread pool of `--jobs` threads (every core by default), no more than `items`.
-    pub fn pool(&self, items: usize) -> anyhow::Result<rayon::ThreadPool> {
+    pub(crate) fn pool(&self, items: usize) -> anyhow::Result<rayon::ThreadPool> {
         let jobs = crate::util::values::threads(self.jobs, items);
         rayon::ThreadPoolBuilder::new()
             .num_threads(jobs)
@@ -169,19 +121,48 @@ impl InputArgs {
 }
 
 /// Formats a figure in `0..=1` with four decimals (`-` when absent).
-pub fn fig(x: Option<f64>) -> String {
+pub(crate) fn fig(x: Option<f64>) -> String {
     x.map_or_else(|| "-".to_string(), |v| format!("{v:.4}"))
 }
 
 /// Formats a figure for CSV: its shortest exact form, empty when absent.
-pub fn num(x: Option<f64>) -> String {
+pub(crate) fn num(x: Option<f64>) -> String {
     x.map_or_else(String::new, |v| v.to_string())
 }
+
+/// Block-level figures, each formatted by `cell` ([`fig`] or [`num`]; empty where `some` is
+/// false, when no page had block labels), in the order of `victor eval`'s table and CSV file:
+/// accuracy, unlabelled accuracy, precision, recall, F1.
+pub(crate) fn block_cells(
+    m: &BlockMetrics,
+    some: bool,
+    cell: fn(Option<f64>) -> String,
+) -> [String; 5] {
+    [
+        m.accuracy,
+        m.unlabelled_accuracy,
+        m.precision,
+        m.recall,
+        m.f1,
+    ]
+    .map(|x| cell(some.then_some(x)))
+}
+
+/// The CSV columns of [`text_cells`], in its order.
+pub(crate) const TEXT_COLUMNS: [&str; 7] = [
+    "text_precision",
+    "text_recall",
+    "text_f1",
+    "text_median_f1",
+    "text_micro_precision",
+    "text_micro_recall",
+    "text_micro_f1",
+];
 
 /// A text-level summary's figures, each formatted by `cell` ([`fig`] or [`num`]), in the order
 /// of victor's tables and CSV files: macro precision, recall and F1, median F1, then micro
 /// precision, recall and F1.
-pub fn text_cells(s: Option<TextSummary>, cell: fn(Option<f64>) -> String) -> [String; 7] {
+pub(crate) fn text_cells(s: Option<TextSummary>, cell: fn(Option<f64>) -> String) -> [String; 7] {
     [
         s.map(|s| s.macro_avg.precision),
         s.map(|s| s.macro_avg.recall),

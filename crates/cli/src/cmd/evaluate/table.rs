@@ -5,14 +5,14 @@ use std::fmt::Write as _;
 
 /// A table of strings with a header row.
 #[derive(Debug, Default)]
-pub struct Table {
+pub(crate) struct Table {
     header: Vec<String>,
     rows: Vec<Vec<String>>,
 }
 
 impl Table {
     /// A table with these column names.
-    pub fn new<S: AsRef<str>>(header: &[S]) -> Table {
+    pub(crate) fn new<S: AsRef<str>>(header: &[S]) -> Table {
         Table {
             header: header.iter().map(|s| s.as_ref().to_string()).collect(),
             rows: Vec::new(),
@@ -20,12 +20,12 @@ impl Table {
     }
 
     /// Adds a row (missing cells print empty, extra cells are dropped).
-    pub fn row(&mut self, cells: Vec<String>) {
+    pub(crate) fn row(&mut self, cells: Vec<String>) {
         self.rows.push(cells);
     }
 
     /// The table as lines of text, each ending with a newline.
-    pub fn render(&self) -> String {
+    pub(crate) fn render(&self) -> String {
         let n = self.header.len();
         let mut widths: Vec<usize> = self.header.iter().map(|h| h.chars().count()).collect();
         for row in &self.rows {

@@ -28,8 +28,13 @@ pub(super) fn wanted(args: &Args) -> anyhow::Result<bool> {
         Input::Warc => Ok(true),
         Input::Html => Ok(false),
         Input::Auto => {
-            let warc = args.pages.iter().filter(|p| is_warc_name(p)).count();
-            if warc > 0 && (warc < args.pages.len() || args.files_from.is_some()) {
+            let warc = args
+                .sources
+                .pages
+                .iter()
+                .filter(|p| is_warc_name(p))
+                .count();
+            if warc > 0 && (warc < args.sources.pages.len() || args.sources.files_from.is_some()) {
                 anyhow::bail!(
                     "WARC files and pages in one run: label them separately (or say --input warc)"
                 );
@@ -120,8 +125,8 @@ pub(super) fn run(args: &Args, cleaner: &Cleaner, job: Job<'_>) -> anyhow::Resul
             "--format html is for pages, not WARC files: use jsonl, jsonl-text, text or csv"
         );
     }
-    let mut files: Vec<PathBuf> = args.pages.clone();
-    if let Some(list) = &args.files_from {
+    let mut files: Vec<PathBuf> = args.sources.pages.clone();
+    if let Some(list) = &args.sources.files_from {
         let text = if list.as_os_str() == "-" {
             std::io::read_to_string(std::io::stdin()).context("cannot read standard input")?
         } else {
@@ -151,6 +156,12 @@ pub(super) fn run(args: &Args, cleaner: &Cleaner, job: Job<'_>) -> anyhow::Resul
     }
     let jobs = crate::util::values::threads(args.jobs, usize::MAX);
     let pool = thread_pool(jobs)?;
+    let work = Work {
+        args,
+        cleaner,
+        job,
+        pool: &pool,
+    };
     let stdout = std::io::stdout();
     let stdout_state = StdoutState::default();
     let mut all_ok = true;
@@ -177,36 +188,20 @@ pub(super) fn run(args: &Args, cleaner: &Cleaner, job: Job<'_>) -> anyhow::Resul
                     .with_context(|| format!("cannot create {}", path.display()))?;
                 let mut w = BufWriter::new(f);
                 let state = StdoutState::default();
-                let r = one_file(
-                    reader,
-                    &name,
-                    args,
-                    cleaner,
-                    job,
-                    &pool,
-                    &mut w,
-                    &state,
-                    &mut counts,
-                );
+                let r = one_file(reader, &name, work, &mut w, &state, &mut counts);
                 r.and_then(|()| {
                     w.flush()
                         .with_context(|| format!("cannot write {}", path.display()))
                 })
             }
-            None => {
-                let mut lock = stdout.lock();
-                one_file(
-                    reader,
-                    &name,
-                    args,
-                    cleaner,
-                    job,
-                    &pool,
-                    &mut lock,
-                    &stdout_state,
-                    &mut counts,
-                )
-            }
+            None => one_file(
+                reader,
+                &name,
+                work,
+                &mut stdout.lock(),
+                &stdout_state,
+                &mut counts,
+            ),
         };
         if let Err(e) = r {
             if e.downcast_ref::<std::io::Error>()
@@ -232,19 +227,25 @@ pub(super) fn run(args: &Args, cleaner: &Cleaner, job: Job<'_>) -> anyhow::Resul
     })
 }
 
+/// What labels the records of every WARC file: the command's options, the cleaner, the decoding
+/// job and the thread pool.
+#[derive(Clone, Copy)]
+struct Work<'a> {
+    args: &'a Args,
+    cleaner: &'a Cleaner,
+    job: Job<'a>,
+    pool: &'a rayon::ThreadPool,
+}
+
 /// Streams one WARC file's records, labels their pages a chunk at a time and writes them in order.
 ///
 /// The file is read (and decompressed) on a thread of its own while the pool labels the chunk
-/// before: reading a gzipped file is serial work, and done between chunks it left every
+/// before: reading a gzipped file is serial work, and done between chunks it would leave every
 /// labelling thread idle meanwhile.
-#[allow(clippy::too_many_arguments)]
 fn one_file(
     reader: Reader<Box<dyn std::io::BufRead + Send>>,
     name: &str,
-    args: &Args,
-    cleaner: &Cleaner,
-    job: Job<'_>,
-    pool: &rayon::ThreadPool,
+    work: Work<'_>,
     out: &mut dyn Write,
     state: &StdoutState,
     counts: &mut Counts,
@@ -253,7 +254,7 @@ fn one_file(
     let (tx, rx) = std::sync::mpsc::sync_channel::<Vec<Record>>(1);
     std::thread::scope(|s| {
         let reading = s.spawn(move || read_chunks(reader, name, &tx));
-        let r = label_chunks(rx, name, args, cleaner, job, pool, out, state, counts);
+        let r = work.label_chunks(rx, name, out, state, counts);
         // The receiver is gone now, so a reader still sending stops.
         let read = reading
             .join()
@@ -304,50 +305,55 @@ fn read_chunks(
     counts
 }
 
-/// Labels the chunks as they come, on the pool, and writes them in order.
-#[allow(clippy::too_many_arguments)]
-fn label_chunks(
-    rx: std::sync::mpsc::Receiver<Vec<Record>>,
-    name: &str,
-    args: &Args,
-    cleaner: &Cleaner,
-    job: Job<'_>,
-    pool: &rayon::ThreadPool,
-    out: &mut dyn Write,
-    state: &StdoutState,
-    counts: &mut Counts,
-) -> anyhow::Result<()> {
-    for chunk in rx {
-        let outs: Vec<Result<Vec<u8>, Failure>> = pool.install(|| {
-            chunk
-                .par_iter()
-                .map(|rec| label_record(cleaner, rec, name, job))
-                .collect()
-        });
-        for (rec, r) in chunk.iter().zip(outs) {
-            match r {
-                Ok(b) => {
-                    to_stdout(&mut &mut *out, args.format, &b, state)?;
-                    counts.pages += 1;
-                }
-                Err(Failure::Failed(reason)) => {
-                    counts.failed += 1;
-                    eprintln!(
-                        "victor: {name}: record at byte {} ({}): {reason}",
-                        rec.offset,
-                        rec.header("WARC-Target-URI").unwrap_or("no URI")
-                    );
-                }
-                Err(Failure::Broken(reason)) => {
-                    counts.broken += 1;
-                    eprintln!(
-                        "victor: {name}: broken record at byte {} ({}): {reason}",
-                        rec.offset,
-                        rec.header("WARC-Target-URI").unwrap_or("no URI")
-                    );
+impl Work<'_> {
+    /// Labels the chunks as they come, on the pool, and writes them in order.
+    fn label_chunks(
+        self,
+        rx: std::sync::mpsc::Receiver<Vec<Record>>,
+        name: &str,
+        out: &mut dyn Write,
+        state: &StdoutState,
+        counts: &mut Counts,
+    ) -> anyhow::Result<()> {
+        let Work {
+            args,
+            cleaner,
+            job,
+            pool,
+        } = self;
+        for chunk in rx {
+            let outs: Vec<Result<Vec<u8>, Failure>> = pool.install(|| {
+                chunk
+                    .par_iter()
+                    .map(|rec| label_record(cleaner, rec, name, job))
+                    .collect()
+            });
+            for (rec, r) in chunk.iter().zip(outs) {
+                match r {
+                    Ok(b) => {
+                        to_stdout(&mut &mut *out, args.format, &b, state)?;
+                        counts.pages += 1;
+                    }
+                    Err(failure) => {
+                        let (what, reason) = match failure {
+                            Failure::Failed(reason) => {
+                                counts.failed += 1;
+                                ("record", reason)
+                            }
+                            Failure::Broken(reason) => {
+                                counts.broken += 1;
+                                ("broken record", reason)
+                            }
+                        };
+                        eprintln!(
+                            "victor: {name}: {what} at byte {} ({}): {reason}",
+                            rec.offset,
+                            rec.header("WARC-Target-URI").unwrap_or("no URI")
+                        );
+                    }
                 }
             }
         }
+        Ok(())
     }
-    Ok(())
 }
