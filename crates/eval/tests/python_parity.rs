@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use serde_json::Value;
-use victor_eval::{PageScore, TextScores, gold_text, read_gold, read_text_lossy};
 use victor_eval::{Bags, Tokenizer, is_single, is_word_char};
+use victor_eval::{PageScore, TextScores, gold_text, read_gold, read_text_lossy};
 
 /// Python side: imports score.py from argv[2] and answers one question (argv[1]).
 const HELPER: &str = r#"

@@ -2,9 +2,9 @@
 //! their aggregates, and the block-level metrics.
 
 use victor_core::Label::{self, Header as H, Other as O, Text as T};
+use victor_eval::{Bags, TokenBag, Tokenizer, tokens};
 use victor_eval::{BlockCounts, LengthMismatch};
 use victor_eval::{PageScore, Prf, TextScores};
-use victor_eval::{Bags, TokenBag, Tokenizer, tokens};
 
 fn close(a: f64, b: f64) -> bool {
     (a - b).abs() < 1e-12

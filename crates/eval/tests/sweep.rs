@@ -3,8 +3,8 @@
 
 use victor_core::Label::{self, Header as H, Other as O, Text as T};
 use victor_core::Probs;
-use victor_eval::{SweepError, SweepPage, sweep, sweep_with_text, threshold_grid};
 use victor_eval::{Bags, TokenBag, Tokenizer};
+use victor_eval::{SweepError, SweepPage, sweep, sweep_with_text, threshold_grid};
 
 #[test]
 fn grid() {
