@@ -18,6 +18,9 @@ use markup5ever_rcdom::{Handle, NodeData, RcDom};
 use victor_features::segment::tags::Props;
 use victor_features::{Tag, decode, segment};
 
+mod wrapper;
+use wrapper::without_wrapper;
+
 fn data_dir() -> Option<PathBuf> {
     let dir = std::env::var_os("VICTOR_DATA")
         .map(PathBuf::from)
@@ -96,19 +99,6 @@ fn oracle(html: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
     walk(&dom.document, &mut Vec::new(), &mut out);
     out
-}
-
-/// Blanks a CleanEval `<text ...>` wrapper, which victor skips, so html5ever sees the same page.
-fn without_wrapper(html: &str) -> String {
-    let t = html.trim_start();
-    if t.len() >= 6
-        && t[..6].eq_ignore_ascii_case("<text ")
-        && let Some(end) = t.find('>')
-    {
-        let skip = html.len() - t.len() + end + 1;
-        return format!("{}{}", " ".repeat(skip), &html[skip..]);
-    }
-    html.to_string()
 }
 
 #[test]

@@ -44,6 +44,9 @@ use markup5ever_rcdom::{Handle, NodeData, RcDom};
 use victor_features::segment::tags::Props;
 use victor_features::{Page, Tag, decode, segment};
 
+mod wrapper;
+use wrapper::without_wrapper;
+
 fn fixture_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/segment")
 }
@@ -237,30 +240,6 @@ fn html5ever_blocks(html: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
     walk(&dom.document, &mut Vec::new(), &mut out);
     out
-}
-
-/// Blanks a CleanEval `<text ...>` wrapper line, which victor skips by design. Its attributes
-/// are quoted and may hold `>` (a title with markup).
-fn without_wrapper(html: &str) -> String {
-    let t = html.trim_start();
-    let mut quote = None;
-    let end = t.char_indices().find_map(|(i, c)| {
-        match (quote, c) {
-            (None, '"' | '\'') => quote = Some(c),
-            (Some(q), _) if c == q => quote = None,
-            (None, '>') => return Some(i),
-            _ => {}
-        }
-        None
-    });
-    if t.len() >= 6
-        && t[..6].eq_ignore_ascii_case("<text ")
-        && let Some(end) = end
-    {
-        let skip = html.len() - t.len() + end + 1;
-        return format!("{}{}", " ".repeat(skip), &html[skip..]);
-    }
-    html.to_string()
 }
 
 #[test]

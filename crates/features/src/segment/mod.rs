@@ -28,6 +28,17 @@
 //! of text is still decoded. White space is collapsed; [`Block::space_before`] remembers whether the page had
 //! white space between two blocks, so text can be rebuilt without gluing or splitting words.
 //!
+//! # Corpus wrappers
+//!
+//! Corpora are often distributed as pages wrapped whole in an element of their own: CleanEval's
+//! `<text id=... title=... encoding=...>` ... `</text>`, ukWaC's `<text id=...>`, the `<doc
+//! id=... url=... title=...>` of Wikipedia dumps. When a document's first tag is the start tag
+//! of an element HTML does not know and the document ends with that element's end tag, the
+//! start tag is skipped: its attributes are the corpus's metadata, and the page inside is read
+//! as if it stood alone (HTML5 would otherwise read the page's `<html>` and `<head>` inside an
+//! unknown element of the body, and its title as body text). The end tag, a stray end tag for
+//! the tree, changes nothing.
+//!
 //! # Recovery from unclosed raw-text elements
 //!
 //! Under the strict HTML5 rules an unclosed `<title>`, `<textarea>`, `<xmp>` or `<noscript>`
@@ -151,7 +162,7 @@ impl Segmenter {
         if html.len() >= MAX_DOCUMENT {
             return Err(SegmentError::TooLarge(html.len()));
         }
-        let base = cleaneval_wrapper_len(html);
+        let base = wrapper_len(html);
         let mut doc = std::borrow::Cow::Borrowed(html);
         let mut insertions: Vec<Insertion> = Vec::new();
         loop {
@@ -845,19 +856,34 @@ fn collapse_into(s: &str, out: &mut String) -> (bool, bool) {
     (lead, in_space || (!any && lead))
 }
 
-/// Length of a CleanEval `<text id=... encoding=...>` wrapper at the very start, if any.
-fn cleaneval_wrapper_len(html: &str) -> usize {
+/// Length of a corpus wrapper's start tag at the very start of `html` (white space and a
+/// byte-order mark before it included), or 0 (see the module docs, "Corpus wrappers"): the
+/// first tag is the start tag of an element HTML does not know, and the document ends with
+/// its end tag.
+fn wrapper_len(html: &str) -> usize {
     let trimmed = html.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
     let skipped = html.len() - trimmed.len();
-    let head = trimmed.as_bytes().get(..6).unwrap_or_default();
-    if !head.eq_ignore_ascii_case(b"<text ") {
+    let bytes = trimmed.as_bytes();
+    if bytes.get(1).is_none_or(|b| !b.is_ascii_alphabetic()) {
         return 0;
     }
     // The wrapper is one tag; find its end honouring quotes.
-    match scan::tags(trimmed.as_bytes()).next() {
-        Some((RawTag::Start { .. }, r)) if r.start == 0 && r.end < 64 * 1024 => skipped + r.end,
-        _ => 0,
+    let Some((RawTag::Start { name, .. }, r)) = scan::tags(bytes).next() else {
+        return 0;
+    };
+    if r.start != 0 || r.end >= 64 * 1024 || Tag::lookup(name).is_some() {
+        return 0;
     }
+    let tail = trimmed.trim_end().as_bytes();
+    let closes = tail.len() >= name.len() + 3
+        && tail.ends_with(b">")
+        && tail
+            .get(tail.len() - name.len() - 3..tail.len() - name.len() - 1)
+            .is_some_and(|t| t == b"</")
+        && tail
+            .get(tail.len() - name.len() - 1..tail.len() - 1)
+            .is_some_and(|t| t.eq_ignore_ascii_case(name));
+    if closes { skipped + r.end } else { 0 }
 }
 
 /// Where to end an unclosed raw-text element: the first tag inside its content that cannot
