@@ -159,9 +159,11 @@ const MAX_TREE_NODES: usize = 1 << 16;
 /// the compiled layout's limit.
 pub const MAX_DEPTH: usize = 15;
 
-/// A [`Forest`] laid out for labeling: every tree's nodes breadth first in one array, a split's
-/// two children side by side, each node 8 bytes (a forest of 100 trees of depth 4 takes 25 KB,
-/// which stays in the first-level cache), evaluated on a block's raw values copied into a row.
+/// A [`Forest`] laid out for labeling. A forest of trees no deeper than 5 (the shipped bundles'
+/// are 4 deep) is evaluated column by column in the layout of [`Complete`], about twice as fast
+/// as walking each block down each tree. Deeper forests are walked: every tree's nodes breadth
+/// first in one array, a split's two children side by side, each node 8 bytes, on a block's raw
+/// values copied into a row. Both give the same sums to the last bit.
 #[derive(Clone, Debug)]
 pub struct CompiledForest {
     base: f64,
@@ -171,7 +173,46 @@ pub struct CompiledForest {
     nodes: Vec<Node>,
     /// Leaf values, by node index (0 at splits).
     leaves: Vec<f64>,
+    /// The same trees as complete trees of one depth, when the forest is shallow enough; the
+    /// walk's layout above serves deeper forests.
+    complete: Option<Complete>,
 }
+
+/// A forest of shallow trees laid out as complete binary trees of one depth `depth` (heap
+/// order), evaluated column by column, as QuickScorer does (Lucchese et al., SIGIR 2015): each
+/// block starts with every leaf of a tree possible (one bit a leaf, left to right); each split
+/// of the tree, compared for a run of blocks at once on the feature table's column in place,
+/// rules out the leaves under the child a block does not take. One bit is left: the leaf the
+/// walk would reach (every other leaf parts from the walk's path at a split of that path). The
+/// comparisons of a run are independent of each other and vectorize, where a walk waits on each
+/// load. A leaf above the common depth becomes splits that always go left (a `NaN` threshold)
+/// down to a copy of its value.
+#[derive(Clone, Debug)]
+struct Complete {
+    depth: u32,
+    /// `(feature, threshold, leaves kept when below, leaves kept when at or above)` of every
+    /// split, `2^depth - 1` a tree.
+    splits: Vec<Split>,
+    /// `2^depth` leaf values a tree.
+    leaves: Vec<f64>,
+}
+
+/// A split of a [`Complete`] tree.
+#[derive(Clone, Copy, Debug)]
+struct Split {
+    feature: u16,
+    threshold: f32,
+    /// The leaves still possible after going left: all but those under the right child.
+    left: u32,
+    /// The leaves still possible after going right: all but those under the left child.
+    right: u32,
+}
+
+/// Deepest trees that [`Complete`] lays out (32 leaves: one `u32` of possible leaves a block).
+const COMPLETE_DEPTH: u32 = 5;
+
+/// Blocks whose comparison bits [`Complete`] computes at once.
+const RUN: usize = 256;
 
 /// A node: a split on `feature` at `threshold`, whose children are the nodes `child` and
 /// `child + 1` of its tree (below, at or above). A leaf is a node that leads to itself
@@ -244,9 +285,11 @@ impl CompiledForest {
             }
             roots.push((at as u32, depth.iter().copied().max().unwrap_or(0)));
         }
+        let deepest = roots.iter().map(|&(_, d)| d).max().unwrap_or(0);
         CompiledForest {
             base: f.base,
             columns: f.columns.len(),
+            complete: (deepest <= COMPLETE_DEPTH).then(|| Complete::new(f, deepest)),
             roots,
             nodes,
             leaves,
@@ -255,6 +298,12 @@ impl CompiledForest {
 
     /// The log-odds of `other` of every block of a table, into `out`; `rows` is scratch.
     pub fn logits(&self, table: &FeatureTable, rows: &mut Vec<f32>, out: &mut Vec<f64>) {
+        if let Some(complete) = &self.complete {
+            out.clear();
+            out.resize(table.blocks, self.base);
+            complete.add_leaves(|c| table.raw_column(c), out);
+            return;
+        }
         let (n, c) = (table.blocks, self.columns);
         rows.clear();
         rows.resize(n * c, 0.0);
@@ -315,6 +364,102 @@ impl CompiledForest {
         let mut sum = [self.base];
         self.eval_lanes(row, row.len(), &mut sum);
         sum[0]
+    }
+}
+
+impl Complete {
+    /// Lays out the trees of `f` (none deeper than `depth`) as complete trees of `depth`.
+    fn new(f: &Forest, depth: u32) -> Complete {
+        let inner = (1usize << depth) - 1;
+        // The leaves under split `j` (at level `l`, place `p` in its level) are
+        // `p * 2^(depth - l) ..` for `2^(depth - l)` leaves, the left child's the first half.
+        let pass = Split {
+            feature: 0,
+            threshold: f32::NAN,
+            left: 0,
+            right: 0,
+        };
+        let mut template = vec![pass; inner];
+        for (j, split) in template.iter_mut().enumerate() {
+            let level = usize::BITS - 1 - (j + 1).leading_zeros();
+            let place = j + 1 - (1 << level);
+            let half = 1u32 << (depth - level - 1);
+            let first = place as u32 * 2 * half;
+            let span = |from: u32| ((1u64 << half) - 1) << from;
+            let all = (1u64 << (inner + 1)) - 1;
+            split.left = (all & !span(first + half)) as u32;
+            split.right = (all & !span(first)) as u32;
+        }
+        let mut splits = Vec::with_capacity(inner * f.trees.len());
+        let mut leaves = vec![0.0; (inner + 1) * f.trees.len()];
+        for (k, t) in f.trees.iter().enumerate() {
+            splits.extend_from_slice(&template);
+            let splits = &mut splits[k * inner..(k + 1) * inner];
+            let leaves = &mut leaves[k * (inner + 1)..(k + 1) * (inner + 1)];
+            // (source node, its place in the complete tree); the places past the splits are
+            // the leaves. A source leaf above the last level goes down the left children.
+            let mut todo = vec![(0usize, 0usize)];
+            while let Some((i, at)) = todo.pop() {
+                if at >= inner {
+                    leaves[at - inner] = t.value[i];
+                } else if t.feature[i] >= 0 {
+                    splits[at].feature = t.feature[i] as u16;
+                    splits[at].threshold = f32_at_or_above(t.threshold[i]);
+                    todo.push((t.left[i] as usize, 2 * at + 1));
+                    todo.push((t.right[i] as usize, 2 * at + 2));
+                } else {
+                    todo.push((i, 2 * at + 1));
+                }
+            }
+        }
+        Complete {
+            depth,
+            splits,
+            leaves,
+        }
+    }
+
+    /// Adds every tree's leaf to each block's sum in `sums`, tree after tree, so that each sum
+    /// adds its leaves in tree order; `column(c)` is the raw values of feature column `c`, one a
+    /// block (a column it lacks counts as 0, as in the rows of the walk).
+    fn add_leaves<'t>(&self, column: impl Fn(usize) -> &'t [f32], sums: &mut [f64]) {
+        let inner = (1usize << self.depth) - 1;
+        let trees = self.leaves.len() / (inner + 1);
+        let zeros = [0f32; RUN];
+        let mut possible = [0u32; RUN];
+        let all = ((1u64 << (inner + 1)) - 1) as u32;
+        for (run, sums) in sums.chunks_mut(RUN).enumerate() {
+            let from = run * RUN;
+            let m = sums.len();
+            let possible = &mut possible[..m];
+            for k in 0..trees {
+                let splits = self
+                    .splits
+                    .get(k * inner..(k + 1) * inner)
+                    .unwrap_or_default();
+                let leaves = self
+                    .leaves
+                    .get(k * (inner + 1)..(k + 1) * (inner + 1))
+                    .unwrap_or_default();
+                possible.fill(all);
+                for split in splits {
+                    let values = column(usize::from(split.feature))
+                        .get(from..from + m)
+                        .unwrap_or(&zeros[..m]);
+                    let flip = split.left ^ split.right;
+                    for (p, &v) in possible.iter_mut().zip(values) {
+                        let right = 0u32.wrapping_sub(u32::from(not_nan(v) >= split.threshold));
+                        *p &= split.left ^ (flip & right);
+                    }
+                }
+                for (s, &p) in sums.iter_mut().zip(possible.iter()) {
+                    *s += leaves
+                        .get(p.trailing_zeros() as usize)
+                        .copied()
+                        .unwrap_or(0.0);
+                }
+            }
+        }
     }
 }
 
@@ -506,6 +651,82 @@ mod tests {
             let want = forest.trees.iter().fold(-0.25, |s, t| s + plain(t, row));
             assert_eq!(got.to_bits(), want.to_bits(), "block {b} {row:?}");
         }
+    }
+
+    #[test]
+    fn complete_trees_sum_as_the_plain_walks() {
+        // Leaves at depths 0 to 4 (the forest's deepest tree sets the common depth), splits on
+        // a column the table lacks, raw values that are not numbers; 150 blocks: two full runs
+        // and a short one.
+        let deep = Tree {
+            feature: vec![1, 0, -1, 2, -1, 0, -1, -1, -1],
+            threshold: vec![0.5, 2.0, 0.0, 1.5, 0.0, 3.0, 0.0, 0.0, 0.0],
+            left: vec![1, 2, 0, 5, 0, 7, 0, 0, 0],
+            right: vec![4, 3, 0, 6, 0, 8, 0, 0, 0],
+            value: vec![0.0, 0.0, -1.0, 0.0, 3.0, 0.0, 0.125, -0.5, 2.25],
+        };
+        let leaf = Tree {
+            feature: vec![-1],
+            threshold: vec![0.0],
+            left: vec![0],
+            right: vec![0],
+            value: vec![0.75],
+        };
+        let missing = Tree {
+            feature: vec![3, -1, -1],
+            threshold: vec![-0.5, 0.0, 0.0],
+            left: vec![1, 0, 0],
+            right: vec![2, 0, 0],
+            value: vec![-2.0, 5.0, 0.0],
+        };
+        let forest = Forest {
+            columns: vec!["a".into(), "b".into(), "c".into(), "d".into()],
+            base: -0.25,
+            trees: vec![deep.clone(), leaf.clone(), stump(), missing.clone(), deep],
+        };
+        let c = CompiledForest::new(&forest);
+        let complete = c
+            .complete
+            .as_ref()
+            .expect("shallow trees are laid out complete");
+        assert_eq!(complete.depth, 4);
+        let n = 150;
+        // Columns a, b, c; column d is missing (its values count as 0).
+        let columns: Vec<Vec<f32>> = (0..3)
+            .map(|col| {
+                (0..n)
+                    .map(|b| match (b * 7 + col * 3) % 13 {
+                        0 => f32::NAN,
+                        r => r as f32 * 0.25 - 0.5,
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut sums = vec![-0.25; n];
+        complete.add_leaves(
+            |col| columns.get(col).map(Vec::as_slice).unwrap_or_default(),
+            &mut sums,
+        );
+        for (b, got) in sums.iter().enumerate() {
+            let row: Vec<f32> = (0..4)
+                .map(|col| columns.get(col).map_or(0.0, |c| not_nan(c[b])))
+                .collect();
+            let want = forest.trees.iter().fold(-0.25, |s, t| s + plain(t, &row));
+            assert_eq!(got.to_bits(), want.to_bits(), "block {b} {row:?}");
+        }
+        // A forest of single leaves: depth 0, no splits.
+        let only = Forest {
+            columns: vec!["a".into()],
+            base: 1.0,
+            trees: vec![leaf.clone(), leaf],
+        };
+        let c = CompiledForest::new(&only);
+        let mut sums = vec![1.0; 3];
+        c.complete
+            .as_ref()
+            .expect("complete")
+            .add_leaves(|_| &[], &mut sums);
+        assert_eq!(sums, vec![2.5; 3]);
     }
 
     #[test]
