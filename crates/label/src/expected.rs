@@ -56,13 +56,13 @@
 use serde::{Deserialize, Serialize};
 use victor_core::Label;
 use victor_features::Page;
-use victor_features::features::lexicon::is_cjk;
+use victor_features::is_cjk;
 
 use victor_core::{Probs, decide};
 
 /// The number of words of a block's text for the expected-F1 decoding, counted as the
 /// text-level measure counts them (`victor eval`, the shared scorer): runs of letters and
-/// digits, with every Han or kana character ([`victor_features::features::lexicon::is_cjk`])
+/// digits, with every Han or kana character ([`victor_features::is_cjk`])
 /// and every Thai character a word of its own.
 pub fn word_count(text: &str) -> u32 {
     let mut n = 0u32;

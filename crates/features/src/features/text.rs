@@ -9,11 +9,11 @@ use rustc_hash::{FxBuildHasher, FxHashSet, FxHasher};
 use super::lexicon::{is_cjk, tokens, word_hash};
 
 /// Character classes: letters, digits, punctuation, white space, other.
-pub const CHAR_CLASSES: [&str; 5] = ["alpha", "num", "punct", "white", "other"];
+pub(crate) const CHAR_CLASSES: [&str; 5] = ["alpha", "num", "punct", "white", "other"];
 /// Token classes: words, numbers, letters mixed with digits, other.
-pub const TOKEN_CLASSES: [&str; 4] = ["alpha", "num", "mix", "other"];
+pub(crate) const TOKEN_CLASSES: [&str; 4] = ["alpha", "num", "mix", "other"];
 /// Values of the `text.end` feature: the last character of the block.
-pub const END_CLASSES: [&str; 9] = [
+pub(crate) const END_CLASSES: [&str; 9] = [
     "period",
     "excl",
     "quest",
@@ -27,7 +27,7 @@ pub const END_CLASSES: [&str; 9] = [
 
 /// Statistics of one block's text.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct TextStats {
+pub(crate) struct TextStats {
     /// Characters per class ([`CHAR_CLASSES`]).
     pub chars: [u32; 5],
     /// Han, Hiragana and Katakana characters ([`super::lexicon::is_cjk`]), among the letters.
@@ -472,7 +472,7 @@ fn general_pass(
 
 impl TextStats {
     /// Computes the statistics of `text` (collapsed white space, as blocks hold it).
-    pub fn of(text: &str, stop: Option<&FxHashSet<u64>>, title: &FxHashSet<u64>) -> TextStats {
+    pub(crate) fn of(text: &str, stop: Option<&FxHashSet<u64>>, title: &FxHashSet<u64>) -> TextStats {
         let mut s = TextStats::default();
         if text.is_ascii() {
             ascii_pass(text.as_bytes(), &mut s, stop, title);
@@ -516,7 +516,7 @@ impl TextStats {
     }
 
     /// All characters.
-    pub fn total_chars(&self) -> u32 {
+    pub(crate) fn total_chars(&self) -> u32 {
         self.chars.iter().sum()
     }
 
@@ -524,12 +524,12 @@ impl TextStats {
     /// CJK character counts three. One carries about as much as three Latin letters (a word of
     /// Chinese is 1.5 characters, of English 5 letters and a space), and this is also its
     /// length in UTF-8.
-    pub fn text_length(&self) -> u32 {
+    pub(crate) fn text_length(&self) -> u32 {
         self.total_chars() + 2 * self.cjk_chars
     }
 
     /// All tokens.
-    pub fn total_tokens(&self) -> u32 {
+    pub(crate) fn total_tokens(&self) -> u32 {
         self.tokens.iter().sum()
     }
 }
