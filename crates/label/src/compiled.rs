@@ -16,8 +16,8 @@
 
 use ndarray::Array2;
 use rustc_hash::FxHashMap;
-use victor_features::{Macro, boundary_offset};
 use victor_features::{Extractor, FeatureTable, Template};
+use victor_features::{Macro, boundary_offset};
 
 use crate::crf::CrfModel;
 

@@ -9,13 +9,13 @@ use std::ops::Range;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use super::Extractor;
 use super::candidate::{self, Candidates, Density};
 use super::lexicon::{iso639_1, tokens, word_hash};
 use super::module::Module;
 use super::seeds;
 use super::structure::{ElemInfo, Structure};
 use super::text::TextStats;
-use super::Extractor;
 use crate::page::Page;
 
 /// Blocks longer than this (in words) are never counted as duplicates.

@@ -24,7 +24,9 @@ fn flag(b: bool) -> f32 {
 // main
 
 pub(super) fn main_in_best(d: &PageData<'_>, _: u8, out: &mut [f32]) {
-    fill(out, |i| flag(d.cand.in_best.get(i).copied().unwrap_or(false)));
+    fill(out, |i| {
+        flag(d.cand.in_best.get(i).copied().unwrap_or(false))
+    });
 }
 
 pub(super) fn main_ratio(d: &PageData<'_>, _: u8, out: &mut [f32]) {
@@ -149,7 +151,12 @@ pub(super) fn date_window(d: &PageData<'_>, _: u8, out: &mut [f32]) {
 
 pub(super) fn div_group(d: &PageData<'_>, _: u8, out: &mut [f32]) {
     fill(out, |i| {
-        d.word_ratio(d.div_words.get(d.infos[i].div as usize).copied().unwrap_or(0))
+        d.word_ratio(
+            d.div_words
+                .get(d.infos[i].div as usize)
+                .copied()
+                .unwrap_or(0),
+        )
     });
 }
 
@@ -301,7 +308,9 @@ pub(super) fn density_best_share(d: &PageData<'_>, _: u8, out: &mut [f32]) {
 }
 
 pub(super) fn density_place(d: &PageData<'_>, _: u8, out: &mut [f32]) {
-    fill(out, |i| f32::from(d.dens.place.get(i).copied().unwrap_or(0)));
+    fill(out, |i| {
+        f32::from(d.dens.place.get(i).copied().unwrap_or(0))
+    });
 }
 
 pub(super) fn density_region_share(d: &PageData<'_>, _: u8, out: &mut [f32]) {
@@ -313,21 +322,29 @@ pub(super) fn density_region_link(d: &PageData<'_>, _: u8, out: &mut [f32]) {
 }
 
 pub(super) fn density_semantic(d: &PageData<'_>, _: u8, out: &mut [f32]) {
-    fill(out, |i| flag(d.dens.semantic.get(i).copied().unwrap_or(false)));
+    fill(out, |i| {
+        flag(d.dens.semantic.get(i).copied().unwrap_or(false))
+    });
 }
 
 pub(super) fn density_in_article(d: &PageData<'_>, _: u8, out: &mut [f32]) {
-    fill(out, |i| flag(d.dens.in_article.get(i).copied().unwrap_or(false)));
+    fill(out, |i| {
+        flag(d.dens.in_article.get(i).copied().unwrap_or(false))
+    });
 }
 
 // justext
 
 pub(super) fn justext_cf(d: &PageData<'_>, _: u8, out: &mut [f32]) {
-    fill(out, |i| d.justext_cf.get(i).map_or(0.0, |c| f32::from(c.index())));
+    fill(out, |i| {
+        d.justext_cf.get(i).map_or(0.0, |c| f32::from(c.index()))
+    });
 }
 
 pub(super) fn justext_good(d: &PageData<'_>, _: u8, out: &mut [f32]) {
-    fill(out, |i| flag(d.justext_final.get(i) == Some(&JusTextClass::Good)));
+    fill(out, |i| {
+        flag(d.justext_final.get(i) == Some(&JusTextClass::Good))
+    });
 }
 
 // kimatu
@@ -337,5 +354,7 @@ pub(super) fn kimatu_relevance(d: &PageData<'_>, _: u8, out: &mut [f32]) {
 }
 
 pub(super) fn kimatu_kept(d: &PageData<'_>, _: u8, out: &mut [f32]) {
-    fill(out, |i| flag(d.kimatu_kept.get(i).copied().unwrap_or(false)));
+    fill(out, |i| {
+        flag(d.kimatu_kept.get(i).copied().unwrap_or(false))
+    });
 }

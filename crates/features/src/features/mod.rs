@@ -156,7 +156,11 @@ fn regexp_columns(c: &mut Columns<'_>) -> Result<Regexps, ConfigError> {
     let config = c.config();
     for (k, (name, list)) in config.regexp.iter().enumerate().take(255) {
         let default: Vec<f64> = (1..=list.len()).map(|i| i as f64).collect();
-        c.numeric(format!("regexp.{name}"), (fill::regexp, k as u8), Some(default))?;
+        c.numeric(
+            format!("regexp.{name}"),
+            (fill::regexp, k as u8),
+            Some(default),
+        )?;
     }
     if config.regexp.contains_key("date") || config.regexp.contains_key("time") {
         c.fixed(Module::Regexp)?;
@@ -197,9 +201,13 @@ fn class_columns(c: &mut Columns<'_>) -> Result<(FxHashMap<String, u8>, Vec<u8>)
             .class_keywords
             .iter()
             .position(|k| &k.group == name)
-            .ok_or_else(|| ConfigError::Invalid(format!("class_outer: no keyword group {name:?}")))?;
+            .ok_or_else(|| {
+                ConfigError::Invalid(format!("class_outer: no keyword group {name:?}"))
+            })?;
         if outer_groups.len() == 32 {
-            return Err(ConfigError::Invalid("class_outer: at most 32 groups".into()));
+            return Err(ConfigError::Invalid(
+                "class_outer: at most 32 groups".into(),
+            ));
         }
         c.flag(
             format!("class.in-{name}"),

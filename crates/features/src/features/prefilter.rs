@@ -55,8 +55,8 @@ impl ByteSet {
 const BYTE_WEIGHT: [f64; 256] = {
     // a..z, English letter frequencies (per cent).
     const LOWER: [f64; 26] = [
-        8.2, 1.5, 2.8, 4.3, 12.7, 2.2, 2.0, 6.1, 7.0, 0.2, 0.8, 4.0, 2.4, 6.7, 7.5, 1.9, 0.1,
-        6.0, 6.3, 9.1, 2.8, 1.0, 2.4, 0.2, 2.0, 0.1,
+        8.2, 1.5, 2.8, 4.3, 12.7, 2.2, 2.0, 6.1, 7.0, 0.2, 0.8, 4.0, 2.4, 6.7, 7.5, 1.9, 0.1, 6.0,
+        6.3, 9.1, 2.8, 1.0, 2.4, 0.2, 2.0, 0.1,
     ];
     let mut w = [0.05; 256];
     let mut b = 0;
@@ -211,7 +211,10 @@ mod tests {
         ];
         for (re, text) in cases {
             let need = required_bytes_of(re).unwrap_or_default();
-            assert!(regex::Regex::new(re).is_ok_and(|r| r.is_match(text)), "{re} matches {text}");
+            assert!(
+                regex::Regex::new(re).is_ok_and(|r| r.is_match(text)),
+                "{re} matches {text}"
+            );
             assert!(text.bytes().any(|b| need.contains(b)), "{re}: {text}");
         }
     }

@@ -261,7 +261,9 @@ mod tests {
         assert_eq!(all, (0..patterns.len()).collect::<Vec<_>>());
         // Most expressions need a rare byte (a digit, `@`, `:`, `-`): a block of letters and
         // spaces is searched for the others only.
-        let rare = groups.iter().find_map(|(need, members)| need.map(|s| (s, members.len())));
+        let rare = groups
+            .iter()
+            .find_map(|(need, members)| need.map(|s| (s, members.len())));
         assert!(
             rare.is_some_and(|(s, n)| n >= 8 && !s.contains(b' ') && !s.contains(b'e')),
             "{groups:?}"

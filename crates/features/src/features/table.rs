@@ -36,7 +36,13 @@ pub struct Column {
 impl Column {
     /// Discretizes a column of raw values into cell `col` of every row of `out` (rows of
     /// `stride` cells), deciding the kind once per column rather than once per cell.
-    pub(super) fn discretize_column(&self, raws: &[f32], out: &mut [u16], col: usize, stride: usize) {
+    pub(super) fn discretize_column(
+        &self,
+        raws: &[f32],
+        out: &mut [u16],
+        col: usize,
+        stride: usize,
+    ) {
         let rows = out.chunks_exact_mut(stride.max(1)).zip(raws);
         let cell = |row: &mut [u16], v: u16| {
             if let Some(c) = row.get_mut(col) {

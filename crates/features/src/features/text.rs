@@ -416,7 +416,9 @@ fn single_pass<const ASCII: bool>(
             if let Some(end) = t.alnum_end {
                 let marks = text.get(end..at).unwrap_or_default();
                 if ASCII {
-                    marks.bytes().for_each(|m| word.write_u8(m.to_ascii_lowercase()));
+                    marks
+                        .bytes()
+                        .for_each(|m| word.write_u8(m.to_ascii_lowercase()));
                 } else {
                     marks.chars().for_each(|m| hash_char(&mut word, m));
                 }
@@ -544,7 +546,11 @@ fn general_pass(
 
 impl TextStats {
     /// Computes the statistics of `text` (collapsed white space, as blocks hold it).
-    pub(crate) fn of(text: &str, stop: Option<&FxHashSet<u64>>, title: &FxHashSet<u64>) -> TextStats {
+    pub(crate) fn of(
+        text: &str,
+        stop: Option<&FxHashSet<u64>>,
+        title: &FxHashSet<u64>,
+    ) -> TextStats {
         let mut s = TextStats::default();
         let one_pass = if text.is_ascii() {
             single_pass::<true>(text, &mut s, stop, title)
