@@ -42,6 +42,7 @@ impl<'p> GroupMemo<'p> {
     }
 
     /// The keyword group of element `e`.
+    #[inline]
     pub(super) fn get(&self, ex: &Extractor, page: &'p Page, e: u32) -> u8 {
         // The group depends on the class and id alone (element 0, the root, has none).
         let Some(memo) = self.groups.get(e as usize).filter(|_| e != 0) else {

@@ -36,7 +36,6 @@ mod fill;
 mod langid;
 pub(crate) mod lexicon;
 mod module;
-mod prefilter;
 mod regexp;
 mod registry;
 pub mod seeds;
