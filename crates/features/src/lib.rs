@@ -31,7 +31,7 @@ pub use config::{
     LangIdMethod,
 };
 pub use decode::{DecodeError, Decoded, EncodingSource, decode, decode_with_charset};
-pub use features::lexicon::{StopWords, is_cjk, iso639_1};
+pub use features::lexicon::{StopWords, Tokens, is_cjk, iso639_1, tokens, word_hash};
 pub use features::seeds;
 pub use features::structure::top_down;
 pub use features::{Candidates, Column, Extractor, FeatureTable, Kind, Module, Schema};

@@ -33,16 +33,17 @@ pub fn is_cjk(ch: char) -> bool {
         | 0x20000..=0x3134F) // CJK Extensions B to G
 }
 
-/// The tokens of a block's text (white space collapsed to single spaces, as blocks hold it):
-/// see [the module docs](self#tokens). No allocation; text without CJK characters is split at
-/// spaces only.
-pub(crate) fn tokens(text: &str) -> Tokens<'_> {
+/// The tokens of a block's text (white space collapsed to single spaces, as blocks hold it): runs
+/// of characters between spaces, except that every Han ideograph, Hiragana or Katakana
+/// character ([`is_cjk`]) is a token of its own; punctuation stays with the token it follows.
+/// No allocation; text without CJK characters is split at spaces only.
+pub fn tokens(text: &str) -> Tokens<'_> {
     Tokens { rest: text }
 }
 
 /// Iterator of [`tokens`].
 #[derive(Clone, Debug)]
-pub(crate) struct Tokens<'a> {
+pub struct Tokens<'a> {
     rest: &'a str,
 }
 
@@ -101,7 +102,7 @@ fn token_end(s: &str) -> usize {
 /// Hash of a word's lowercase form, computed without allocating. Non-alphanumeric characters at
 /// either end are ignored ("(The" and "the," hash like "the").
 #[inline]
-pub(crate) fn word_hash(word: &str) -> u64 {
+pub fn word_hash(word: &str) -> u64 {
     if word.is_ascii() {
         // The same hash byte by byte: ASCII letters and digits are the only ASCII characters
         // `char::is_alphanumeric` accepts.

@@ -28,6 +28,18 @@
 //! Numeric values are discretized by the bins of the configuration; flags are `0`/`1`;
 //! categorical values are names. The discretized value of every cell has a label (a bin number,
 //! `0`/`1`, or a name) that templates turn into CRF attribute strings.
+//!
+//! # Layout, and adding a feature
+//!
+//! `registry.rs` lists every fixed column (module, name, extractor, discretization) and builds a
+//! configuration's columns; `data.rs` measures a page once (text statistics, structure, keyword
+//! groups, candidates, totals, languages, expression hits, the seeds' signals); `fill.rs` holds
+//! one extractor per column, filling it from those measurements; `class.rs`, `langid.rs` and
+//! `regexp.rs` hold the measurements of their modules; `table.rs` the schema and the table.
+//!
+//! A new feature is one entry in the registry's `REGISTRY` and one function in `fill.rs`
+//! (`fn(&PageData, u8, &mut [f32])`), plus a row in the table above; a field of `PageData` only
+//! when it needs a page-level measurement that is not there yet.
 
 pub(crate) mod candidate;
 mod class;
