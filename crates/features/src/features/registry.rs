@@ -63,6 +63,7 @@ const SHARES: [f64; 6] = [0.02, 0.05, 0.1, 0.25, 0.5, 0.75];
 /// The fixed columns, module by module in column order. The columns a configuration names
 /// (containers, splits, character and token classes, expressions, class levels and outer
 /// groups) are registered in [`super::Extractor::new`] around them.
+#[rustfmt::skip]
 const REGISTRY: &[Entry] = {
     use Module as M;
     use Spec::{Categorical as C, Flag, Numeric as N};
@@ -73,28 +74,13 @@ const REGISTRY: &[Entry] = {
         entry(M::Markup, "container.hidden", f::hidden, Flag),
         entry(M::Content, "token.upper-rel", f::token_upper_rel, N(None)),
         entry(M::Sentence, "sentence.count", f::sentence_count, N(None)),
-        entry(
-            M::Sentence,
-            "sentence.avg-length",
-            f::sentence_avg_length,
-            N(None),
-        ),
+        entry(M::Sentence, "sentence.avg-length", f::sentence_avg_length, N(None)),
         entry(M::Sentence, "sentence-begin", f::sentence_begin, Flag),
         entry(M::Sentence, "sentence-end", f::sentence_end, Flag),
-        entry(
-            M::Sentence,
-            "text.end",
-            f::text_end,
-            C(|| names(&END_CLASSES)),
-        ),
+        entry(M::Sentence, "text.end", f::text_end, C(|| names(&END_CLASSES))),
         entry(M::Duplicate, "first-duplicate", f::first_duplicate, Flag),
         entry(M::Duplicate, "duplicate-count", f::duplicate_count, N(None)),
-        entry(
-            M::Duplicate,
-            "duplicate.prefix-count",
-            f::prefix_count,
-            N(None),
-        ),
+        entry(M::Duplicate, "duplicate.prefix-count", f::prefix_count, N(None)),
         // Only with a `date` or `time` expression configured.
         entry(M::Regexp, "regexp.date-window", f::date_window, N(None)),
         entry(M::Groups, "div-group.word-ratio", f::div_group, N(None)),
@@ -103,84 +89,29 @@ const REGISTRY: &[Entry] = {
         entry(M::LangId, "langid.block", f::lang_block, N(None)),
         entry(M::Document, "position", f::position, N(None)),
         entry(M::Document, "document.word-count", f::doc_words, N(None)),
-        entry(
-            M::Document,
-            "document.sentence-count",
-            f::doc_sentences,
-            N(None),
-        ),
+        entry(M::Document, "document.sentence-count", f::doc_sentences, N(None)),
         entry(M::Document, "document.block-count", f::doc_blocks, N(None)),
-        entry(
-            M::Document,
-            "document.max-div-group",
-            f::doc_max_div,
-            N(None),
-        ),
+        entry(M::Document, "document.max-div-group", f::doc_max_div, N(None)),
         entry(M::Document, "document.max-td-group", f::doc_max_td, N(None)),
         entry(M::Paragraph, "paragraph.word-count", f::para_words, N(None)),
-        entry(
-            M::Paragraph,
-            "paragraph.link-density",
-            f::para_link_density,
-            N(None),
-        ),
+        entry(M::Paragraph, "paragraph.link-density", f::para_link_density, N(None)),
         entry(M::Paragraph, "paragraph.blocks", f::para_blocks, N(None)),
-        entry(
-            M::Paragraph,
-            "paragraph.position",
-            f::para_position,
-            C(|| names(&PARA_POSITIONS)),
-        ),
+        entry(M::Paragraph, "paragraph.position", f::para_position, C(|| names(&PARA_POSITIONS))),
         entry(M::StopWords, "stopword-density", f::stop_density, N(None)),
-        entry(
-            M::StopWords,
-            "paragraph.stopword-density",
-            f::para_stop_density,
-            N(None),
-        ),
+        entry(M::StopWords, "paragraph.stopword-density", f::para_stop_density, N(None)),
         entry(M::Title, "title.in-title", f::title_in, N(None)),
         entry(M::Title, "title.cover", f::title_cover, N(None)),
         entry(M::Bte, "bte.in", f::bte_in, Flag),
         entry(M::Bte, "bte.in-text", f::bte_in_text, Flag),
-        entry(
-            M::Density,
-            "density.best-share",
-            f::density_best_share,
-            N(Some(&SHARES)),
-        ),
-        entry(
-            M::Density,
-            "density.place",
-            f::density_place,
-            C(|| names(&candidate::PLACES)),
-        ),
-        entry(
-            M::Density,
-            "density.region-share",
-            f::density_region_share,
-            N(Some(&SHARES)),
-        ),
-        entry(
-            M::Density,
-            "density.region-link",
-            f::density_region_link,
-            N(Some(&[0.05, 0.2, 0.4, 0.6, 0.8])),
-        ),
+        entry(M::Density, "density.best-share", f::density_best_share, N(Some(&SHARES))),
+        entry(M::Density, "density.place", f::density_place, C(|| names(&candidate::PLACES))),
+        entry(M::Density, "density.region-share", f::density_region_share, N(Some(&SHARES))),
+        entry(M::Density, "density.region-link", f::density_region_link, N(Some(&[0.05, 0.2, 0.4, 0.6, 0.8]))),
         entry(M::Density, "density.semantic", f::density_semantic, Flag),
-        entry(
-            M::Density,
-            "density.in-article",
-            f::density_in_article,
-            Flag,
-        ),
+        entry(M::Density, "density.in-article", f::density_in_article, Flag),
         entry(M::JusText, "justext.cf", f::justext_cf, C(justext_names)),
         entry(M::JusText, "justext.good", f::justext_good, Flag),
-        entry(
-            M::Kimatu,
-            "kimatu.relevance",
-            f::kimatu_relevance,
-            N(Some(&[-1.5, -1.0, -0.5, 0.0, 0.1, 0.32, 0.5])),
-        ),
+        entry(M::Kimatu, "kimatu.relevance", f::kimatu_relevance, N(Some(&[-1.5, -1.0, -0.5, 0.0, 0.1, 0.32, 0.5]))),
         entry(M::Kimatu, "kimatu.kept", f::kimatu_kept, Flag),
     ]
 };
