@@ -419,7 +419,7 @@ fn binary_signature(head: &[u8]) -> Option<&'static str> {
 }
 
 /// The encoding a `<meta>` tag in the first 4 KiB declares, if it names one encoding_rs knows.
-pub fn prescan_meta(bytes: &[u8]) -> Option<&'static Encoding> {
+pub(crate) fn prescan_meta(bytes: &[u8]) -> Option<&'static Encoding> {
     let enc = meta_label(bytes)?;
     // HTML5: a UTF-16 declaration in an ASCII-compatible document means UTF-8; x-user-defined
     // means windows-1252.

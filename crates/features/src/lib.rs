@@ -6,29 +6,42 @@
 //! 1. [`decode()`]: raw bytes to text, with browser-like encoding detection;
 //! 2. [`segment()`]: text to a [`Page`] of blocks, each with its ancestors in the tree a browser
 //!    would build (victor's own HTML5 tokenizer; an open-element stack places the text);
-//! 3. [`features`]: blocks to a [`FeatureTable`] of raw and discretized values, by modules that
+//! 3. [`Extractor`]: blocks to a [`FeatureTable`] of raw and discretized values, by modules that
 //!    a [`FeatureConfig`] switches on and bins;
 //!
 //! The library is plain: bytes in, values out; no global state, no printing, typed errors.
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
+#![deny(unreachable_pub)]
 #![recursion_limit = "512"]
 
-pub mod config;
-pub mod decode;
-pub mod features;
-pub mod page;
-pub mod segment;
-pub mod template;
+mod config;
+mod decode;
+mod features;
+mod page;
+// The segmenter's items are `pub` for its own submodules; what other crates use is re-exported
+// below. `unreachable_pub` is allowed there until the tokenizer work curates that module.
+#[allow(unreachable_pub)]
+mod segment;
+mod template;
 
-pub use config::{ConfigError, FEATURE_VERSION, FeatureConfig, LangIdMethod};
-pub use decode::{DecodeError, Decoded, decode, decode_with_charset};
-pub use features::{Column, Extractor, FeatureTable, Kind, Schema};
-pub use page::{Block, Element, ElementId, Page, Split};
-pub use segment::tags::Tag;
-pub use segment::{DEFAULT_MAX_BLOCKS, SegmentError, Segmenter, segment};
-pub use template::{DEFAULT_TEMPLATE, Template, TemplateError};
+pub use config::{
+    ConfigError, DEFAULT_CONFIG_JSON, FEATURE_VERSION, FeatureConfig, KeywordGroup, LangIdConfig,
+    LangIdMethod,
+};
+pub use decode::{DecodeError, Decoded, EncodingSource, decode, decode_with_charset};
+pub use features::lexicon::{StopWords, Tokens, is_cjk, iso639_1, tokens, word_hash};
+pub use features::seeds;
+pub use features::structure::top_down;
+pub use features::{Candidates, Column, Extractor, FeatureTable, Kind, Module, Schema};
+pub use page::{Ancestors, Block, Element, ElementId, Page, Split};
+pub use segment::tags::{Props, Tag};
+pub use segment::{DEFAULT_MAX_BLOCKS, SegmentError, Segmenter, segment, tokenize_only};
+pub use template::{
+    BOUNDARY, DEFAULT_TEMPLATE, Line, MAX_MACROS, Macro, ParsedAttr, Template, TemplateError,
+    boundary_code, boundary_offset,
+};
 
 /// Why a page could not be read.
 #[derive(Debug, thiserror::Error)]

@@ -175,15 +175,20 @@ impl Page {
     }
 }
 
-static ROOT: Element = Element {
-    tag: Tag(0),
-    parent: 0,
-    class: 0..0,
-    id: 0..0,
-    hidden: false,
-    placeholder: false,
-    semantic: false,
-};
+static ROOT: Element = Element::ROOT;
+
+impl Element {
+    /// The root of every page's tree (element 0): no tag, no attributes, its own parent.
+    pub const ROOT: Element = Element {
+        tag: Tag(0),
+        parent: 0,
+        class: 0..0,
+        id: 0..0,
+        hidden: false,
+        placeholder: false,
+        semantic: false,
+    };
+}
 
 /// Iterator over an element and its ancestors, nearest first, excluding the root.
 #[derive(Clone, Debug)]

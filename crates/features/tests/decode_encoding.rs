@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use victor_features::decode::EncodingSource;
+use victor_features::EncodingSource;
 use victor_features::{DecodeError, decode, segment};
 
 /// Decodes and segments, returning the encoding's name, its source, and the block texts.

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 use html5ever::tendril::TendrilSink;
 use markup5ever_rcdom::{Handle, NodeData, RcDom};
-use victor_features::segment::tags::Props;
+use victor_features::Props;
 use victor_features::{Tag, decode, segment};
 
 mod wrapper;

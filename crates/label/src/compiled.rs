@@ -16,8 +16,8 @@
 
 use ndarray::Array2;
 use rustc_hash::FxHashMap;
-use victor_features::template::{Macro, boundary_offset};
 use victor_features::{Extractor, FeatureTable, Template};
+use victor_features::{Macro, boundary_offset};
 
 use crate::crf::CrfModel;
 
@@ -93,7 +93,7 @@ struct Spec {
 
 #[derive(Debug)]
 struct Line {
-    specs: [Spec; victor_features::template::MAX_MACROS],
+    specs: [Spec; victor_features::MAX_MACROS],
     /// Number of macros.
     n: usize,
     /// Whether every macro's row is within the window (the fast path of inner blocks).
@@ -159,7 +159,7 @@ impl CompiledTemplate {
                     }
                     _ => Table::Hash(FxHashMap::default()),
                 };
-                let mut specs = [Spec::default(); victor_features::template::MAX_MACROS];
+                let mut specs = [Spec::default(); victor_features::MAX_MACROS];
                 let mut stride = 1u64;
                 for k in (0..macros.len().min(specs.len())).rev() {
                     let m = macros[k];

@@ -60,7 +60,7 @@ impl<'m> Labeler<'m> {
     }
 
     /// Sets the block limit of the labeler's segmenter (default
-    /// [`victor_features::segment::DEFAULT_MAX_BLOCKS`]): a page with more blocks is refused
+    /// [`victor_features::DEFAULT_MAX_BLOCKS`]): a page with more blocks is refused
     /// with an error instead of taking memory in proportion to its size.
     pub fn set_max_blocks(&mut self, max_blocks: usize) {
         self.s.segmenter.set_max_blocks(max_blocks);

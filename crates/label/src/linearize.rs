@@ -21,7 +21,7 @@
 
 use rustc_hash::FxHashMap;
 use victor_core::Label;
-use victor_features::segment::tags::Tag;
+use victor_features::Tag;
 use victor_features::{Block, Page};
 
 use crate::render::Line;
@@ -52,7 +52,7 @@ fn places(page: &Page) -> (Vec<Place>, Vec<bool>) {
     let mut p = vec![Place::default(); n];
     // Lists and tables with another of their kind inside or around them.
     let mut nested = vec![false; n];
-    for e in victor_features::features::structure::top_down(page) {
+    for e in victor_features::top_down(page) {
         let el = page.element(e);
         let up = p.get(el.parent as usize).copied().unwrap_or_default();
         let mut me = up;

@@ -13,8 +13,8 @@ use serde::Serialize;
 use serde::ser::SerializeSeq;
 
 use victor_core::Label;
-use victor_features::segment::tags::{Props, Tag};
 use victor_features::{Block, Page};
+use victor_features::{Props, Tag};
 
 use victor_core::Probs;
 

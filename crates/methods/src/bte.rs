@@ -20,7 +20,7 @@ use std::ops::Range;
 
 use victor_core::Label;
 use victor_features::Page;
-use victor_features::segment::tags::Tag;
+use victor_features::Tag;
 
 /// Tags that step 0 removes before tokenizing (their start and end tags count for nothing).
 const DROPPED: &[&str] = &[

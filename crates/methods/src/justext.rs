@@ -1,12 +1,12 @@
 //! jusText as a labeler (seed `002`). The classification itself lives in
-//! [`victor_features::features::seeds::justext`] (re-exported here), where it is also the
+//! [`victor_features::seeds::justext`] (re-exported here), where it is also the
 //! `justext` feature module; see its docs for the stages and the seed's rules.
 
 use rustc_hash::FxHashSet;
 use victor_core::Label;
 use victor_features::Page;
 
-pub(crate) use victor_features::features::seeds::justext::*;
+pub(crate) use victor_features::seeds::justext::*;
 
 /// Labels a page with jusText: the blocks of good paragraphs are kept (as `header` inside a
 /// heading element, else `text`), the others are `other`.
@@ -33,7 +33,7 @@ pub(crate) fn label(
 mod tests {
     use super::*;
     use crate::testutil::{kept, page};
-    use victor_features::features::lexicon::StopWords;
+    use victor_features::StopWords;
 
     const PROSE: &str = "It was the best of times and it was the worst of times, it was the age of \
         wisdom and it was the age of foolishness, it was the epoch of belief.";

@@ -1,12 +1,12 @@
 //! Kimatu as a labeler (seed `000`). The blocks, ratios and steps live in
-//! [`victor_features::features::seeds::kimatu`] (re-exported here), where the relevance is
+//! [`victor_features::seeds::kimatu`] (re-exported here), where the relevance is
 //! also the `kimatu` feature module; see its docs for the seed's rules and constants.
 
 use victor_core::Label;
 use victor_features::Page;
 
 use crate::paragraph::paragraphs;
-pub(crate) use victor_features::features::seeds::kimatu::*;
+pub(crate) use victor_features::seeds::kimatu::*;
 
 /// Labels a page with Kimatu: the blocks of kept elements are kept (`header` inside a heading
 /// element, else `text`), the others are `other`.

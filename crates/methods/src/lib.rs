@@ -32,7 +32,7 @@ mod paragraph;
 
 use victor_core::Label;
 use victor_features::Page;
-use victor_features::features::lexicon::{StopWords, iso639_1};
+use victor_features::{StopWords, iso639_1};
 
 /// A labeling method other than the CRF.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -106,7 +106,7 @@ pub fn one_hot(labels: &[Label], out: &mut Vec<[f64; 3]>) {
     }));
 }
 
-pub(crate) use victor_features::features::seeds::in_heading;
+pub(crate) use victor_features::seeds::in_heading;
 
 /// The label of a kept block: `header` inside a heading element, else `text`.
 #[inline]

@@ -1,4 +1,4 @@
 //! jusText's paragraphs over victor's blocks: see
-//! [`victor_features::features::seeds::paragraph`], re-exported here.
+//! [`victor_features::seeds::paragraph`], re-exported here.
 
-pub(crate) use victor_features::features::seeds::paragraph::*;
+pub(crate) use victor_features::seeds::paragraph::*;

@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::Context;
-use victor_features::{Extractor, Segmenter, decode, segment::tokenize_only};
+use victor_features::{Extractor, Segmenter, decode, tokenize_only};
 use victor_label::Labeler;
 use victor_label::render_text;
 

@@ -36,7 +36,7 @@ pub struct Candidates {
 }
 
 /// Scores the elements of a page and derives the per-block facts.
-pub fn candidates(
+pub(crate) fn candidates(
     page: &Page,
     st: &Structure,
     stats: &[TextStats],
@@ -171,7 +171,7 @@ pub fn candidates(
 
 /// Values of [`Density::place`]: the block's place relative to the article (the best element
 /// and its merged siblings): no article, before it, inside it, between two of its parts, after it.
-pub const PLACES: [&str; 5] = ["none", "before", "in", "gap", "after"];
+pub(crate) const PLACES: [&str; 5] = ["none", "before", "in", "gap", "after"];
 
 /// A sibling of the best element joins the article when it scores at least this share of the
 /// best score (and at least [`SIBLING_MIN_SCORE`]), as in Readability.
@@ -189,7 +189,7 @@ const SIBLING_P_LINKS: f32 = 0.25;
 /// is links, whether HTML5 or schema.org markup calls the region the main content, and where
 /// the block sits relative to the element the readability-style score rates best.
 #[derive(Clone, Debug, Default)]
-pub struct Density {
+pub(crate) struct Density {
     /// Share of the page's non-link text inside the best element (the same for every block).
     pub best_share: f32,
     /// Index into [`PLACES`] per block.
@@ -210,7 +210,7 @@ pub struct Density {
 }
 
 /// Derives the [`Density`] facts from the element scores of [`candidates`].
-pub fn density(page: &Page, st: &Structure, cand: &Candidates) -> Density {
+pub(crate) fn density(page: &Page, st: &Structure, cand: &Candidates) -> Density {
     let nb = page.blocks.len();
     let n = page.elements.len();
     let mut out = Density {

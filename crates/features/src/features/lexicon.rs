@@ -33,9 +33,10 @@ pub fn is_cjk(ch: char) -> bool {
         | 0x20000..=0x3134F) // CJK Extensions B to G
 }
 
-/// The tokens of a block's text (white space collapsed to single spaces, as blocks hold it):
-/// see [the module docs](self#tokens). No allocation; text without CJK characters is split at
-/// spaces only.
+/// The tokens of a block's text (white space collapsed to single spaces, as blocks hold it): runs
+/// of characters between spaces, except that every Han ideograph, Hiragana or Katakana
+/// character ([`is_cjk`]) is a token of its own; punctuation stays with the token it follows.
+/// No allocation; text without CJK characters is split at spaces only.
 pub fn tokens(text: &str) -> Tokens<'_> {
     Tokens { rest: text }
 }
@@ -224,14 +225,14 @@ pub fn iso639_1(code3: &str) -> Option<&'static str> {
 /// the page's own list wins by far; a vote costs one hash lookup per word, where a trigram
 /// detector scores every trigram of the text against every language profile.
 #[derive(Debug, Default)]
-pub struct StopIndex {
+pub(crate) struct StopIndex {
     langs: Vec<whatlang::Lang>,
     words: rustc_hash::FxHashMap<u64, u128>,
 }
 
 /// Stop-word hits per language of [`StopIndex`] (by index), and the number of words.
 #[derive(Debug)]
-pub struct StopVotes {
+pub(crate) struct StopVotes {
     /// Hits per language index.
     pub hits: [u16; 128],
     /// Words looked at.
@@ -240,7 +241,7 @@ pub struct StopVotes {
 
 impl StopIndex {
     /// The index over every language whatlang knows that has a stop-word list (at most 128).
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         let mut ix = StopIndex::default();
         for &lang in whatlang::Lang::all() {
             let Some(list) = iso639_1(lang.code()).and_then(stop_words::lookup) else {
@@ -259,17 +260,17 @@ impl StopIndex {
     }
 
     /// Index of a language, if it has a list.
-    pub fn index_of(&self, lang: whatlang::Lang) -> Option<usize> {
+    pub(crate) fn index_of(&self, lang: whatlang::Lang) -> Option<usize> {
         self.langs.iter().position(|l| *l == lang)
     }
 
     /// The language of an index.
-    pub fn lang(&self, i: usize) -> Option<whatlang::Lang> {
+    pub(crate) fn lang(&self, i: usize) -> Option<whatlang::Lang> {
         self.langs.get(i).copied()
     }
 
     /// Counts the stop words of every language among the words ([`tokens`]) of `text`.
-    pub fn votes(&self, text: &str) -> StopVotes {
+    pub(crate) fn votes(&self, text: &str) -> StopVotes {
         let mut v = StopVotes {
             hits: [0; 128],
             words: 0,
@@ -300,7 +301,7 @@ impl StopIndex {
 
 impl StopVotes {
     /// The language index with the most hits and its hits, and the runner-up's hits.
-    pub fn best(&self) -> (usize, u16, u16) {
+    pub(crate) fn best(&self) -> (usize, u16, u16) {
         let mut best = (0, 0u16);
         let mut second = 0u16;
         for (i, &h) in self.hits.iter().enumerate() {
@@ -346,7 +347,7 @@ impl StopWords {
 
 /// Splits a `class` or `id` value (as the segmenter stores it: lowercased, camelCase words
 /// already separated by `-`) into word tokens, on anything but letters and digits.
-pub fn attr_tokens(value: &str, mut each: impl FnMut(&str)) {
+pub(crate) fn attr_tokens(value: &str, mut each: impl FnMut(&str)) {
     if value.is_ascii() {
         // Byte by byte (nearly every value): ASCII letters and digits are the only ASCII
         // characters `char::is_alphanumeric` accepts.
@@ -374,7 +375,7 @@ pub fn attr_tokens(value: &str, mut each: impl FnMut(&str)) {
 }
 
 /// Removes a plural `s` from a token for keyword matching (`comments` -> `comment`).
-pub fn singular(token: &str) -> &str {
+pub(crate) fn singular(token: &str) -> &str {
     if token.len() > 3 && token.ends_with('s') && !token.ends_with("ss") {
         &token[..token.len() - 1]
     } else {

@@ -30,7 +30,7 @@ impl TagSet {
 
 /// Facts about an element that blocks inherit.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct ElemInfo {
+pub(crate) struct ElemInfo {
     /// Bit `k` set when the element or an ancestor belongs to container class `k`.
     pub containers: u32,
     /// Nearest `div` (the element itself included), 0 for none.
@@ -50,7 +50,7 @@ pub struct ElemInfo {
 
 /// Per-element facts for a page.
 #[derive(Debug, Default)]
-pub struct Structure {
+pub(crate) struct Structure {
     /// Facts per element id.
     pub info: Vec<ElemInfo>,
     /// Element ids with every parent before its children (the root excluded).
@@ -64,7 +64,7 @@ pub struct Structure {
 
 impl Structure {
     /// Computes the facts; `containers[k]` is the tag set of container class `k`.
-    pub fn of(page: &Page, containers: &[TagSet]) -> Structure {
+    pub(crate) fn of(page: &Page, containers: &[TagSet]) -> Structure {
         let n = page.elements.len();
         let order = top_down(page);
         let mut info = vec![ElemInfo::default(); n];
@@ -160,7 +160,7 @@ impl Structure {
 
     /// Facts of a block's parent element.
     #[inline]
-    pub fn of_block(&self, parent: ElementId) -> ElemInfo {
+    pub(crate) fn of_block(&self, parent: ElementId) -> ElemInfo {
         self.info.get(parent as usize).copied().unwrap_or_default()
     }
 }
@@ -170,7 +170,7 @@ impl Structure {
 /// classes (`sr-only`, `visually-hidden`, WordPress's `screen-reader-text`, Drupal's
 /// `element-invisible`). Whole names only: a word inside a longer name does not hide
 /// (`mw-hide-empty-elt`, `hide-on-mobile`, `comments-hidden-count`).
-pub fn hiding_class(name: &str) -> bool {
+pub(crate) fn hiding_class(name: &str) -> bool {
     matches!(
         name,
         "hidden"

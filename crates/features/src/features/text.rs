@@ -9,11 +9,11 @@ use rustc_hash::{FxBuildHasher, FxHashSet, FxHasher};
 use super::lexicon::{is_cjk, tokens, word_hash};
 
 /// Character classes: letters, digits, punctuation, white space, other.
-pub const CHAR_CLASSES: [&str; 5] = ["alpha", "num", "punct", "white", "other"];
+pub(crate) const CHAR_CLASSES: [&str; 5] = ["alpha", "num", "punct", "white", "other"];
 /// Token classes: words, numbers, letters mixed with digits, other.
-pub const TOKEN_CLASSES: [&str; 4] = ["alpha", "num", "mix", "other"];
+pub(crate) const TOKEN_CLASSES: [&str; 4] = ["alpha", "num", "mix", "other"];
 /// Values of the `text.end` feature: the last character of the block.
-pub const END_CLASSES: [&str; 9] = [
+pub(crate) const END_CLASSES: [&str; 9] = [
     "period",
     "excl",
     "quest",
@@ -27,7 +27,7 @@ pub const END_CLASSES: [&str; 9] = [
 
 /// Statistics of one block's text.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct TextStats {
+pub(crate) struct TextStats {
     /// Characters per class ([`CHAR_CLASSES`]).
     pub chars: [u32; 5],
     /// Han, Hiragana and Katakana characters ([`super::lexicon::is_cjk`]), among the letters.
@@ -205,17 +205,47 @@ const ASCII_CLASS: [u8; 128] = {
     t
 };
 
-/// The running state of one token in [`ascii_pass`].
+/// The running state of one token in [`single_pass`].
 #[derive(Default)]
-struct AsciiToken {
+struct TokenState {
     len: usize,
     alpha: bool,
     digit: bool,
     first_letter_upper: Option<bool>,
-    /// Position of the token's last letter or digit so far (`None`: none yet).
-    last_alnum: Option<usize>,
-    /// The last byte that is not a closing mark.
-    core: Option<u8>,
+    /// Where the token's last letter or digit so far ends (`None`: none yet).
+    alnum_end: Option<usize>,
+    /// The last character that is not a closing mark ([`is_closing`]).
+    core: Option<char>,
+}
+
+/// Writes a character into a word or duplicate hash as [`word_hash`] does: ASCII characters
+/// lowercased as bytes, others as the code points of their lowercase form.
+#[inline]
+fn hash_char(h: &mut FxHasher, c: char) {
+    if c.is_ascii() {
+        h.write_u8(c.to_ascii_lowercase() as u8);
+    } else {
+        for l in c.to_lowercase() {
+            h.write_u32(l as u32);
+        }
+    }
+}
+
+/// The class of a non-ASCII character, as [`general_pass`] classifies it: 0 letter, 1 digit,
+/// 2 punctuation, 3 white space, 4 other.
+#[inline]
+fn char_class(c: char) -> u8 {
+    if c.is_alphabetic() {
+        0
+    } else if c.is_numeric() {
+        1
+    } else if c.is_whitespace() {
+        3
+    } else if is_punct(c) {
+        2
+    } else {
+        4
+    }
 }
 
 /// What the token loops add up, whichever path read the tokens.
@@ -272,23 +302,27 @@ impl TokenTally {
     }
 }
 
-/// Character classes, duplicate key, tokens and sentences of an ASCII text in one pass over its
-/// bytes: the same results as [`general_pass`] (the tests compare them).
-fn ascii_pass(
-    text: &[u8],
+/// Character classes, duplicate key, tokens and sentences of a text without CJK characters in
+/// one pass: ASCII bytes through [`ASCII_CLASS`], other characters decoded where they occur.
+/// Without CJK characters tokens end at spaces only ([`super::lexicon::tokens`]). Returns
+/// `false` at the first CJK character, leaving `s` partly filled: such text takes
+/// [`general_pass`]. The same results as [`general_pass`] otherwise (the tests compare them).
+/// `ASCII`: the caller knows the text is ASCII, and the character decoding compiles away.
+fn single_pass<const ASCII: bool>(
+    text: &str,
     s: &mut TextStats,
     stop: Option<&FxHashSet<u64>>,
     title: &FxHashSet<u64>,
-) {
+) -> bool {
     let want_hash = stop.is_some() || !title.is_empty();
     let mut dup = FxBuildHasher.build_hasher();
     let mut dup_letters = false;
     let mut prefix = FxBuildHasher.build_hasher();
     let mut word = FxBuildHasher.build_hasher();
     let mut tally = TokenTally::default();
-    let mut t = AsciiToken::default();
+    let mut t = TokenState::default();
     // Ends the current token (if any) at a space or at the end of the text.
-    let end_token = |t: &mut AsciiToken,
+    let end_token = |t: &mut TokenState,
                      word: &mut FxHasher,
                      prefix: &mut FxHasher,
                      tally: &mut TokenTally,
@@ -300,7 +334,7 @@ fn ascii_pass(
             prefix.write_u8(0xff);
             tally.prefix_words += 1;
         }
-        let terminal = matches!(t.core, Some(b'.' | b'!' | b'?'));
+        let terminal = t.core.is_some_and(is_terminal);
         let mut w = std::mem::take(word);
         let hash = move || {
             w.write_u8(0xff);
@@ -316,32 +350,62 @@ fn ascii_pass(
             stop,
             title,
         );
-        *t = AsciiToken::default();
+        *t = TokenState::default();
     };
-    for (i, &b) in text.iter().enumerate() {
-        let class = ASCII_CLASS[usize::from(b & 0x7f)];
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        let (c, len, class) = if ASCII || b.is_ascii() {
+            (char::from(b), 1, ASCII_CLASS[usize::from(b & 0x7f)])
+        } else {
+            let Some(c) = text.get(i..).and_then(|r| r.chars().next()) else {
+                break;
+            };
+            if is_cjk(c) {
+                return false;
+            }
+            (c, c.len_utf8(), char_class(c))
+        };
+        let at = i;
+        i += len;
         s.chars[usize::from(class)] += 1;
         if b == b' ' {
             end_token(&mut t, &mut word, &mut prefix, &mut tally, s);
             continue;
         }
         t.len += 1;
-        if !matches!(b, b'"' | b'\'' | b')' | b']' | b'}') {
-            t.core = Some(b);
+        if !(if len == 1 {
+            matches!(b, b'"' | b'\'' | b')' | b']' | b'}')
+        } else {
+            is_closing(c)
+        }) {
+            t.core = Some(c);
         }
         if class > 1 {
             continue;
         }
         let lower = b.to_ascii_lowercase();
         if class == 0 {
-            dup.write_u8(lower);
+            if len == 1 {
+                dup.write_u8(lower);
+            } else {
+                hash_char(&mut dup, c);
+            }
             dup_letters = true;
             t.alpha = true;
             if t.first_letter_upper.is_none() {
-                t.first_letter_upper = Some(b.is_ascii_uppercase());
+                t.first_letter_upper = Some(if len == 1 {
+                    b.is_ascii_uppercase()
+                } else {
+                    c.is_uppercase()
+                });
             }
             if tally.prefix_words < 2 {
-                prefix.write_u32(u32::from(lower));
+                if len == 1 {
+                    prefix.write_u32(u32::from(lower));
+                } else {
+                    c.to_lowercase().for_each(|l| prefix.write_u32(l as u32));
+                }
             }
         } else {
             t.digit = true;
@@ -349,14 +413,23 @@ fn ascii_pass(
         if want_hash {
             // The word hash runs from the first letter or digit to the last, inner marks
             // included.
-            if let Some(last) = t.last_alnum {
-                for &m in text.get(last + 1..i).unwrap_or_default() {
-                    word.write_u8(m.to_ascii_lowercase());
+            if let Some(end) = t.alnum_end {
+                let marks = text.get(end..at).unwrap_or_default();
+                if ASCII {
+                    marks
+                        .bytes()
+                        .for_each(|m| word.write_u8(m.to_ascii_lowercase()));
+                } else {
+                    marks.chars().for_each(|m| hash_char(&mut word, m));
                 }
             }
-            word.write_u8(lower);
+            if len == 1 {
+                word.write_u8(lower);
+            } else {
+                hash_char(&mut word, c);
+            }
         }
-        t.last_alnum = Some(i);
+        t.alnum_end = Some(i);
     }
     end_token(&mut t, &mut word, &mut prefix, &mut tally, s);
     if tally.open_sentence {
@@ -368,8 +441,9 @@ fn ascii_pass(
     s.dup_key = if dup_letters {
         dup.finish()
     } else {
-        no_letters_key(text)
+        no_letters_key(bytes)
     };
+    true
 }
 
 /// Duplicate key of a text without letters.
@@ -472,11 +546,19 @@ fn general_pass(
 
 impl TextStats {
     /// Computes the statistics of `text` (collapsed white space, as blocks hold it).
-    pub fn of(text: &str, stop: Option<&FxHashSet<u64>>, title: &FxHashSet<u64>) -> TextStats {
+    pub(crate) fn of(
+        text: &str,
+        stop: Option<&FxHashSet<u64>>,
+        title: &FxHashSet<u64>,
+    ) -> TextStats {
         let mut s = TextStats::default();
-        if text.is_ascii() {
-            ascii_pass(text.as_bytes(), &mut s, stop, title);
+        let one_pass = if text.is_ascii() {
+            single_pass::<true>(text, &mut s, stop, title)
         } else {
+            single_pass::<false>(text, &mut s, stop, title)
+        };
+        if !one_pass {
+            s = TextStats::default();
             general_pass(text, &mut s, stop, title);
         }
         s.finish(text);
@@ -516,7 +598,7 @@ impl TextStats {
     }
 
     /// All characters.
-    pub fn total_chars(&self) -> u32 {
+    pub(crate) fn total_chars(&self) -> u32 {
         self.chars.iter().sum()
     }
 
@@ -524,12 +606,12 @@ impl TextStats {
     /// CJK character counts three. One carries about as much as three Latin letters (a word of
     /// Chinese is 1.5 characters, of English 5 letters and a space), and this is also its
     /// length in UTF-8.
-    pub fn text_length(&self) -> u32 {
+    pub(crate) fn text_length(&self) -> u32 {
         self.total_chars() + 2 * self.cjk_chars
     }
 
     /// All tokens.
-    pub fn total_tokens(&self) -> u32 {
+    pub(crate) fn total_tokens(&self) -> u32 {
         self.tokens.iter().sum()
     }
 }
@@ -634,7 +716,7 @@ mod tests {
     }
 
     #[test]
-    fn ascii_pass_agrees_with_the_general_pass() {
+    fn single_pass_agrees_with_the_general_pass() {
         let stop: FxHashSet<u64> = ["the", "of", "a"].iter().map(|w| word_hash(w)).collect();
         let title: FxHashSet<u64> = ["obama", "b52s"].iter().map(|w| word_hash(w)).collect();
         let none = FxHashSet::default();
@@ -652,10 +734,19 @@ mod tests {
             "ABC!) end?)] Mr. x",
             "Antidisestablishmentarianism and supercalifragilisticexpialidocious words",
             "  double  spaces  ",
+            // Other scripts, marks and signs: one pass, as long as there is no CJK character.
+            "Don\u{2019}t stop \u{2014} it\u{2019}s \u{201c}great\u{201d}\u{2026} (Obama\u{2019}s)",
+            "\u{dc}n\u{ef}c\u{f6}d\u{e9} Stra\u{df}e 3\u{bd} km\u{b2} The\u{bb}",
+            "\u{41f}\u{440}\u{438}\u{432}\u{435}\u{442}, \u{43c}\u{438}\u{440}! \u{42d}\u{442}\u{43e} the.",
+            "\u{ab} Bonjour \u{bb} dit-il. \u{bf}Qu\u{e9}? \u{a1}S\u{ed}! \u{663}\u{664} x",
+            "a\u{a0}b c\u{a0} \u{a0}d. \u{2003}e",
+            "\u{1c5}emal \u{130}stanbul \u{3a3}\u{391}\u{3a3} x\u{300}y \u{2605}\u{2605} a\u{2019}",
+            "\u{1f600} emoji \u{1f44d}! OBAMA\u{2019}S vote \u{ff01} end\u{3002}",
+            // A CJK character sends the text to the general pass.
+            "Hello \u{4e16}\u{754c} test. \u{3053}\u{3093}",
         ] {
             for (stop, title) in [(None, &none), (Some(&stop), &title), (None, &title)] {
                 let a = TextStats::of(t, stop, title);
-                assert!(t.is_ascii());
                 assert_eq!(a, TextStats::general(t, stop, title), "{t:?}");
             }
         }

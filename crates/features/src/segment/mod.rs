@@ -60,6 +60,8 @@
 //! [`Block`]: crate::page::Block
 
 pub mod lex;
+#[cfg(test)]
+mod lex_oracle;
 pub mod scan;
 pub mod tags;
 pub mod tree;

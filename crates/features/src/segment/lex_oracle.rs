@@ -16,11 +16,11 @@
 
 use std::path::{Path, PathBuf};
 
+use super::lex::{Event, Lexer, Tag, TextType};
+use super::scan::{self, RawTag};
+use crate::decode;
 use lol_html::html_content::TextType as LolType;
 use lol_html::{DocumentContentHandlers, HtmlRewriter, Settings, doc_comments, doc_text};
-use victor_features::decode;
-use victor_features::segment::lex::{Event, Lexer, Tag, TextType};
-use victor_features::segment::scan::{self, RawTag};
 
 fn data_dir() -> Option<PathBuf> {
     let dir = std::env::var_os("VICTOR_DATA")

@@ -1,0 +1,129 @@
+//! `class`/`id` keyword groups of elements (the `class` module, and readability's weights and
+//! "unlikely" test that the `main` and `density` modules use).
+
+use super::Extractor;
+use super::candidate;
+use super::lexicon::{attr_tokens, singular};
+use super::structure::Structure;
+use super::text::TextStats;
+use crate::page::Page;
+use crate::segment::tags::Tag;
+
+/// A class name that marks a blog post's container: hAtom's `hentry`, microformats2's
+/// `h-entry`, or WordPress's `post-<id>`.
+fn is_post_marker(name: &str) -> bool {
+    name == "hentry"
+        || name == "h-entry"
+        || name
+            .strip_prefix("post-")
+            .is_some_and(|id| !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Whether a `class` value marks a blog post's container: a post marker, or WordPress's
+/// `type-*` with `status-*`.
+fn is_post_container(class: &str) -> bool {
+    let names = || class.split_ascii_whitespace();
+    names().any(is_post_marker)
+        || (names().any(|n| n.starts_with("type-")) && names().any(|n| n.starts_with("status-")))
+}
+
+impl Extractor {
+    /// Keyword group of an element's `class`/`id` tokens: 0 none, 1 no keyword, 2.. group + 2.
+    pub(super) fn class_group(&self, page: &Page, e: u32) -> u8 {
+        if e == 0 {
+            return 0;
+        }
+        let el = page.element(e);
+        let (c, i) = (page.class_of(el), page.id_of(el));
+        if c.is_empty() && i.is_empty() {
+            return 0;
+        }
+        if let Some(content) = self.content_group
+            && is_post_container(c)
+        {
+            return content + 2;
+        }
+        let mut best: Option<u8> = None;
+        for v in [c, i] {
+            attr_tokens(v, |t| {
+                if let Some(&g) = self.keywords.get(singular(t)) {
+                    best = Some(best.map_or(g, |b| b.min(g)));
+                }
+            });
+        }
+        best.map_or(1, |g| g + 2)
+    }
+
+    /// The name of keyword group `g` (see [`Self::class_group`]), if it is a configured one.
+    fn group_name(&self, g: u8) -> Option<&str> {
+        let k = usize::from(g.checked_sub(2)?);
+        self.config.class_keywords.get(k).map(|k| k.group.as_str())
+    }
+
+    /// Readability's class weight of an element in keyword group `g`: +25 for content
+    /// keywords, -25 for boilerplate ones (comments, navigation, footers, sidebars, ads,
+    /// sharing, metadata, lists, captions, mastheads), 0 otherwise.
+    pub(super) fn group_weight(&self, g: u8) -> f32 {
+        match g {
+            0 | 1 => 0.0,
+            g => match self.group_name(g) {
+                Some("content") => 25.0,
+                Some("title") | None => 0.0,
+                Some(_) => -25.0,
+            },
+        }
+    }
+
+    /// Whether an element in keyword group `g` is in a region readability never takes for
+    /// content (comments, navigation, footers, ads, sharing).
+    pub(super) fn group_unlikely(&self, g: u8) -> bool {
+        matches!(
+            self.group_name(g),
+            Some("comment" | "nav" | "footer" | "ad" | "social")
+        )
+    }
+
+    /// The readability-style candidate scores of a page's elements (for inspection; the
+    /// `main` module turns them into features).
+    pub fn candidates(&self, page: &Page) -> candidate::Candidates {
+        let stats: Vec<TextStats> = page
+            .blocks
+            .iter()
+            .map(|b| TextStats::of(page.block_text(b), None, &Default::default()))
+            .collect();
+        let st = Structure::of(page, &self.containers);
+        candidate::candidates(
+            page,
+            &st,
+            &stats,
+            |e| self.group_unlikely(self.class_group(page, e)),
+            |e| self.group_weight(self.class_group(page, e)),
+        )
+    }
+
+    /// Per element, bit `k` set when the element or an ancestor below `<body>` has a
+    /// `class`/`id` token of the `k`-th `class_outer` group (empty without such groups).
+    pub(super) fn outer_masks(&self, page: &Page, st: &Structure) -> Vec<u32> {
+        if self.outer_groups.is_empty() {
+            return Vec::new();
+        }
+        let mut mask = vec![0u32; page.elements.len()];
+        for &e in &st.order {
+            let el = page.element(e);
+            let mut m = mask.get(el.parent as usize).copied().unwrap_or(0);
+            if !matches!(el.tag, Tag::BODY | Tag::HTML) {
+                for v in [page.class_of(el), page.id_of(el)] {
+                    attr_tokens(v, |t| {
+                        if let Some(&g) = self.keywords.get(singular(t))
+                            && let Some(k) = self.outer_groups.iter().position(|&o| o == g)
+                        {
+                            m |= 1 << k;
+                        }
+                    });
+                }
+            }
+            mask[e as usize] = m;
+        }
+        mask
+    }
+}

@@ -1,0 +1,151 @@
+//! The columns a configuration produces ([`Schema`]) and the values of a page's blocks in them
+//! ([`FeatureTable`]): raw values, and the discrete values that templates turn into attributes.
+
+use super::registry::Fill;
+
+/// How a column's raw values become discrete values.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Kind {
+    /// 0 or 1.
+    Flag,
+    /// Bin `i` holds values with `i` thresholds at or below them.
+    Numeric(Vec<f64>),
+    /// The raw value is the index of a name.
+    Categorical,
+}
+
+/// One feature column.
+#[derive(Clone, Debug)]
+pub struct Column {
+    /// The feature's name, as in the Victor paper where it has one (`char.alpha-rel`).
+    pub name: String,
+    /// How values are discretized.
+    pub kind: Kind,
+    /// Label of every discrete value (bin numbers, `0`/`1`, or names).
+    pub labels: Vec<String>,
+    /// What computes its values: the extractor of its registry entry, and the argument that
+    /// picks one of a configured family (a container class, a split, an expression key, ...).
+    pub(super) fill: Fill,
+    pub(super) arg: u8,
+    /// The bins of a numeric column, as compared with raw values (f32), in groups of eight
+    /// padded with NaN (never `<=` a value): counting them is a fixed-width loop the compiler
+    /// vectorizes, where a loop over a short slice of varying length would not.
+    pub(super) bins: Vec<[f32; 8]>,
+}
+
+impl Column {
+    /// Discretizes a column of raw values into cell `col` of every row of `out` (rows of
+    /// `stride` cells), deciding the kind once per column rather than once per cell.
+    pub(super) fn discretize_column(
+        &self,
+        raws: &[f32],
+        out: &mut [u16],
+        col: usize,
+        stride: usize,
+    ) {
+        let rows = out.chunks_exact_mut(stride.max(1)).zip(raws);
+        let cell = |row: &mut [u16], v: u16| {
+            if let Some(c) = row.get_mut(col) {
+                *c = v;
+            }
+        };
+        match &self.kind {
+            Kind::Flag => rows.for_each(|(row, &raw)| cell(row, u16::from(raw > 0.5))),
+            Kind::Categorical => {
+                let last = self.labels.len().saturating_sub(1);
+                rows.for_each(|(row, &raw)| cell(row, (raw.max(0.0) as usize).min(last) as u16));
+            }
+            Kind::Numeric(_) => rows.for_each(|(row, &raw)| {
+                let below = self
+                    .bins
+                    .iter()
+                    .map(|group| group.iter().map(|&t| u16::from(t <= raw)).sum::<u16>());
+                cell(row, below.sum());
+            }),
+        }
+    }
+}
+
+/// The columns a configuration produces, in order.
+#[derive(Clone, Debug)]
+pub struct Schema {
+    /// The columns.
+    pub columns: Vec<Column>,
+}
+
+impl Schema {
+    /// Index of the column with this name.
+    pub fn index(&self, name: &str) -> Option<usize> {
+        self.columns.iter().position(|c| c.name == name)
+    }
+
+    /// Number of columns.
+    pub fn len(&self) -> usize {
+        self.columns.len()
+    }
+
+    /// Whether there are no columns.
+    pub fn is_empty(&self) -> bool {
+        self.columns.is_empty()
+    }
+}
+
+/// Raw and discretized feature values of a page's blocks (row-major: block, then column).
+#[derive(Clone, Debug, Default)]
+pub struct FeatureTable {
+    /// The page's language (ISO 639-3), when the langid or stopwords module detected one.
+    pub language: Option<&'static str>,
+    /// Number of blocks (rows).
+    pub blocks: usize,
+    /// Number of columns.
+    pub columns: usize,
+    /// Raw values, column after column (`columns x blocks`): each column is computed whole.
+    pub(super) raw: Vec<f32>,
+    /// Discretized values, row after row (`blocks x columns`), as the labeler reads them.
+    pub(super) values: Vec<u16>,
+}
+
+impl FeatureTable {
+    /// The raw value of a cell.
+    #[inline]
+    pub fn raw(&self, block: usize, col: usize) -> f32 {
+        if block >= self.blocks {
+            return 0.0;
+        }
+        self.raw
+            .get(col * self.blocks + block)
+            .copied()
+            .unwrap_or(0.0)
+    }
+
+    /// The raw values of one column, one per block.
+    #[inline]
+    pub fn raw_column(&self, col: usize) -> &[f32] {
+        self.raw
+            .get(col * self.blocks..(col + 1) * self.blocks)
+            .unwrap_or_default()
+    }
+
+    /// The discretized value of a cell.
+    #[inline]
+    pub fn value(&self, block: usize, col: usize) -> u16 {
+        self.values
+            .get(block * self.columns + col)
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// The discretized values of one block.
+    #[inline]
+    pub fn row(&self, block: usize) -> &[u16] {
+        self.values
+            .get(block * self.columns..(block + 1) * self.columns)
+            .unwrap_or_default()
+    }
+
+    /// The discretized values of every block, row after row (`blocks x columns`).
+    #[inline]
+    pub fn values(&self) -> &[u16] {
+        &self.values
+    }
+}
