@@ -166,15 +166,7 @@ impl Tree {
     /// Clears all state for a new page, keeping allocations.
     pub fn reset(&mut self) {
         self.elements.clear();
-        self.elements.push(Element {
-            tag: Tag(0),
-            parent: 0,
-            class: 0..0,
-            id: 0..0,
-            hidden: false,
-            placeholder: false,
-            semantic: false,
-        });
+        self.elements.push(Element::ROOT);
         self.block_parents.clear();
         self.pending.clear();
         self.attrs.clear();
