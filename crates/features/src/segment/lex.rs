@@ -703,6 +703,14 @@ impl<'a> Lexer<'a> {
                 return;
             }};
         }
+        // What looked like markup is text after all: report the text before the current byte
+        // and read that byte again in the text state `$s`.
+        macro_rules! text_again {
+            ($s:expr) => {{
+                emit!(self.emit_text(sink));
+                self.reconsume($s);
+            }};
+        }
         // A tag ends at the current `>`: go on in the text state it leads to.
         macro_rules! tag {
             () => {{
@@ -717,6 +725,13 @@ impl<'a> Lexer<'a> {
             ($comment:expr) => {{
                 self.emit_token($comment, false, sink);
                 return;
+            }};
+        }
+        // A comment (`true`) or doctype ends at the current `>`: report it, back to data.
+        macro_rules! token_done {
+            ($comment:expr) => {{
+                emit!(self.emit_token($comment, true, sink));
+                self.state = S::Data;
             }};
         }
         let input = self.input;
@@ -754,10 +769,7 @@ impl<'a> Lexer<'a> {
                     Some(b'/') => self.state = S::EndTagOpen,
                     Some(b'?') => self.state = S::BogusComment,
                     None => eof_text!(),
-                    Some(_) => {
-                        emit!(self.emit_text(sink));
-                        self.reconsume(S::Data);
-                    }
+                    Some(_) => text_again!(S::Data),
                 },
                 S::EndTagOpen => match self.consume() {
                     Some(c) if c.is_ascii_alphabetic() => {
@@ -918,10 +930,7 @@ impl<'a> Lexer<'a> {
                         Some(b'/') => self.state = end_tag_open,
                         Some(b'!') if text == S::Script => self.state = S::ScriptEscapeStart,
                         None => eof_text!(),
-                        Some(_) => {
-                            emit!(self.emit_text(sink));
-                            self.reconsume(text);
-                        }
+                        Some(_) => text_again!(text),
                     }
                 }
                 S::RcDataEndTagOpen
@@ -940,10 +949,7 @@ impl<'a> Lexer<'a> {
                             self.state = name_state;
                         }
                         None => eof_text!(),
-                        Some(_) => {
-                            emit!(self.emit_text(sink));
-                            self.reconsume(text);
-                        }
+                        Some(_) => text_again!(text),
                     }
                 }
                 S::RcDataEndTagName
@@ -969,15 +975,11 @@ impl<'a> Lexer<'a> {
                                     _ => self.state = S::BeforeAttrName,
                                 }
                             } else {
-                                emit!(self.emit_text(sink));
-                                self.reconsume(text);
+                                text_again!(text);
                             }
                         }
                         None => eof_text!(),
-                        Some(_) => {
-                            emit!(self.emit_text(sink));
-                            self.reconsume(text);
-                        }
+                        Some(_) => text_again!(text),
                     }
                 }
                 S::ScriptEscapeStart => {
@@ -987,10 +989,7 @@ impl<'a> Lexer<'a> {
                     } else {
                         match self.consume() {
                             None => eof_text!(),
-                            Some(_) => {
-                                emit!(self.emit_text(sink));
-                                self.reconsume(S::Script);
-                            }
+                            Some(_) => text_again!(S::Script),
                         }
                     }
                 }
@@ -1000,32 +999,36 @@ impl<'a> Lexer<'a> {
                         emit!(self.emit_text(sink));
                         self.state = S::ScriptEscapedLt;
                     }
-                    Some(b'>') => {
-                        emit!(self.emit_text(sink));
-                        self.reconsume(S::Script);
-                    }
+                    Some(b'>') => text_again!(S::Script),
                     None => eof_text!(),
                     Some(_) => self.state = S::ScriptEscaped,
                 },
-                S::ScriptEscaped => loop {
-                    // Only `--` and `<` leave this state: skip to the next `-` or `<`.
-                    let rest = input.get(self.np..).unwrap_or_default();
-                    let Some(k) = memchr::memchr2(b'-', b'<', rest) else {
-                        self.np = input.len() + 1;
-                        eof_text!();
+                S::ScriptEscaped | S::ScriptDoubleEscaped => {
+                    // Only `--` and `<` leave these states: skip to the next `-` or `<`.
+                    let (dash_dash, lt) = if self.state == S::ScriptEscaped {
+                        (S::ScriptEscapedDashDash, S::ScriptEscapedLt)
+                    } else {
+                        (S::ScriptDoubleEscapedDashDash, S::ScriptDoubleEscapedLt)
                     };
-                    self.np += k;
-                    if seq_at(input, self.np, b"--", false) {
-                        self.np += 2;
-                        self.state = S::ScriptEscapedDashDash;
-                        break;
+                    loop {
+                        let rest = input.get(self.np..).unwrap_or_default();
+                        let Some(k) = memchr::memchr2(b'-', b'<', rest) else {
+                            self.np = input.len() + 1;
+                            eof_text!();
+                        };
+                        self.np += k;
+                        if seq_at(input, self.np, b"--", false) {
+                            self.np += 2;
+                            self.state = dash_dash;
+                            break;
+                        }
+                        if self.consume() == Some(b'<') {
+                            emit!(self.emit_text(sink));
+                            self.state = lt;
+                            break;
+                        }
                     }
-                    if self.consume() == Some(b'<') {
-                        emit!(self.emit_text(sink));
-                        self.state = S::ScriptEscapedLt;
-                        break;
-                    }
-                },
+                }
                 S::ScriptEscapedLt => {
                     if seq_at(input, self.np, b"SCRIPT", true) {
                         self.np += 6;
@@ -1034,10 +1037,7 @@ impl<'a> Lexer<'a> {
                         match self.consume() {
                             Some(b'/') => self.state = S::ScriptEscapedEndTagOpen,
                             None => eof_text!(),
-                            Some(_) => {
-                                emit!(self.emit_text(sink));
-                                self.reconsume(S::ScriptEscaped);
-                            }
+                            Some(_) => text_again!(S::ScriptEscaped),
                         }
                     }
                 }
@@ -1048,32 +1048,10 @@ impl<'a> Lexer<'a> {
                     None => eof_text!(),
                     Some(_) => self.reconsume(S::ScriptEscaped),
                 },
-                S::ScriptDoubleEscaped => loop {
-                    // Only `--` and `<` leave this state: skip to the next `-` or `<`.
-                    let rest = input.get(self.np..).unwrap_or_default();
-                    let Some(k) = memchr::memchr2(b'-', b'<', rest) else {
-                        self.np = input.len() + 1;
-                        eof_text!();
-                    };
-                    self.np += k;
-                    if seq_at(input, self.np, b"--", false) {
-                        self.np += 2;
-                        self.state = S::ScriptDoubleEscapedDashDash;
-                        break;
-                    }
-                    if self.consume() == Some(b'<') {
-                        emit!(self.emit_text(sink));
-                        self.state = S::ScriptDoubleEscapedLt;
-                        break;
-                    }
-                },
                 S::ScriptDoubleEscapedDashDash => match self.consume() {
                     Some(b'-') => {}
                     Some(b'<') => self.state = S::ScriptDoubleEscapedLt,
-                    Some(b'>') => {
-                        emit!(self.emit_text(sink));
-                        self.reconsume(S::Script);
-                    }
+                    Some(b'>') => text_again!(S::Script),
                     None => eof_text!(),
                     Some(_) => self.state = S::ScriptDoubleEscaped,
                 },
@@ -1120,10 +1098,7 @@ impl<'a> Lexer<'a> {
                     } else {
                         match self.consume() {
                             None => eof_text!(),
-                            Some(_) => {
-                                emit!(self.emit_text(sink));
-                                self.reconsume(S::CData);
-                            }
+                            Some(_) => text_again!(S::CData),
                         }
                     }
                 }
@@ -1131,8 +1106,7 @@ impl<'a> Lexer<'a> {
                     match memchr::memchr(b'>', input.get(self.np..).unwrap_or_default()) {
                         Some(k) => {
                             self.np += k + 1;
-                            emit!(self.emit_token(true, true, sink));
-                            self.state = S::Data;
+                            token_done!(true);
                         }
                         None => {
                             self.np = input.len() + 1;
@@ -1142,10 +1116,7 @@ impl<'a> Lexer<'a> {
                 }
                 S::CommentStart => match self.consume() {
                     Some(b'-') => self.state = S::CommentStartDash,
-                    Some(b'>') => {
-                        emit!(self.emit_token(true, true, sink));
-                        self.state = S::Data;
-                    }
+                    Some(b'>') => token_done!(true),
                     _ => self.reconsume(S::Comment),
                 },
                 S::Comment => {
@@ -1168,10 +1139,7 @@ impl<'a> Lexer<'a> {
                 }
                 S::CommentStartDash => match self.consume() {
                     Some(b'-') => self.state = S::CommentEnd,
-                    Some(b'>') => {
-                        emit!(self.emit_token(true, true, sink));
-                        self.state = S::Data;
-                    }
+                    Some(b'>') => token_done!(true),
                     None => eof_token!(true),
                     Some(_) => self.reconsume(S::Comment),
                 },
@@ -1181,10 +1149,7 @@ impl<'a> Lexer<'a> {
                     Some(_) => self.reconsume(S::Comment),
                 },
                 S::CommentEnd => match self.consume() {
-                    Some(b'>') => {
-                        emit!(self.emit_token(true, true, sink));
-                        self.state = S::Data;
-                    }
+                    Some(b'>') => token_done!(true),
                     Some(b'!') => self.state = S::CommentEndBang,
                     Some(b'-') => {}
                     None => eof_token!(true),
@@ -1209,28 +1174,19 @@ impl<'a> Lexer<'a> {
                 }
                 S::CommentEndBang => match self.consume() {
                     Some(b'-') => self.state = S::CommentEndDash,
-                    Some(b'>') => {
-                        emit!(self.emit_token(true, true, sink));
-                        self.state = S::Data;
-                    }
+                    Some(b'>') => token_done!(true),
                     None => eof_token!(true),
                     Some(_) => self.reconsume(S::Comment),
                 },
                 S::Doctype => match self.consume() {
                     Some(c) if is_ws(c) => self.state = S::BeforeDoctypeName,
-                    Some(b'>') => {
-                        emit!(self.emit_token(false, true, sink));
-                        self.state = S::Data;
-                    }
+                    Some(b'>') => token_done!(false),
                     None => eof_token!(false),
                     Some(_) => self.reconsume(S::BeforeDoctypeName),
                 },
                 S::BeforeDoctypeName => match self.consume() {
                     Some(c) if is_ws(c) => {}
-                    Some(b'>') => {
-                        emit!(self.emit_token(false, true, sink));
-                        self.state = S::Data;
-                    }
+                    Some(b'>') => token_done!(false),
                     None => eof_token!(false),
                     Some(_) => {
                         self.part = self.pos();
@@ -1244,8 +1200,7 @@ impl<'a> Lexer<'a> {
                     }
                     Some(b'>') => {
                         self.doctype.name = Some(self.part..self.pos());
-                        emit!(self.emit_token(false, true, sink));
-                        self.state = S::Data;
+                        token_done!(false);
                     }
                     None => {
                         self.doctype.name = Some(self.part..input.len());
@@ -1265,10 +1220,7 @@ impl<'a> Lexer<'a> {
                     } else {
                         match self.consume() {
                             Some(c) if is_ws(c) => {}
-                            Some(b'>') => {
-                                emit!(self.emit_token(false, true, sink));
-                                self.state = S::Data;
-                            }
+                            Some(b'>') => token_done!(false),
                             None => eof_token!(false),
                             Some(_) => self.state = S::BogusDoctype,
                         }
@@ -1281,10 +1233,7 @@ impl<'a> Lexer<'a> {
                         self.part = self.np;
                         self.state = S::DoctypeId;
                     }
-                    Some(b'>') => {
-                        emit!(self.emit_token(false, true, sink));
-                        self.state = S::Data;
-                    }
+                    Some(b'>') => token_done!(false),
                     None => eof_token!(false),
                     Some(_) => self.state = S::BogusDoctype,
                 },
@@ -1309,8 +1258,7 @@ impl<'a> Lexer<'a> {
                         }
                         Some(b'>') => {
                             set(&mut self.doctype);
-                            emit!(self.emit_token(false, true, sink));
-                            self.state = S::Data;
+                            token_done!(false);
                         }
                         None => {
                             set(&mut self.doctype);
@@ -1321,10 +1269,7 @@ impl<'a> Lexer<'a> {
                 }
                 S::AfterPublicId | S::BetweenDoctypeIds => match self.consume() {
                     Some(c) if is_ws(c) => self.state = S::BetweenDoctypeIds,
-                    Some(b'>') => {
-                        emit!(self.emit_token(false, true, sink));
-                        self.state = S::Data;
-                    }
+                    Some(b'>') => token_done!(false),
                     Some(q @ (b'"' | b'\'')) => {
                         self.closing_quote = q;
                         self.part = self.np;
@@ -1336,10 +1281,7 @@ impl<'a> Lexer<'a> {
                 },
                 S::AfterSystemId => match self.consume() {
                     Some(c) if is_ws(c) => {}
-                    Some(b'>') => {
-                        emit!(self.emit_token(false, true, sink));
-                        self.state = S::Data;
-                    }
+                    Some(b'>') => token_done!(false),
                     None => eof_token!(false),
                     Some(_) => self.state = S::BogusDoctype,
                 },
@@ -1347,8 +1289,7 @@ impl<'a> Lexer<'a> {
                     match memchr::memchr(b'>', input.get(self.np..).unwrap_or_default()) {
                         Some(k) => {
                             self.np += k + 1;
-                            emit!(self.emit_token(false, true, sink));
-                            self.state = S::Data;
+                            token_done!(false);
                         }
                         None => {
                             self.np = input.len() + 1;
