@@ -179,21 +179,8 @@ impl Tree {
         self.on_stack.push(false);
         self.first_block.clear();
         self.first_block.push(0);
-        for v in &mut self.tag_pos {
-            v.clear();
-        }
-        self.scope_default.clear();
-        self.scope_list.clear();
-        self.scope_button.clear();
-        self.scope_table.clear();
-        self.special.clear();
-        self.mode.clear();
-        self.foreign.clear();
-        self.islands.clear();
+        self.clear_index();
         self.island_tags.clear();
-        self.excluded_depth = 0;
-        self.anchor_depth = 0;
-        self.pre_depth = 0;
         self.afe.clear();
         self.phase = Phase::Initial;
         self.head = None;

@@ -140,8 +140,8 @@ impl Tree {
         }
     }
 
-    /// Recomputes every index from the stack, after an edit in the middle of it.
-    pub(super) fn rebuild_index(&mut self) {
+    /// Empties every index of the stack (the stack itself is left as it is).
+    pub(super) fn clear_index(&mut self) {
         for v in &mut self.tag_pos {
             v.clear();
         }
@@ -156,6 +156,11 @@ impl Tree {
         self.excluded_depth = 0;
         self.anchor_depth = 0;
         self.pre_depth = 0;
+    }
+
+    /// Recomputes every index from the stack, after an edit in the middle of it.
+    pub(super) fn rebuild_index(&mut self) {
+        self.clear_index();
         for i in 0..self.stack.len() {
             let Open { tag, elem } = self.stack[i];
             self.index_push(i as u32, tag, elem);
