@@ -211,7 +211,7 @@ struct Split {
 /// Deepest trees that [`Complete`] lays out (32 leaves: one `u32` of possible leaves a block).
 const COMPLETE_DEPTH: u32 = 5;
 
-/// Blocks whose comparison bits [`Complete`] computes at once.
+/// Blocks whose possible leaves [`Complete`] narrows down at once, split after split.
 const RUN: usize = 256;
 
 /// A node: a split on `feature` at `threshold`, whose children are the nodes `child` and
