@@ -160,7 +160,7 @@ const MAX_TREE_NODES: usize = 1 << 16;
 pub const MAX_DEPTH: usize = 15;
 
 /// A [`Forest`] laid out for labeling. A forest of trees no deeper than 5 (the shipped bundles'
-/// are 4 deep) is evaluated column by column in the layout of [`Complete`], about twice as fast
+/// are 4 deep) is evaluated column by column (QuickScorer style, see `Complete`), about twice as fast
 /// as walking each block down each tree. Deeper forests are walked: every tree's nodes breadth
 /// first in one array, a split's two children side by side, each node 8 bytes, on a block's raw
 /// values copied into a row. Both give the same sums to the last bit.

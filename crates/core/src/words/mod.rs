@@ -89,7 +89,7 @@ impl Tokenizer {
     }
 
     /// The tokens of `text` as owned strings, in order (for tests and diagnostics; scoring
-    /// uses [`Tokenizer::fill_bag`]).
+    /// fills token bags through `victor_eval::Bags`).
     pub fn tokens(&mut self, text: &str) -> Vec<String> {
         let mut out = Vec::new();
         self.for_each_token(text, |t| out.push(t.to_owned()));
@@ -99,7 +99,8 @@ impl Tokenizer {
     /// The number of tokens of `text`: what [`Tokenizer::for_each_token`] would call `f` for.
     ///
     /// Most texts are counted where they lie, without the normalized copy: an ASCII text, and
-    /// any text that NFKC leaves as it is and that holds none of [`UNSURE_LOWERCASE`].
+    /// any text that NFKC leaves as it is and that holds none of five characters (`İ` and four
+    /// capitals of Unicode 15 and 16 whose lowercase is not of their class).
     /// Lowercasing such a text maps every character to one character of the same class
     /// (single, word or separator; a test checks every code point), so it cannot move a token
     /// boundary.
