@@ -494,6 +494,17 @@ mod tests {
     use super::*;
 
     /// A stump on column 0 at 5: -2 below, +3 at or above.
+    /// A tree of one leaf worth `v`.
+    fn leaf(v: f64) -> Tree {
+        Tree {
+            feature: vec![-1],
+            threshold: vec![0.0],
+            left: vec![0],
+            right: vec![0],
+            value: vec![v],
+        }
+    }
+
     fn stump() -> Tree {
         Tree {
             feature: vec![0, -1, -1],
@@ -629,13 +640,7 @@ mod tests {
             right: vec![4, 3, 0, 0, 0],
             value: vec![0.0, 0.0, -1.0, 0.125, 3.0],
         };
-        let leaf = Tree {
-            feature: vec![-1],
-            threshold: vec![0.0],
-            left: vec![0],
-            right: vec![0],
-            value: vec![0.75],
-        };
+        let leaf = leaf(0.75);
         let forest = Forest {
             columns: vec!["a".into(), "b".into()],
             base: -0.25,
@@ -665,13 +670,7 @@ mod tests {
             right: vec![4, 3, 0, 6, 0, 8, 0, 0, 0],
             value: vec![0.0, 0.0, -1.0, 0.0, 3.0, 0.0, 0.125, -0.5, 2.25],
         };
-        let leaf = Tree {
-            feature: vec![-1],
-            threshold: vec![0.0],
-            left: vec![0],
-            right: vec![0],
-            value: vec![0.75],
-        };
+        let leaf = leaf(0.75);
         let missing = Tree {
             feature: vec![3, -1, -1],
             threshold: vec![-0.5, 0.0, 0.0],
