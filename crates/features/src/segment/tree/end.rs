@@ -89,197 +89,100 @@ impl Tree {
     }
 
     pub(super) fn end_in_body_modes(&mut self, tag: Tag) {
+        // Bounded: each retry pops at least one element or changes the mode element.
         for _ in 0..4 {
-            match self.mode_tag() {
-                Some(Tag::SELECT) => {
-                    match tag {
-                        Tag::OPTGROUP => {
-                            let n = self.stack.len();
-                            if self.current_tag() == Some(Tag::OPTION)
-                                && n >= 2
-                                && self.stack[n - 2].tag == Tag::OPTGROUP
-                            {
-                                self.pop();
-                            }
-                            if self.current_tag() == Some(Tag::OPTGROUP) {
-                                self.pop();
-                            }
-                        }
-                        Tag::OPTION => {
-                            if self.current_tag() == Some(Tag::OPTION) {
-                                self.pop();
-                            }
-                        }
-                        Tag::SELECT => self.pop_through(Tag::SELECT),
-                        Tag::CAPTION
-                        | Tag::TABLE
-                        | Tag::TBODY
-                        | Tag::TFOOT
-                        | Tag::THEAD
-                        | Tag::TR
-                        | Tag::TD
-                        | Tag::TH => {
-                            if self.in_scope(tag, Scope::Table).is_some() {
-                                self.pop_through(Tag::SELECT);
-                                continue;
-                            }
-                        }
-                        _ => {
-                            if self.current_tag() == Some(tag) && tag.is(Props::HEAD_CONTENT) {
-                                self.pop();
-                            }
-                        }
-                    }
-                    return;
-                }
-                Some(Tag::TD | Tag::TH) => match tag {
-                    Tag::TD | Tag::TH => {
-                        if self.in_scope(tag, Scope::Table).is_some() {
-                            self.generate_implied_end(None);
-                            self.pop_through(tag);
-                            self.afe_clear_to_marker();
-                        }
-                        return;
-                    }
-                    Tag::TABLE | Tag::TBODY | Tag::TFOOT | Tag::THEAD | Tag::TR => {
-                        if self.in_scope(tag, Scope::Table).is_some() {
-                            self.close_cell();
-                            continue;
-                        }
-                        return;
-                    }
-                    Tag::BODY | Tag::CAPTION | Tag::COL | Tag::COLGROUP | Tag::HTML => return,
-                    _ => {
-                        self.end_in_body(tag);
-                        return;
-                    }
-                },
-                Some(Tag::TR) => match tag {
-                    Tag::TR => {
-                        if self.in_scope(Tag::TR, Scope::Table).is_some() {
-                            self.close_row_or_body(true);
-                        }
-                        return;
-                    }
-                    Tag::TABLE | Tag::TBODY | Tag::TFOOT | Tag::THEAD => {
-                        if self.in_scope(tag, Scope::Table).is_some() {
-                            self.close_row_or_body(true);
-                            continue;
-                        }
-                        return;
-                    }
-                    Tag::BODY
-                    | Tag::CAPTION
-                    | Tag::COL
-                    | Tag::COLGROUP
-                    | Tag::HTML
-                    | Tag::TD
-                    | Tag::TH => return,
-                    _ => {
-                        self.end_in_body(tag);
-                        return;
-                    }
-                },
-                Some(Tag::TBODY | Tag::THEAD | Tag::TFOOT) => match tag {
-                    Tag::TBODY | Tag::THEAD | Tag::TFOOT => {
-                        if self.in_scope(tag, Scope::Table).is_some() {
-                            self.close_row_or_body(false);
-                        }
-                        return;
-                    }
-                    Tag::TABLE => {
-                        if self.in_scope(tag, Scope::Table).is_some() {
-                            self.close_row_or_body(false);
-                            continue;
-                        }
-                        return;
-                    }
-                    Tag::BODY
-                    | Tag::CAPTION
-                    | Tag::COL
-                    | Tag::COLGROUP
-                    | Tag::HTML
-                    | Tag::TD
+            let again = match self.mode_tag() {
+                Some(Tag::SELECT) => self.end_in_select(tag),
+                Some(
+                    mode @ (Tag::TD
                     | Tag::TH
-                    | Tag::TR => return,
-                    _ => {
-                        self.end_in_body(tag);
-                        return;
-                    }
-                },
-                Some(Tag::TABLE) => match tag {
-                    Tag::TABLE => {
-                        if self.in_scope(Tag::TABLE, Scope::Table).is_some() {
-                            self.pop_through(Tag::TABLE);
-                        }
-                        return;
-                    }
-                    Tag::BODY
-                    | Tag::CAPTION
-                    | Tag::COL
-                    | Tag::COLGROUP
-                    | Tag::HTML
+                    | Tag::TR
                     | Tag::TBODY
-                    | Tag::TD
-                    | Tag::TFOOT
-                    | Tag::TH
                     | Tag::THEAD
-                    | Tag::TR => return,
-                    _ => {
-                        self.end_in_body(tag);
-                        return;
-                    }
-                },
-                Some(Tag::CAPTION) => match tag {
-                    Tag::CAPTION => {
-                        if self.in_scope(Tag::CAPTION, Scope::Table).is_some() {
-                            self.generate_implied_end(None);
-                            self.pop_through(Tag::CAPTION);
-                            self.afe_clear_to_marker();
-                        }
-                        return;
-                    }
-                    Tag::TABLE => {
-                        if self.in_scope(Tag::CAPTION, Scope::Table).is_some() {
-                            self.generate_implied_end(None);
-                            self.pop_through(Tag::CAPTION);
-                            self.afe_clear_to_marker();
-                            continue;
-                        }
-                        return;
-                    }
-                    Tag::BODY
-                    | Tag::COL
-                    | Tag::COLGROUP
-                    | Tag::HTML
-                    | Tag::TBODY
-                    | Tag::TD
                     | Tag::TFOOT
-                    | Tag::TH
-                    | Tag::THEAD
-                    | Tag::TR => return,
+                    | Tag::TABLE
+                    | Tag::CAPTION),
+                ) => self.end_in_table_part(mode, tag),
+                Some(Tag::COLGROUP) => match tag {
+                    Tag::COL => false,
                     _ => {
-                        self.end_in_body(tag);
-                        return;
-                    }
-                },
-                Some(Tag::COLGROUP) => {
-                    if tag == Tag::COLGROUP {
                         self.pop_through(Tag::COLGROUP);
-                        return;
+                        tag != Tag::COLGROUP
                     }
-                    if tag == Tag::COL {
-                        return;
-                    }
-                    self.pop_through(Tag::COLGROUP);
-                    continue;
-                }
+                },
                 _ => {
                     self.end_in_body(tag);
-                    return;
+                    false
+                }
+            };
+            if !again {
+                return;
+            }
+        }
+    }
+
+    /// An end tag in a select. Returns whether to handle it again in the mode that closing the
+    /// select leaves.
+    fn end_in_select(&mut self, tag: Tag) -> bool {
+        match tag {
+            Tag::OPTGROUP => {
+                let n = self.stack.len();
+                if self.current_tag() == Some(Tag::OPTION)
+                    && n >= 2
+                    && self.stack[n - 2].tag == Tag::OPTGROUP
+                {
+                    self.pop();
+                }
+                if self.current_tag() == Some(Tag::OPTGROUP) {
+                    self.pop();
+                }
+            }
+            Tag::OPTION => {
+                if self.current_tag() == Some(Tag::OPTION) {
+                    self.pop();
+                }
+            }
+            Tag::SELECT => self.pop_through(Tag::SELECT),
+            _ if ends_select(tag) => {
+                if self.in_scope(tag, Scope::Table).is_some() {
+                    self.pop_through(Tag::SELECT);
+                    return true;
+                }
+            }
+            _ => {
+                if self.current_tag() == Some(tag) && tag.is(Props::HEAD_CONTENT) {
+                    self.pop();
                 }
             }
         }
+        false
+    }
+
+    /// An end tag in a table, table section, row, cell or caption (`mode`, the innermost of them
+    /// open). Returns whether to handle it again in the mode that closing `mode` leaves.
+    fn end_in_table_part(&mut self, mode: Tag, tag: Tag) -> bool {
+        let rules = TableEnds::of(mode);
+        let own = rules.own.contains(&tag);
+        if own || rules.outer.contains(&tag) {
+            // A caption closes on `</table>` only if the caption itself is in scope.
+            let scoped = if mode == Tag::CAPTION { mode } else { tag };
+            if self.in_scope(scoped, Scope::Table).is_none() {
+                return false;
+            }
+            match mode {
+                Tag::TD | Tag::TH if own => self.close_marker_element(tag),
+                Tag::TD | Tag::TH => self.close_cell(),
+                Tag::TR => self.close_row_or_body(true),
+                Tag::TABLE => self.pop_through(Tag::TABLE),
+                Tag::CAPTION => self.close_marker_element(Tag::CAPTION),
+                _ => self.close_row_or_body(false),
+            }
+            return !own;
+        }
+        if !TableEnds::ALWAYS_IGNORED.contains(&tag) && !rules.ignored.contains(&tag) {
+            self.end_in_body(tag);
+        }
+        false
     }
 
     pub(super) fn end_in_body(&mut self, tag: Tag) {
@@ -335,9 +238,7 @@ impl Tree {
             }
             Tag::APPLET | Tag::MARQUEE | Tag::OBJECT => {
                 if self.in_scope(tag, Scope::Default).is_some() {
-                    self.generate_implied_end(None);
-                    self.pop_through(tag);
-                    self.afe_clear_to_marker();
+                    self.close_marker_element(tag);
                 }
             }
             _ if p.has(Props::FORMATTING) => {
@@ -358,6 +259,14 @@ impl Tree {
         }
     }
 
+    /// Closes an element that put a marker on the list of active formatting elements (a cell,
+    /// a caption, an applet, marquee or object), and the list's entries up to that marker.
+    pub(super) fn close_marker_element(&mut self, tag: Tag) {
+        self.generate_implied_end(None);
+        self.pop_through(tag);
+        self.afe_clear_to_marker();
+    }
+
     /// "Any other end tag": close the nearest open element of that name unless a special element
     /// lies above it.
     pub(super) fn end_generic(&mut self, tag: Tag) {
@@ -369,5 +278,66 @@ impl Tree {
         }
         self.generate_implied_end(Some(tag));
         self.pop_to(pos as usize);
+    }
+}
+
+/// The end-tag rules of one table insertion mode.
+struct TableEnds {
+    /// End tags that close the mode's element, and nothing more.
+    own: &'static [Tag],
+    /// End tags that close the mode's element and are then handled by the enclosing mode.
+    outer: &'static [Tag],
+    /// End tags ignored in this mode besides [`TableEnds::ALWAYS_IGNORED`]; any other end tag
+    /// goes to the in-body rules.
+    ignored: &'static [Tag],
+}
+
+impl TableEnds {
+    /// End tags every table mode ignores, besides its own [`TableEnds::ignored`].
+    const ALWAYS_IGNORED: &'static [Tag] = &[Tag::BODY, Tag::COL, Tag::COLGROUP, Tag::HTML];
+
+    fn of(mode: Tag) -> Self {
+        use Tag as T;
+        let (own, outer, ignored): (&[Tag], &[Tag], &[Tag]) = match mode {
+            T::TD | T::TH => (
+                &[T::TD, T::TH],
+                &[T::TABLE, T::TBODY, T::TFOOT, T::THEAD, T::TR],
+                &[T::CAPTION],
+            ),
+            T::TR => (
+                &[T::TR],
+                &[T::TABLE, T::TBODY, T::TFOOT, T::THEAD],
+                &[T::CAPTION, T::TD, T::TH],
+            ),
+            T::TABLE => (
+                &[T::TABLE],
+                &[],
+                &[
+                    T::CAPTION,
+                    T::TBODY,
+                    T::TD,
+                    T::TFOOT,
+                    T::TH,
+                    T::THEAD,
+                    T::TR,
+                ],
+            ),
+            T::CAPTION => (
+                &[T::CAPTION],
+                &[T::TABLE],
+                &[T::TBODY, T::TD, T::TFOOT, T::TH, T::THEAD, T::TR],
+            ),
+            // TBODY, THEAD, TFOOT.
+            _ => (
+                &[T::TBODY, T::THEAD, T::TFOOT],
+                &[T::TABLE],
+                &[T::CAPTION, T::TD, T::TH, T::TR],
+            ),
+        };
+        TableEnds {
+            own,
+            outer,
+            ignored,
+        }
     }
 }

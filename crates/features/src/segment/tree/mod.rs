@@ -209,6 +209,37 @@ impl Tree {
     }
 }
 
+/// The table tags that close an open select, as start and as end tags.
+fn ends_select(tag: Tag) -> bool {
+    matches!(
+        tag,
+        Tag::CAPTION
+            | Tag::TABLE
+            | Tag::TBODY
+            | Tag::TFOOT
+            | Tag::THEAD
+            | Tag::TR
+            | Tag::TD
+            | Tag::TH
+    )
+}
+
+/// The start tags of table parts, which close an open cell or caption first.
+fn is_table_part(tag: Tag) -> bool {
+    matches!(
+        tag,
+        Tag::CAPTION
+            | Tag::COL
+            | Tag::COLGROUP
+            | Tag::TBODY
+            | Tag::TD
+            | Tag::TFOOT
+            | Tag::TH
+            | Tag::THEAD
+            | Tag::TR
+    )
+}
+
 /// Quirks mode as HTML5 decides it, for the doctypes found on real pages.
 fn is_quirky(name: Option<&str>, public_id: Option<&str>, system_id: Option<&str>) -> bool {
     if !name.is_some_and(|n| n.eq_ignore_ascii_case("html")) {

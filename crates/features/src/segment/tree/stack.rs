@@ -322,6 +322,18 @@ impl Tree {
         void: bool,
     ) -> ElementId {
         let parent = self.parent_for(tag);
+        self.insert_under(parent, tag, class, id, void)
+    }
+
+    /// Creates an element under a given parent and pushes it (unless void).
+    pub(super) fn insert_under(
+        &mut self,
+        parent: ElementId,
+        tag: Tag,
+        class: Range<u32>,
+        id: Range<u32>,
+        void: bool,
+    ) -> ElementId {
         let eid = self.new_element(tag, parent, class, id);
         self.note_split(tag, 1, 0);
         if !void {

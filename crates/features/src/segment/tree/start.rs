@@ -85,12 +85,7 @@ impl Tree {
             }
             if !self.foreign.is_empty() {
                 let void = self_closing || (self.in_island() && tag.is(Props::VOID));
-                let parent = self.current_elem();
-                let eid = self.new_element(tag, parent, class, id);
-                self.note_split(tag, 1, 0);
-                if !void {
-                    self.push(tag, eid);
-                }
+                self.insert_under(self.current_elem(), tag, class, id, void);
                 return;
             }
         }
@@ -148,11 +143,7 @@ impl Tree {
                     t if t.is(Props::HEAD_CONTENT) => {
                         // Belongs to the head even after it closed.
                         let parent = self.head.unwrap_or_else(|| self.current_elem());
-                        let eid = self.new_element(t, parent, class, id);
-                        self.note_split(t, 1, 0);
-                        if !t.is(Props::VOID) {
-                            self.push(t, eid);
-                        }
+                        let eid = self.insert_under(parent, t, class, id, t.is(Props::VOID));
                         self.note_title(t, eid);
                         return;
                     }
@@ -219,41 +210,13 @@ impl Tree {
                         return;
                     }
                 }
-                Some(Tag::TD | Tag::TH) => {
-                    if matches!(
-                        tag,
-                        Tag::CAPTION
-                            | Tag::COL
-                            | Tag::COLGROUP
-                            | Tag::TBODY
-                            | Tag::TD
-                            | Tag::TFOOT
-                            | Tag::TH
-                            | Tag::THEAD
-                            | Tag::TR
-                    ) {
-                        self.close_cell();
-                        continue;
-                    }
-                    self.start_in_body(tag, class, id, self_closing);
-                    return;
-                }
-                Some(Tag::CAPTION) => {
-                    if matches!(
-                        tag,
-                        Tag::CAPTION
-                            | Tag::COL
-                            | Tag::COLGROUP
-                            | Tag::TBODY
-                            | Tag::TD
-                            | Tag::TFOOT
-                            | Tag::TH
-                            | Tag::THEAD
-                            | Tag::TR
-                    ) {
-                        self.generate_implied_end(None);
-                        self.pop_through(Tag::CAPTION);
-                        self.afe_clear_to_marker();
+                Some(m @ (Tag::TD | Tag::TH | Tag::CAPTION)) => {
+                    if is_table_part(tag) {
+                        if m == Tag::CAPTION {
+                            self.close_marker_element(Tag::CAPTION);
+                        } else {
+                            self.close_cell();
+                        }
                         continue;
                     }
                     self.start_in_body(tag, class, id, self_closing);
@@ -306,11 +269,9 @@ impl Tree {
         let in_body_part = matches!(mode, Some(Tag::TBODY | Tag::THEAD | Tag::TFOOT));
         let in_row = mode == Some(Tag::TR);
         match tag {
-            Tag::CAPTION | Tag::COLGROUP | Tag::COL if in_row || in_body_part => {
-                self.close_row_or_body(in_row);
-                false
-            }
-            Tag::TBODY | Tag::THEAD | Tag::TFOOT if in_row || in_body_part => {
+            Tag::CAPTION | Tag::COLGROUP | Tag::COL | Tag::TBODY | Tag::THEAD | Tag::TFOOT
+                if in_row || in_body_part =>
+            {
                 self.close_row_or_body(in_row);
                 false
             }
@@ -340,11 +301,7 @@ impl Tree {
                 true
             }
             Tag::TR => {
-                if !in_body_part {
-                    self.clear_back_to(&[Tag::TABLE]);
-                    self.insert_implied(Tag::TBODY);
-                }
-                self.clear_back_to(&[Tag::TBODY, Tag::THEAD, Tag::TFOOT]);
+                self.enter_table_section(in_body_part);
                 self.insert(tag, class.clone(), id.clone(), false);
                 true
             }
@@ -355,11 +312,7 @@ impl Tree {
                     self.afe.push(Afe::Marker);
                     true
                 } else {
-                    if !in_body_part {
-                        self.clear_back_to(&[Tag::TABLE]);
-                        self.insert_implied(Tag::TBODY);
-                    }
-                    self.clear_back_to(&[Tag::TBODY, Tag::THEAD, Tag::TFOOT]);
+                    self.enter_table_section(in_body_part);
                     self.insert_implied(Tag::TR);
                     false
                 }
@@ -374,10 +327,7 @@ impl Tree {
             }
             Tag::STYLE | Tag::SCRIPT | Tag::TEMPLATE => {
                 // Processed as in head: inserted where we are, never fostered.
-                let parent = self.current_elem();
-                let eid = self.new_element(tag, parent, class.clone(), id.clone());
-                self.note_split(tag, 1, 0);
-                self.push(tag, eid);
+                self.insert_under(self.current_elem(), tag, class.clone(), id.clone(), false);
                 true
             }
             Tag::FORM => {
@@ -396,6 +346,16 @@ impl Tree {
                 true
             }
         }
+    }
+
+    /// Makes a table section the current node for a new row: the open one, or an implied
+    /// `tbody` when the current mode is the table itself.
+    fn enter_table_section(&mut self, in_body_part: bool) {
+        if !in_body_part {
+            self.clear_back_to(&[Tag::TABLE]);
+            self.insert_implied(Tag::TBODY);
+        }
+        self.clear_back_to(&[Tag::TBODY, Tag::THEAD, Tag::TFOOT]);
     }
 
     pub(super) fn close_row_or_body(&mut self, in_row: bool) {
@@ -445,14 +405,7 @@ impl Tree {
                 self.pop_through(Tag::SELECT);
                 false
             }
-            Tag::CAPTION
-            | Tag::TABLE
-            | Tag::TBODY
-            | Tag::TFOOT
-            | Tag::THEAD
-            | Tag::TR
-            | Tag::TD
-            | Tag::TH => {
+            _ if ends_select(tag) => {
                 self.pop_through(Tag::SELECT);
                 false
             }
