@@ -994,6 +994,19 @@ def run_victor(binary: Path, model: str | None, pages, out_dir: Path, args, log_
 # Data, scoring of a run, tables.
 
 
+def unavailable_row(set_name: str, split: str, tool: str, run: dict, pages: int) -> dict:
+    """The results row of a tool that could not run on a set (said on stderr as well)."""
+    print(f"{tool}: unavailable ({run['unavailable']})", file=sys.stderr)
+    return {
+        "set": set_name,
+        "split": split,
+        "tool": tool,
+        "status": f"unavailable: {run['unavailable']}",
+        "unavailable": run["unavailable"],
+        "pages": pages,
+    }
+
+
 def is_snippet_set(set_dir: Path) -> bool:
     """A snippet set has snippets.jsonl and no manifest.jsonl."""
     return not (set_dir / "manifest.jsonl").is_file() and (set_dir / "snippets.jsonl").is_file()
@@ -1758,17 +1771,7 @@ def main(argv) -> int:
                 out = work / re.sub(r"[^\w.'-]", "_", name)
                 run = run_victor(victor_bin, model, pages, out, args, work / f"{out.name}.stderr.log")
                 if "unavailable" in run:
-                    print(f"{name}: unavailable ({run['unavailable']})", file=sys.stderr)
-                    rows.append(
-                        {
-                            "set": set_name,
-                            "split": args.split,
-                            "tool": name,
-                            "status": f"unavailable: {run['unavailable']}",
-                            "unavailable": run["unavailable"],
-                            "pages": len(pages),
-                        }
-                    )
+                    rows.append(unavailable_row(set_name, args.split, name, run, len(pages)))
                     continue
                 row, pr = score(name, pages, out, run, victor=True)
                 built = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(victor_bin.stat().st_mtime))
@@ -1784,17 +1787,7 @@ def main(argv) -> int:
                     tool, pages, out, args, work / f"{tool}.stderr.log", f"{set_name} {tool}"
                 )
                 if "unavailable" in run:
-                    print(f"{tool}: unavailable ({run['unavailable']})", file=sys.stderr)
-                    rows.append(
-                        {
-                            "set": set_name,
-                            "split": args.split,
-                            "tool": tool,
-                            "status": f"unavailable: {run['unavailable']}",
-                            "unavailable": run["unavailable"],
-                            "pages": len(pages),
-                        }
-                    )
+                    rows.append(unavailable_row(set_name, args.split, tool, run, len(pages)))
                     continue
                 row, pr = score(tool, pages, out, run, victor=False)
                 rows.append({"set": set_name, "split": args.split, **row, **run_info})
