@@ -35,54 +35,79 @@ struct Pass {
 /// Consecutive errors after which a reader is taken to be stuck.
 const STUCK: usize = 50;
 
+/// Counts what a reader reports, one record or error at a time.
+struct Counter {
+    pass: Pass,
+    keep_uris: bool,
+    /// Errors in a row so far.
+    run: usize,
+}
+
+impl Counter {
+    fn new(keep_uris: bool) -> Self {
+        Counter {
+            pass: Pass::default(),
+            keep_uris,
+            run: 0,
+        }
+    }
+
+    /// Counts a record read whole: its block's size and, if kept, its target URI.
+    fn record(&mut self, bytes: usize, uri: impl FnOnce() -> String) {
+        self.run = 0;
+        self.pass.ok += 1;
+        self.pass.bytes += bytes as u64;
+        if self.keep_uris {
+            self.pass.uris.push(uri());
+        }
+    }
+
+    /// Counts an error. Returns false, and marks the pass stuck, at the [`STUCK`]th in a row.
+    fn error(&mut self) -> bool {
+        self.pass.errors += 1;
+        self.run += 1;
+        self.pass.stuck = self.run >= STUCK;
+        !self.pass.stuck
+    }
+}
+
 fn read_victor(path: &Path, keep_uris: bool) -> Pass {
-    let mut p = Pass::default();
+    let mut c = Counter::new(keep_uris);
     let reader = match ours::Reader::open(path) {
         Ok(r) => r,
         Err(_) => {
-            p.errors += 1;
-            return p;
+            c.error();
+            return c.pass;
         }
     };
-    let mut run = 0;
     for rec in reader {
         match rec {
-            Ok(r) => {
-                run = 0;
-                p.ok += 1;
-                p.bytes += r.block.len() as u64;
-                if keep_uris {
-                    p.uris
-                        .push(r.header("WARC-Target-URI").unwrap_or("").to_string());
-                }
-            }
+            Ok(r) => c.record(r.block.len(), || {
+                r.header("WARC-Target-URI").unwrap_or("").to_string()
+            }),
             Err(_) => {
-                p.errors += 1;
-                run += 1;
-                if run == STUCK {
-                    p.stuck = true;
+                if !c.error() {
                     break;
                 }
             }
         }
     }
-    p
+    c.pass
 }
 
 fn read_fastwarc(path: &Path, keep_uris: bool) -> Pass {
     use fastwarc::warc::header::WarcHeader;
     use fastwarc::warc::iter::ArchiveIterator;
     use fastwarc::warc::record::SharedWarcRecord;
-    let mut p = Pass::default();
+    let mut c = Counter::new(keep_uris);
     let it = match ArchiveIterator::from_path(path) {
         Ok(it) => it.with_parse_http(false),
         Err(_) => {
-            p.errors += 1;
-            return p;
+            c.error();
+            return c.pass;
         }
     };
     let mut buf = Vec::new();
-    let mut run = 0;
     for rec in it {
         let r = rec.and_then(|r| {
             r.with_mut(|r| {
@@ -102,71 +127,48 @@ fn read_fastwarc(path: &Path, keep_uris: bool) -> Pass {
             })
         });
         match r {
-            Ok(uri) => {
-                run = 0;
-                p.ok += 1;
-                p.bytes += buf.len() as u64;
-                if keep_uris {
-                    p.uris.push(uri);
-                }
-            }
+            Ok(uri) => c.record(buf.len(), || uri),
             Err(_) => {
-                p.errors += 1;
-                run += 1;
-                if run == STUCK {
-                    p.stuck = true;
+                if !c.error() {
                     break;
                 }
             }
         }
     }
-    p
+    c.pass
 }
 
 fn read_warc_crate(path: &Path, keep_uris: bool) -> Pass {
     use ::warc::{WarcHeader, WarcReader};
-    let mut p = Pass::default();
+    let mut c = Counter::new(keep_uris);
     let gz = path.extension().is_some_and(|e| e == "gz");
-    let mut run = 0;
     let mut each = |rec: Result<::warc::Record<::warc::BufferedBody>, ::warc::Error>| -> bool {
         match rec {
             Ok(r) => {
-                run = 0;
-                p.ok += 1;
-                p.bytes += r.body().len() as u64;
-                if keep_uris {
-                    p.uris.push(
-                        r.header(WarcHeader::TargetURI)
-                            .map(|v| v.to_string())
-                            .unwrap_or_default(),
-                    );
-                }
+                c.record(r.body().len(), || {
+                    r.header(WarcHeader::TargetURI)
+                        .map(|v| v.to_string())
+                        .unwrap_or_default()
+                });
                 true
             }
-            Err(_) => {
-                p.errors += 1;
-                run += 1;
-                run < STUCK
-            }
+            Err(_) => c.error(),
         }
     };
-    let stuck = if gz {
-        match WarcReader::from_path_gzip(path) {
-            Ok(r) => !r.iter_records().all(&mut each),
-            Err(_) => false,
+    if gz {
+        if let Ok(r) = WarcReader::from_path_gzip(path) {
+            r.iter_records().all(&mut each);
         }
     } else {
         // Not `WarcReader::from_path`: warc 0.4 opens the file with `create(true)` and no
         // `write(true)`, which fails with InvalidInput on every file.
-        match std::fs::File::open(path) {
-            Ok(f) => !WarcReader::new(std::io::BufReader::with_capacity(1 << 20, f))
+        if let Ok(f) = std::fs::File::open(path) {
+            WarcReader::new(std::io::BufReader::with_capacity(1 << 20, f))
                 .iter_records()
-                .all(&mut each),
-            Err(_) => false,
+                .all(&mut each);
         }
-    };
-    p.stuck = stuck;
-    p
+    }
+    c.pass
 }
 
 fn read(reader: &str, path: &Path, keep_uris: bool) -> Pass {
