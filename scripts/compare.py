@@ -1378,62 +1378,58 @@ def run_lines(rows: list[dict]) -> list[str]:
     return [f"- {', '.join(tools)}: {describe(key)}." for key, tools in groups.items()]
 
 
-def md_table(set_name: str, split: str, rows: list[dict]) -> str:
-    """Markdown section of one set's rows (CSV rows: strings; in-memory rows work too)."""
+def md_section(set_name: str, split: str, rows: list[dict], header: str, cells, note=(), kind="") -> str:
+    """Markdown section of one set's rows: heading, `note` lines, run lines, then a table with
+    `header` (its columns: the last four are the timings) and a line `cells(row)` per tool."""
     n = rows[0].get("pages") if rows else 0
     mb = next((num(r["MB"]) for r in rows if num(r.get("MB")) is not None), 0.0)
-    out = [f"### {set_name} ({split}: {n} pages, {mb:.1f} MB)", "", *run_lines(rows), ""]
-    out += [
-        (
-            "| tool | macro P | macro R | macro F1 | median F1 | micro F1 | F1 < .5 | failures "
-            "| pages/s | MB/s | pages/CPU-s | process pages/s | version |"
-        ),
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
-    ]
+    columns = header.count("|") - 1
+    out = [f"### {set_name} ({split}: {n} pages, {mb:.1f} MB){kind}", "", *note, *run_lines(rows), ""]
+    out += [header, "|---" + "|---:" * (columns - 2) + "|---|"]
     for r in rows:
         if unavailable(r):
-            out.append(f"| {r['tool']} | unavailable: {unavailable(r)} ||||||||||||")
+            out.append(f"| {r['tool']} | unavailable: {unavailable(r)} " + "|" * (columns - 1))
             continue
-        out.append(
-            f"| {r['tool']} | {f3(r['macro_P'])} | {f3(r['macro_R'])} | **{f3(r['macro_F1'])}** "
-            f"| {f3(r['median_F1'])} | {f3(r['micro_F1'])} | {r['pages_F1_lt_0.5']} | {r['failures']} "
-            f"| {timing_cells(r)} |"
-        )
+        out.append(f"| {r['tool']} | {cells(r)} | {timing_cells(r)} |")
     return "\n".join(out) + "\n"
+
+
+def md_table(set_name: str, split: str, rows: list[dict]) -> str:
+    """Markdown section of one set's rows (CSV rows: strings; in-memory rows work too)."""
+    return md_section(
+        set_name,
+        split,
+        rows,
+        "| tool | macro P | macro R | macro F1 | median F1 | micro F1 | F1 < .5 | failures "
+        "| pages/s | MB/s | pages/CPU-s | process pages/s | version |",
+        lambda r: f"{f3(r['macro_P'])} | {f3(r['macro_R'])} | **{f3(r['macro_F1'])}** "
+        f"| {f3(r['median_F1'])} | {f3(r['micro_F1'])} | {r['pages_F1_lt_0.5']} | {r['failures']}",
+    )
 
 
 def md_snippet_table(set_name: str, split: str, rows: list[dict]) -> str:
     """Markdown section of a snippet set's rows."""
-    n = rows[0].get("pages") if rows else 0
-    mb = next((num(r["MB"]) for r in rows if num(r.get("MB")) is not None), 0.0)
     ok = [r for r in rows if not unavailable(r)]
     n_with = ok[0]["with_total"] if ok else "?"
     n_without = ok[0]["without_total"] if ok else "?"
-    out = [
-        f"### {set_name} ({split}: {n} pages, {mb:.1f} MB) — snippet set",
-        "",
+    note = [
         f"The F1 of this set is **snippet F1, micro over snippets** ({n_with} `with` and {n_without} "
         "`without` snippets summed over the pages; shared/checks/score_snippets.py), not the "
         "text-level F1 of the other sets. collapsed = pages that have `with` snippets and kept none.",
         "",
-        *run_lines(rows),
-        "",
-        (
-            "| tool | snippet P | snippet R | snippet F1 | with found | without found | collapsed "
-            "| failures | pages/s | MB/s | pages/CPU-s | process pages/s | version |"
-        ),
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
-    for r in rows:
-        if unavailable(r):
-            out.append(f"| {r['tool']} | unavailable: {unavailable(r)} ||||||||||||")
-            continue
-        out.append(
-            f"| {r['tool']} | {f3(r['snippet_P'])} | {f3(r['snippet_R'])} | **{f3(r['snippet_F1'])}** "
-            f"| {r['with_found']}/{r['with_total']} | {r['without_found']}/{r['without_total']} "
-            f"| {r['pages_collapsed']} | {r['failures']} | {timing_cells(r)} |"
-        )
-    return "\n".join(out) + "\n"
+    return md_section(
+        set_name,
+        split,
+        rows,
+        "| tool | snippet P | snippet R | snippet F1 | with found | without found | collapsed "
+        "| failures | pages/s | MB/s | pages/CPU-s | process pages/s | version |",
+        lambda r: f"{f3(r['snippet_P'])} | {f3(r['snippet_R'])} | **{f3(r['snippet_F1'])}** "
+        f"| {r['with_found']}/{r['with_total']} | {r['without_found']}/{r['without_total']} "
+        f"| {r['pages_collapsed']} | {r['failures']}",
+        note,
+        " — snippet set",
+    )
 
 
 def machine_line(core: int) -> str:
