@@ -1179,13 +1179,10 @@ def add_timing(row: dict, pages, run: dict, victor: bool):
     row["status"] = run.get("note") or "ok"
 
 
+# The first columns of every set's CSV.
+ROW_FIELDS = ["set", "split", "tool", "status", "version", "pages"]
 SET_FIELDS = [
-    "set",
-    "split",
-    "tool",
-    "status",
-    "version",
-    "pages",
+    *ROW_FIELDS,
     "macro_P",
     "macro_R",
     "macro_F1",
@@ -1217,12 +1214,7 @@ SET_FIELDS = [
 TIMING_FIELDS = SET_FIELDS[SET_FIELDS.index("MB") :]
 # Snippet sets (snippets.jsonl): the measure of shared/checks/score_snippets.py.
 SNIPPET_SET_FIELDS = [
-    "set",
-    "split",
-    "tool",
-    "status",
-    "version",
-    "pages",
+    *ROW_FIELDS,
     "measure",
     "snippet_P",
     "snippet_R",
