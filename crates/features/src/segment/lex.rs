@@ -799,6 +799,7 @@ impl<'a> Lexer<'a> {
 
     /// Runs the tokenizer to the end of the input, reporting every event to `sink`; stops early
     /// when `sink` returns `false`.
+    #[inline(always)]
     pub fn run<F: FnMut(Event) -> bool>(&mut self, mut sink: F) {
         let sink = &mut sink;
         while self.step(sink) {}
@@ -955,11 +956,12 @@ impl<'a> Lexer<'a> {
                     Some(b'>') => self.emit_tag(sink),
                     None => false,
                     Some(b'=') if after => self.to(S::BeforeAttrValue),
-                    Some(c) => {
+                    Some(b'=') => {
                         // A name that starts with `=` (see `Tag::scan_agrees`).
-                        self.tag.odd |= c == b'=';
+                        self.tag.odd = true;
                         self.to(S::AttrName)
                     }
+                    Some(_) => self.to(S::AttrName),
                 }
             }
             S::AttrName => loop {
