@@ -824,12 +824,12 @@ impl<'a> Lexer<'a> {
             MarkupDeclarationOpen => self.step_tag(MarkupDeclarationOpen, sink),
             TagName => self.step_tag(TagName, sink),
             SelfClosingStartTag => self.step_tag(SelfClosingStartTag, sink),
-            BeforeAttrName => self.step_tag(BeforeAttrName, sink),
-            AttrName => self.step_tag(AttrName, sink),
-            AfterAttrName => self.step_tag(AfterAttrName, sink),
-            BeforeAttrValue => self.step_tag(BeforeAttrValue, sink),
-            AttrValueQuoted => self.step_tag(AttrValueQuoted, sink),
-            AttrValueUnquoted => self.step_tag(AttrValueUnquoted, sink),
+            BeforeAttrName => self.step_attribute(BeforeAttrName, sink),
+            AttrName => self.step_attribute(AttrName, sink),
+            AfterAttrName => self.step_attribute(AfterAttrName, sink),
+            BeforeAttrValue => self.step_attribute(BeforeAttrValue, sink),
+            AttrValueQuoted => self.step_attribute(AttrValueQuoted, sink),
+            AttrValueUnquoted => self.step_attribute(AttrValueUnquoted, sink),
             RcDataLt => self.step_text_markup(RcDataLt, sink),
             RawTextLt => self.step_text_markup(RawTextLt, sink),
             ScriptLt => self.step_text_markup(ScriptLt, sink),
@@ -891,7 +891,8 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    /// Tags and their attributes, which are stepped over; `<!` and what it opens.
+    /// Tags up to their names, `<!` and what it opens; the attributes go on in
+    /// [`Lexer::step_attribute`].
     #[inline(always)]
     fn step_tag<F: FnMut(Event) -> bool>(&mut self, state: S, sink: &mut F) -> bool {
         match state {
@@ -940,7 +941,8 @@ impl<'a> Lexer<'a> {
                     Some(c) => self.tag.hash = self.tag.hash.update(c),
                 }
             },
-            S::SelfClosingStartTag => match self.consume() {
+            // A `/` in a tag: `/>`, or on with the attributes.
+            _ => match self.consume() {
                 Some(b'>') => {
                     self.tag.self_closing = self.tag.start;
                     self.emit_tag(sink)
@@ -948,6 +950,13 @@ impl<'a> Lexer<'a> {
                 None => false,
                 Some(_) => self.reconsume(S::BeforeAttrName),
             },
+        }
+    }
+
+    /// A tag's attributes, stepped over.
+    #[inline(always)]
+    fn step_attribute<F: FnMut(Event) -> bool>(&mut self, state: S, sink: &mut F) -> bool {
+        match state {
             S::BeforeAttrName | S::AfterAttrName => {
                 let after = state == S::AfterAttrName;
                 match self.consume() {
@@ -990,8 +999,8 @@ impl<'a> Lexer<'a> {
                 Some(_) => self.reconsume(S::AttrValueUnquoted),
             },
             S::AttrValueQuoted => self.skip_past(self.closing_quote) && self.to(S::BeforeAttrName),
+            // An unquoted value runs to white space or `>`.
             _ => loop {
-                // S::AttrValueUnquoted
                 match self.consume() {
                     Some(c) if is_ws(c) => return self.to(S::BeforeAttrName),
                     Some(b'>') => return self.emit_tag(sink),
