@@ -933,10 +933,13 @@ impl<'a> Lexer<'a> {
                     self.to(S::BogusComment)
                 }
             }
-            // The name runs to white space, `/` or `>`.
+            // The name runs to white space, `/` or `>` (one arm each, so that `end_tag_name`
+            // inlines to the code of its byte alone).
             S::TagName => loop {
                 match self.consume() {
-                    Some(c) if ends_name(c) => return self.end_tag_name(c, sink),
+                    Some(c) if is_ws(c) => return self.end_tag_name(b' ', sink),
+                    Some(b'>') => return self.end_tag_name(b'>', sink),
+                    Some(b'/') => return self.end_tag_name(b'/', sink),
                     None => return false,
                     Some(c) => self.tag.hash = self.tag.hash.update(c),
                 }
