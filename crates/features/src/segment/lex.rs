@@ -26,6 +26,12 @@
 //! - bogus comments (`<?`, `<!x`, `</ >`), and end of file inside a tag (dropped), a comment or a
 //!   doctype (reported up to the end).
 //!
+//! [`Lexer::run`] steps through the states one group at a time, a method each: text (with
+//! CDATA sections), tags, attributes, what follows a `<` in RCDATA, raw text and script data (or
+//! a `]` in CDATA), script escapes, comments and doctypes. The frequent states are dispatched
+//! one by one, so that the group's method inlines into each as that state's code alone: the
+//! split adds next to no instructions.
+//!
 //! Unlike lol_html it builds no attribute list, serializes nothing and cannot fail: a tag's
 //! attributes are only stepped over (the segmenter reads the few it needs from the tag's bytes),
 //! except for the two rare tags in foreign content whose attributes the simulator must see.
