@@ -1091,6 +1091,7 @@ impl<'a> Lexer<'a> {
     /// Script data's escapes: `<!--` and `<script>` inside it.
     #[inline(always)]
     fn step_script_escape<F: FnMut(Event) -> bool>(&mut self, state: S, sink: &mut F) -> bool {
+        // The escaped and the double-escaped states go the same ways, each to its own level.
         let double = matches!(
             state,
             S::ScriptDoubleEscaped | S::ScriptDoubleEscapedDashDash
