@@ -26,6 +26,12 @@
 //! - bogus comments (`<?`, `<!x`, `</ >`), and end of file inside a tag (dropped), a comment or a
 //!   doctype (reported up to the end).
 //!
+//! [`Lexer::run`] steps through the states one group at a time, a method each: text (with
+//! CDATA sections), tags, attributes, what follows a `<` in RCDATA, raw text and script data (or
+//! a `]` in CDATA), script escapes, comments and doctypes. The frequent states are dispatched
+//! one by one, so that the group's method inlines into each as that state's code alone: the
+//! split adds next to no instructions.
+//!
 //! Unlike lol_html it builds no attribute list, serializes nothing and cannot fail: a tag's
 //! attributes are only stepped over (the segmenter reads the few it needs from the tag's bytes),
 //! except for the two rare tags in foreign content whose attributes the simulator must see.
@@ -309,6 +315,12 @@ fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\n' | b'\r' | b'\t' | b'\x0c')
 }
 
+/// Whether `b` ends a tag name (white space, `/` or `>`).
+#[inline]
+fn ends_name(b: u8) -> bool {
+    is_ws(b) || b == b'/' || b == b'>'
+}
+
 /// Whether `input[at..]` starts with `seq`, ASCII letters in any case when `ignore_case`.
 #[inline]
 fn seq_at(input: &[u8], at: usize, seq: &[u8], ignore_case: bool) -> bool {
@@ -408,10 +420,104 @@ impl<'a> Lexer<'a> {
         self.np - 1
     }
 
+    /// Goes on in `state`; `true`, to read on.
     #[inline(always)]
-    fn reconsume(&mut self, state: S) {
-        self.np -= 1;
+    fn to(&mut self, state: S) -> bool {
         self.state = state;
+        true
+    }
+
+    /// Reads the current byte again, in `state`; `true`, to read on.
+    #[inline(always)]
+    fn reconsume(&mut self, state: S) -> bool {
+        self.np -= 1;
+        self.to(state)
+    }
+
+    /// Steps over `seq` (ASCII letters in any case when `ignore_case`) if the input goes on with
+    /// it.
+    #[inline(always)]
+    fn eat(&mut self, seq: &[u8], ignore_case: bool) -> bool {
+        let found = seq_at(self.input, self.np, seq, ignore_case);
+        if found {
+            self.np += seq.len();
+        }
+        found
+    }
+
+    /// Moves just past the byte `found` bytes ahead, or past the end of the input when there is
+    /// none (`false`).
+    #[inline(always)]
+    fn jump(&mut self, found: Option<usize>) -> bool {
+        match found {
+            Some(k) => self.np += k + 1,
+            None => self.np = self.input.len() + 1,
+        }
+        found.is_some()
+    }
+
+    /// Moves just past the next `byte`, or past the end of the input when there is none
+    /// (`false`).
+    #[inline(always)]
+    fn skip_past(&mut self, byte: u8) -> bool {
+        let rest = self.input.get(self.np..).unwrap_or_default();
+        self.jump(memchr::memchr(byte, rest))
+    }
+
+    /// Moves just past the next `a` or `b` and returns it, or past the end of the input.
+    #[inline(always)]
+    fn skip_past2(&mut self, a: u8, b: u8) -> Option<u8> {
+        let rest = self.input.get(self.np..).unwrap_or_default();
+        let found = memchr::memchr2(a, b, rest);
+        self.jump(found);
+        found.and_then(|k| rest.get(k).copied())
+    }
+
+    /// The end of the input: reports the pending text; `false`, to stop.
+    #[inline(always)]
+    fn eof_text<F: FnMut(Event) -> bool>(&mut self, sink: &mut F) -> bool {
+        self.emit_text(sink);
+        false
+    }
+
+    /// What looked like markup is text after all: reports the text before the current byte and
+    /// reads that byte again in the text state `state`.
+    #[inline(always)]
+    fn text_again<F: FnMut(Event) -> bool>(&mut self, state: S, sink: &mut F) -> bool {
+        self.emit_text(sink) && self.reconsume(state)
+    }
+
+    /// The next byte does not go on with the markup: [`Lexer::text_again`], or the end of the
+    /// input.
+    #[inline(always)]
+    fn not_markup<F: FnMut(Event) -> bool>(&mut self, state: S, sink: &mut F) -> bool {
+        match self.consume() {
+            None => self.eof_text(sink),
+            Some(_) => self.text_again(state, sink),
+        }
+    }
+
+    /// A comment (`true`) or doctype ends at the current `>`: reports it, back to data.
+    #[inline(always)]
+    fn token_done<F: FnMut(Event) -> bool>(&mut self, comment: bool, sink: &mut F) -> bool {
+        self.emit_token(comment, true, sink) && self.to(S::Data)
+    }
+
+    /// A comment (`true`) or doctype ends with the input: reports it; `false`, to stop.
+    #[inline(always)]
+    fn eof_token<F: FnMut(Event) -> bool>(&mut self, comment: bool, sink: &mut F) -> bool {
+        self.emit_token(comment, false, sink);
+        false
+    }
+
+    /// A bogus comment (`true`) or doctype runs to the next `>` or the end of the input.
+    #[inline(always)]
+    fn bogus<F: FnMut(Event) -> bool>(&mut self, comment: bool, sink: &mut F) -> bool {
+        if self.skip_past(b'>') {
+            self.token_done(comment, sink)
+        } else {
+            self.eof_token(comment, sink)
+        }
     }
 
     #[inline(always)]
@@ -537,11 +643,23 @@ impl<'a> Lexer<'a> {
         self.last_start_tag == self.tag.hash
     }
 
+    /// The tag name ends at the current byte `c` (white space, `/` or `>`): goes on with the
+    /// attributes, or ends the tag.
+    #[inline(always)]
+    fn end_tag_name<F: FnMut(Event) -> bool>(&mut self, c: u8, sink: &mut F) -> bool {
+        self.finish_tag_name();
+        match c {
+            b'/' => self.to(S::SelfClosingStartTag),
+            b'>' => self.emit_tag(sink),
+            _ => self.to(S::BeforeAttrName),
+        }
+    }
+
     /// Ends the current tag (its `>` is the current byte): reports it, asks the tree-builder
-    /// simulator for the next text type and returns the state to go on in, and whether the sink
-    /// wants more.
+    /// simulator for the next text type and goes on in the text state it leads to; `false` when
+    /// the sink asked to stop.
     #[inline(never)]
-    fn emit_tag<F: FnMut(Event) -> bool>(&mut self, sink: &mut F) -> (S, bool) {
+    fn emit_tag<F: FnMut(Event) -> bool>(&mut self, sink: &mut F) -> bool {
         let tag_end = self.pos();
         let go = sink(Event::Tag(Tag {
             range: self.ls..tag_end + 1,
@@ -558,7 +676,8 @@ impl<'a> Lexer<'a> {
         } else {
             self.feedback_end(hash);
         }
-        (self.next_text_state(), go)
+        self.state = self.next_text_state();
+        go
     }
 
     fn next_text_state(&self) -> S {
@@ -686,618 +805,485 @@ impl<'a> Lexer<'a> {
 
     /// Runs the tokenizer to the end of the input, reporting every event to `sink`; stops early
     /// when `sink` returns `false`.
+    #[inline(always)]
     pub fn run<F: FnMut(Event) -> bool>(&mut self, mut sink: F) {
         let sink = &mut sink;
-        // `emit!` reports through the sink and stops when it says so.
-        macro_rules! emit {
-            ($e:expr) => {
-                if !$e {
-                    return;
+        while self.step(sink) {}
+    }
+
+    /// Reads on in the current state; `false` at the end of the input or when the sink asked to
+    /// stop. The states are read in groups (`step_text`, `step_tag`, ...); each state of the
+    /// frequent groups has an arm of its own, so that its group's method inlines into that arm
+    /// as the code of that state alone.
+    #[inline(always)]
+    fn step<F: FnMut(Event) -> bool>(&mut self, sink: &mut F) -> bool {
+        use S::*;
+        match self.state {
+            Data => self.step_text(Data, sink),
+            RcData => self.step_text(RcData, sink),
+            RawText => self.step_text(RawText, sink),
+            Script => self.step_text(Script, sink),
+            PlainText => self.step_text(PlainText, sink),
+            CData => self.step_text(CData, sink),
+            TagOpen => self.step_tag(TagOpen, sink),
+            EndTagOpen => self.step_tag(EndTagOpen, sink),
+            MarkupDeclarationOpen => self.step_tag(MarkupDeclarationOpen, sink),
+            TagName => self.step_tag(TagName, sink),
+            SelfClosingStartTag => self.step_tag(SelfClosingStartTag, sink),
+            BeforeAttrName => self.step_attribute(BeforeAttrName, sink),
+            AttrName => self.step_attribute(AttrName, sink),
+            AfterAttrName => self.step_attribute(AfterAttrName, sink),
+            BeforeAttrValue => self.step_attribute(BeforeAttrValue, sink),
+            AttrValueQuoted => self.step_attribute(AttrValueQuoted, sink),
+            AttrValueUnquoted => self.step_attribute(AttrValueUnquoted, sink),
+            RcDataLt => self.step_text_markup(RcDataLt, sink),
+            RawTextLt => self.step_text_markup(RawTextLt, sink),
+            ScriptLt => self.step_text_markup(ScriptLt, sink),
+            RcDataEndTagOpen => self.step_text_markup(RcDataEndTagOpen, sink),
+            RawTextEndTagOpen => self.step_text_markup(RawTextEndTagOpen, sink),
+            ScriptEndTagOpen => self.step_text_markup(ScriptEndTagOpen, sink),
+            ScriptEscapedEndTagOpen => self.step_text_markup(ScriptEscapedEndTagOpen, sink),
+            RcDataEndTagName => self.step_text_markup(RcDataEndTagName, sink),
+            RawTextEndTagName => self.step_text_markup(RawTextEndTagName, sink),
+            ScriptEndTagName => self.step_text_markup(ScriptEndTagName, sink),
+            ScriptEscapedEndTagName => self.step_text_markup(ScriptEscapedEndTagName, sink),
+            CDataBracket => self.step_text_markup(CDataBracket, sink),
+            s @ (ScriptEscapeStart
+            | ScriptEscapedDashDash
+            | ScriptEscaped
+            | ScriptEscapedLt
+            | ScriptDoubleEscapeStart
+            | ScriptDoubleEscaped
+            | ScriptDoubleEscapedDashDash
+            | ScriptDoubleEscapedLt
+            | ScriptDoubleEscapedEndTagName
+            | ScriptDoubleEscapeEnd) => self.step_script_escape(s, sink),
+            s @ (BogusComment
+            | CommentStart
+            | Comment
+            | CommentStartDash
+            | CommentEndDash
+            | CommentEnd
+            | CommentLt
+            | CommentLtBang
+            | CommentLtBangDash
+            | CommentLtBangDashDash
+            | CommentEndBang) => self.step_comment(s, sink),
+            s @ (Doctype | BeforeDoctypeName | DoctypeName | AfterDoctypeName
+            | AfterDoctypeKeyword | BeforeDoctypeId | DoctypeId | AfterPublicId
+            | AfterSystemId | BetweenDoctypeIds | BogusDoctype) => self.step_doctype(s, sink),
+        }
+    }
+
+    /// The text states: everything up to the byte that may start markup (`<`, or `]` in a
+    /// CDATA section) is text.
+    #[inline(always)]
+    fn step_text<F: FnMut(Event) -> bool>(&mut self, state: S, sink: &mut F) -> bool {
+        let (byte, next) = match state {
+            S::Data => (b'<', S::TagOpen),
+            S::RcData => (b'<', S::RcDataLt),
+            S::RawText => (b'<', S::RawTextLt),
+            S::Script => (b'<', S::ScriptLt),
+            S::CData => (b']', S::CDataBracket),
+            _ => {
+                self.np = self.input.len() + 1;
+                return self.eof_text(sink);
+            }
+        };
+        if self.skip_past(byte) {
+            self.emit_text(sink) && self.to(next)
+        } else {
+            self.eof_text(sink)
+        }
+    }
+
+    /// Tags up to their names, `<!` and what it opens; the attributes go on in
+    /// [`Lexer::step_attribute`].
+    #[inline(always)]
+    fn step_tag<F: FnMut(Event) -> bool>(&mut self, state: S, sink: &mut F) -> bool {
+        match state {
+            S::TagOpen => match self.consume() {
+                Some(c) if c.is_ascii_alphabetic() => {
+                    self.start_tag_token(true, c);
+                    self.to(S::TagName)
                 }
-            };
-        }
-        // The end of the input: report the pending text and stop.
-        macro_rules! eof_text {
-            () => {{
-                self.emit_text(sink);
-                return;
-            }};
-        }
-        // What looked like markup is text after all: report the text before the current byte
-        // and read that byte again in the text state `$s`.
-        macro_rules! text_again {
-            ($s:expr) => {{
-                emit!(self.emit_text(sink));
-                self.reconsume($s);
-            }};
-        }
-        // A tag ends at the current `>`: go on in the text state it leads to.
-        macro_rules! tag {
-            () => {{
-                let (next, go) = self.emit_tag(sink);
-                self.state = next;
-                if !go {
-                    return;
+                Some(b'!') => self.to(S::MarkupDeclarationOpen),
+                Some(b'/') => self.to(S::EndTagOpen),
+                Some(b'?') => self.to(S::BogusComment),
+                None => self.eof_text(sink),
+                Some(_) => self.text_again(S::Data, sink),
+            },
+            S::EndTagOpen => match self.consume() {
+                Some(c) if c.is_ascii_alphabetic() => {
+                    self.start_tag_token(false, c);
+                    self.to(S::TagName)
                 }
-            }};
+                Some(b'>') => {
+                    self.skip_inclusive();
+                    self.to(S::Data)
+                }
+                None => self.eof_text(sink),
+                Some(_) => self.reconsume(S::BogusComment),
+            },
+            S::MarkupDeclarationOpen => {
+                if self.eat(b"--", false) {
+                    self.to(S::CommentStart)
+                } else if self.eat(b"DOCTYPE", true) {
+                    self.doctype = DoctypeToken::default();
+                    self.to(S::Doctype)
+                } else if self.eat(b"[CDATA[", false) && self.cdata_allowed {
+                    self.skip_inclusive();
+                    self.text_type = TextType::CDataSection;
+                    self.to(S::CData)
+                } else {
+                    self.to(S::BogusComment)
+                }
+            }
+            // The name runs to white space, `/` or `>` (one arm each, so that `end_tag_name`
+            // inlines to the code of its byte alone).
+            S::TagName => loop {
+                match self.consume() {
+                    Some(c) if is_ws(c) => return self.end_tag_name(b' ', sink),
+                    Some(b'>') => return self.end_tag_name(b'>', sink),
+                    Some(b'/') => return self.end_tag_name(b'/', sink),
+                    None => return false,
+                    Some(c) => self.tag.hash = self.tag.hash.update(c),
+                }
+            },
+            // A `/` in a tag: `/>`, or on with the attributes.
+            _ => match self.consume() {
+                Some(b'>') => {
+                    self.tag.self_closing = self.tag.start;
+                    self.emit_tag(sink)
+                }
+                None => false,
+                Some(_) => self.reconsume(S::BeforeAttrName),
+            },
         }
-        macro_rules! eof_token {
-            ($comment:expr) => {{
-                self.emit_token($comment, false, sink);
-                return;
-            }};
-        }
-        // A comment (`true`) or doctype ends at the current `>`: report it, back to data.
-        macro_rules! token_done {
-            ($comment:expr) => {{
-                emit!(self.emit_token($comment, true, sink));
-                self.state = S::Data;
-            }};
-        }
-        let input = self.input;
-        loop {
-            match self.state {
-                S::Data | S::RcData | S::RawText | S::Script => {
-                    let next = match self.state {
-                        S::Data => S::TagOpen,
-                        S::RcData => S::RcDataLt,
-                        S::RawText => S::RawTextLt,
-                        _ => S::ScriptLt,
-                    };
-                    match memchr::memchr(b'<', input.get(self.np..).unwrap_or_default()) {
-                        Some(k) => {
-                            self.np += k + 1;
-                            emit!(self.emit_text(sink));
-                            self.state = next;
-                        }
-                        None => {
-                            self.np = input.len() + 1;
-                            eof_text!();
-                        }
+    }
+
+    /// A tag's attributes, stepped over.
+    #[inline(always)]
+    fn step_attribute<F: FnMut(Event) -> bool>(&mut self, state: S, sink: &mut F) -> bool {
+        match state {
+            S::BeforeAttrName | S::AfterAttrName => {
+                let after = state == S::AfterAttrName;
+                match self.consume() {
+                    Some(c) if is_ws(c) => true,
+                    Some(b'/') => self.to(S::SelfClosingStartTag),
+                    Some(b'>') => self.emit_tag(sink),
+                    None => false,
+                    Some(b'=') if after => self.to(S::BeforeAttrValue),
+                    Some(b'=') => {
+                        // A name that starts with `=` (see `Tag::scan_agrees`).
+                        self.tag.odd = true;
+                        self.to(S::AttrName)
                     }
+                    Some(_) => self.to(S::AttrName),
                 }
-                S::PlainText => {
-                    self.np = input.len() + 1;
-                    eof_text!();
+            }
+            S::AttrName => loop {
+                match self.consume() {
+                    Some(c) if is_ws(c) => return self.to(S::AfterAttrName),
+                    Some(b'=') => return self.to(S::BeforeAttrValue),
+                    Some(b'/') => return self.to(S::SelfClosingStartTag),
+                    Some(b'>') => return self.emit_tag(sink),
+                    None => return false,
+                    Some(_) => {}
                 }
-                S::TagOpen => match self.consume() {
-                    Some(c) if c.is_ascii_alphabetic() => {
-                        self.start_tag_token(true, c);
-                        self.state = S::TagName;
-                    }
-                    Some(b'!') => self.state = S::MarkupDeclarationOpen,
-                    Some(b'/') => self.state = S::EndTagOpen,
-                    Some(b'?') => self.state = S::BogusComment,
-                    None => eof_text!(),
-                    Some(_) => text_again!(S::Data),
-                },
-                S::EndTagOpen => match self.consume() {
+            },
+            S::BeforeAttrValue => match self.consume() {
+                Some(c) if is_ws(c) => true,
+                Some(q @ (b'"' | b'\'')) => {
+                    self.closing_quote = q;
+                    self.to(S::AttrValueQuoted)
+                }
+                Some(b'>') => {
+                    // lol_html goes on in the data state here, whatever the text type.
+                    let go = self.emit_tag(sink);
+                    self.state = S::Data;
+                    go
+                }
+                None => false,
+                Some(_) => self.reconsume(S::AttrValueUnquoted),
+            },
+            S::AttrValueQuoted => self.skip_past(self.closing_quote) && self.to(S::BeforeAttrName),
+            // An unquoted value runs to white space or `>`.
+            _ => loop {
+                match self.consume() {
+                    Some(c) if is_ws(c) => return self.to(S::BeforeAttrName),
+                    Some(b'>') => return self.emit_tag(sink),
+                    None => return false,
+                    Some(_) => {}
+                }
+            },
+        }
+    }
+
+    /// What follows a `<` in RCDATA, raw text and script data (an end tag, or text after all),
+    /// and a `]` in a CDATA section (its end, or text).
+    #[inline(always)]
+    fn step_text_markup<F: FnMut(Event) -> bool>(&mut self, state: S, sink: &mut F) -> bool {
+        match state {
+            S::RcDataLt | S::RawTextLt | S::ScriptLt => {
+                let (text, end_tag_open) = match state {
+                    S::RcDataLt => (S::RcData, S::RcDataEndTagOpen),
+                    S::RawTextLt => (S::RawText, S::RawTextEndTagOpen),
+                    _ => (S::Script, S::ScriptEndTagOpen),
+                };
+                match self.consume() {
+                    Some(b'/') => self.to(end_tag_open),
+                    Some(b'!') if text == S::Script => self.to(S::ScriptEscapeStart),
+                    None => self.eof_text(sink),
+                    Some(_) => self.text_again(text, sink),
+                }
+            }
+            S::RcDataEndTagOpen
+            | S::RawTextEndTagOpen
+            | S::ScriptEndTagOpen
+            | S::ScriptEscapedEndTagOpen => {
+                let (text, name_state) = match state {
+                    S::RcDataEndTagOpen => (S::RcData, S::RcDataEndTagName),
+                    S::RawTextEndTagOpen => (S::RawText, S::RawTextEndTagName),
+                    S::ScriptEndTagOpen => (S::Script, S::ScriptEndTagName),
+                    _ => (S::ScriptEscaped, S::ScriptEscapedEndTagName),
+                };
+                match self.consume() {
                     Some(c) if c.is_ascii_alphabetic() => {
                         self.start_tag_token(false, c);
-                        self.state = S::TagName;
+                        self.to(name_state)
                     }
-                    Some(b'>') => {
-                        self.skip_inclusive();
-                        self.state = S::Data;
-                    }
-                    None => eof_text!(),
-                    Some(_) => self.reconsume(S::BogusComment),
-                },
-                S::MarkupDeclarationOpen => {
-                    let at = self.np;
-                    if seq_at(input, at, b"--", false) {
-                        self.np += 2;
-                        self.state = S::CommentStart;
-                    } else if seq_at(input, at, b"DOCTYPE", true) {
-                        self.np += 7;
-                        self.doctype = DoctypeToken::default();
-                        self.state = S::Doctype;
-                    } else if seq_at(input, at, b"[CDATA[", false) {
-                        self.np += 7;
-                        if self.cdata_allowed {
-                            self.skip_inclusive();
-                            self.text_type = TextType::CDataSection;
-                            self.state = S::CData;
-                        } else {
-                            self.state = S::BogusComment;
-                        }
-                    } else {
-                        self.state = S::BogusComment;
-                    }
+                    None => self.eof_text(sink),
+                    Some(_) => self.text_again(text, sink),
                 }
-                S::TagName => {
-                    // The name runs to white space, `/` or `>`.
-                    loop {
-                        match self.consume() {
-                            Some(c) if is_ws(c) => {
-                                self.finish_tag_name();
-                                self.state = S::BeforeAttrName;
-                                break;
-                            }
-                            Some(b'>') => {
-                                self.finish_tag_name();
-                                tag!();
-                                break;
-                            }
-                            Some(b'/') => {
-                                self.finish_tag_name();
-                                self.state = S::SelfClosingStartTag;
-                                break;
-                            }
-                            None => return,
-                            Some(c) => self.tag.hash = self.tag.hash.update(c),
-                        }
-                    }
+            }
+            S::CDataBracket => {
+                if self.eat(b"]>", false) {
+                    self.skip_inclusive();
+                    self.text_type = TextType::Data;
+                    self.to(S::Data)
+                } else {
+                    self.not_markup(S::CData, sink)
                 }
-                S::SelfClosingStartTag => match self.consume() {
-                    Some(b'>') => {
-                        self.tag.self_closing = self.tag.start;
-                        tag!();
+            }
+            _ => {
+                let text = match state {
+                    S::RcDataEndTagName => S::RcData,
+                    S::RawTextEndTagName => S::RawText,
+                    S::ScriptEndTagName => S::Script,
+                    _ => S::ScriptEscaped,
+                };
+                match self.consume() {
+                    Some(c) if c.is_ascii_alphabetic() => {
+                        self.tag.hash = self.tag.hash.update(c);
+                        true
                     }
-                    None => return,
-                    Some(_) => self.reconsume(S::BeforeAttrName),
-                },
-                S::BeforeAttrName => match self.consume() {
-                    Some(c) if is_ws(c) => {}
-                    Some(b'/') => self.state = S::SelfClosingStartTag,
-                    Some(b'>') => tag!(),
-                    None => return,
-                    Some(b'=') => {
-                        self.tag.odd = true;
-                        self.state = S::AttrName;
+                    Some(c) if ends_name(c) && self.appropriate_end_tag() => {
+                        self.end_tag_name(c, sink)
                     }
-                    Some(_) => self.state = S::AttrName,
-                },
-                S::AttrName => loop {
-                    match self.consume() {
-                        Some(c) if is_ws(c) => {
-                            self.state = S::AfterAttrName;
-                            break;
-                        }
-                        Some(b'=') => {
-                            self.state = S::BeforeAttrValue;
-                            break;
-                        }
-                        Some(b'/') => {
-                            self.state = S::SelfClosingStartTag;
-                            break;
-                        }
-                        Some(b'>') => {
-                            tag!();
-                            break;
-                        }
-                        None => return,
-                        Some(_) => {}
-                    }
-                },
-                S::AfterAttrName => match self.consume() {
-                    Some(c) if is_ws(c) => {}
-                    Some(b'/') => self.state = S::SelfClosingStartTag,
-                    Some(b'=') => self.state = S::BeforeAttrValue,
-                    Some(b'>') => tag!(),
-                    None => return,
-                    Some(_) => self.state = S::AttrName,
-                },
-                S::BeforeAttrValue => match self.consume() {
-                    Some(c) if is_ws(c) => {}
-                    Some(q @ (b'"' | b'\'')) => {
-                        self.closing_quote = q;
-                        self.state = S::AttrValueQuoted;
-                    }
-                    Some(b'>') => {
-                        // lol_html goes on in the data state here, whatever the text type.
-                        let (_, go) = self.emit_tag(sink);
-                        self.state = S::Data;
-                        if !go {
-                            return;
-                        }
-                    }
-                    None => return,
-                    Some(_) => self.reconsume(S::AttrValueUnquoted),
-                },
-                S::AttrValueQuoted => {
-                    let q = self.closing_quote;
-                    match memchr::memchr(q, input.get(self.np..).unwrap_or_default()) {
-                        Some(k) => {
-                            self.np += k + 1;
-                            self.state = S::BeforeAttrName;
-                        }
-                        None => return,
-                    }
+                    None => self.eof_text(sink),
+                    Some(_) => self.text_again(text, sink),
                 }
-                S::AttrValueUnquoted => loop {
-                    match self.consume() {
-                        Some(c) if is_ws(c) => {
-                            self.state = S::BeforeAttrName;
-                            break;
-                        }
-                        Some(b'>') => {
-                            tag!();
-                            break;
-                        }
-                        None => return,
-                        Some(_) => {}
-                    }
-                },
-                // Raw text, RCDATA and script data: `</` and an end tag.
-                S::RcDataLt | S::RawTextLt | S::ScriptLt => {
-                    let (text, end_tag_open) = match self.state {
-                        S::RcDataLt => (S::RcData, S::RcDataEndTagOpen),
-                        S::RawTextLt => (S::RawText, S::RawTextEndTagOpen),
-                        _ => (S::Script, S::ScriptEndTagOpen),
-                    };
-                    match self.consume() {
-                        Some(b'/') => self.state = end_tag_open,
-                        Some(b'!') if text == S::Script => self.state = S::ScriptEscapeStart,
-                        None => eof_text!(),
-                        Some(_) => text_again!(text),
-                    }
+            }
+        }
+    }
+
+    /// Script data's escapes: `<!--` and `<script>` inside it.
+    #[inline(always)]
+    fn step_script_escape<F: FnMut(Event) -> bool>(&mut self, state: S, sink: &mut F) -> bool {
+        // The escaped and the double-escaped states go the same ways, each to its own level.
+        let double = matches!(
+            state,
+            S::ScriptDoubleEscaped | S::ScriptDoubleEscapedDashDash
+        );
+        let (escaped, dash_dash, lt) = if double {
+            (
+                S::ScriptDoubleEscaped,
+                S::ScriptDoubleEscapedDashDash,
+                S::ScriptDoubleEscapedLt,
+            )
+        } else {
+            (
+                S::ScriptEscaped,
+                S::ScriptEscapedDashDash,
+                S::ScriptEscapedLt,
+            )
+        };
+        match state {
+            S::ScriptEscapeStart => {
+                if self.eat(b"--", false) {
+                    self.to(S::ScriptEscapedDashDash)
+                } else {
+                    self.not_markup(S::Script, sink)
                 }
-                S::RcDataEndTagOpen
-                | S::RawTextEndTagOpen
-                | S::ScriptEndTagOpen
-                | S::ScriptEscapedEndTagOpen => {
-                    let (text, name_state) = match self.state {
-                        S::RcDataEndTagOpen => (S::RcData, S::RcDataEndTagName),
-                        S::RawTextEndTagOpen => (S::RawText, S::RawTextEndTagName),
-                        S::ScriptEndTagOpen => (S::Script, S::ScriptEndTagName),
-                        _ => (S::ScriptEscaped, S::ScriptEscapedEndTagName),
-                    };
-                    match self.consume() {
-                        Some(c) if c.is_ascii_alphabetic() => {
-                            self.start_tag_token(false, c);
-                            self.state = name_state;
-                        }
-                        None => eof_text!(),
-                        Some(_) => text_again!(text),
-                    }
-                }
-                S::RcDataEndTagName
-                | S::RawTextEndTagName
-                | S::ScriptEndTagName
-                | S::ScriptEscapedEndTagName => {
-                    let text = match self.state {
-                        S::RcDataEndTagName => S::RcData,
-                        S::RawTextEndTagName => S::RawText,
-                        S::ScriptEndTagName => S::Script,
-                        _ => S::ScriptEscaped,
-                    };
-                    match self.consume() {
-                        Some(c) if c.is_ascii_alphabetic() => {
-                            self.tag.hash = self.tag.hash.update(c);
-                        }
-                        Some(c) if (is_ws(c) || c == b'/' || c == b'>') => {
-                            if self.appropriate_end_tag() {
-                                self.finish_tag_name();
-                                match c {
-                                    b'/' => self.state = S::SelfClosingStartTag,
-                                    b'>' => tag!(),
-                                    _ => self.state = S::BeforeAttrName,
-                                }
-                            } else {
-                                text_again!(text);
-                            }
-                        }
-                        None => eof_text!(),
-                        Some(_) => text_again!(text),
-                    }
-                }
-                S::ScriptEscapeStart => {
-                    if seq_at(input, self.np, b"--", false) {
-                        self.np += 2;
-                        self.state = S::ScriptEscapedDashDash;
-                    } else {
-                        match self.consume() {
-                            None => eof_text!(),
-                            Some(_) => text_again!(S::Script),
-                        }
-                    }
-                }
-                S::ScriptEscapedDashDash => match self.consume() {
+            }
+            S::ScriptEscapedDashDash | S::ScriptDoubleEscapedDashDash => match self.consume() {
+                Some(b'-') => true,
+                // Only the escaped state's `<` ends a piece of text.
+                Some(b'<') => (double || self.emit_text(sink)) && self.to(lt),
+                Some(b'>') => self.text_again(S::Script, sink),
+                None => self.eof_text(sink),
+                Some(_) => self.to(escaped),
+            },
+            // Only `--` and `<` leave these states: skip to the next `-` or `<`.
+            S::ScriptEscaped | S::ScriptDoubleEscaped => loop {
+                match self.skip_past2(b'-', b'<') {
+                    None => return self.eof_text(sink),
+                    Some(b'-') if self.eat(b"-", false) => return self.to(dash_dash),
                     Some(b'-') => {}
-                    Some(b'<') => {
-                        emit!(self.emit_text(sink));
-                        self.state = S::ScriptEscapedLt;
-                    }
-                    Some(b'>') => text_again!(S::Script),
-                    None => eof_text!(),
-                    Some(_) => self.state = S::ScriptEscaped,
-                },
-                S::ScriptEscaped | S::ScriptDoubleEscaped => {
-                    // Only `--` and `<` leave these states: skip to the next `-` or `<`.
-                    let (dash_dash, lt) = if self.state == S::ScriptEscaped {
-                        (S::ScriptEscapedDashDash, S::ScriptEscapedLt)
-                    } else {
-                        (S::ScriptDoubleEscapedDashDash, S::ScriptDoubleEscapedLt)
-                    };
-                    loop {
-                        let rest = input.get(self.np..).unwrap_or_default();
-                        let Some(k) = memchr::memchr2(b'-', b'<', rest) else {
-                            self.np = input.len() + 1;
-                            eof_text!();
-                        };
-                        self.np += k;
-                        if seq_at(input, self.np, b"--", false) {
-                            self.np += 2;
-                            self.state = dash_dash;
-                            break;
-                        }
-                        if self.consume() == Some(b'<') {
-                            emit!(self.emit_text(sink));
-                            self.state = lt;
-                            break;
-                        }
-                    }
+                    Some(_) => return self.emit_text(sink) && self.to(lt),
                 }
-                S::ScriptEscapedLt => {
-                    if seq_at(input, self.np, b"SCRIPT", true) {
-                        self.np += 6;
-                        self.state = S::ScriptDoubleEscapeStart;
-                    } else {
-                        match self.consume() {
-                            Some(b'/') => self.state = S::ScriptEscapedEndTagOpen,
-                            None => eof_text!(),
-                            Some(_) => text_again!(S::ScriptEscaped),
-                        }
-                    }
-                }
-                S::ScriptDoubleEscapeStart => match self.consume() {
-                    Some(c) if is_ws(c) || c == b'/' || c == b'>' => {
-                        self.state = S::ScriptDoubleEscaped;
-                    }
-                    None => eof_text!(),
-                    Some(_) => self.reconsume(S::ScriptEscaped),
-                },
-                S::ScriptDoubleEscapedDashDash => match self.consume() {
-                    Some(b'-') => {}
-                    Some(b'<') => self.state = S::ScriptDoubleEscapedLt,
-                    Some(b'>') => text_again!(S::Script),
-                    None => eof_text!(),
-                    Some(_) => self.state = S::ScriptDoubleEscaped,
-                },
-                S::ScriptDoubleEscapedLt => match self.consume() {
-                    Some(b'/') => self.state = S::ScriptDoubleEscapedEndTagName,
-                    None => eof_text!(),
-                    Some(_) => self.reconsume(S::ScriptDoubleEscaped),
-                },
-                S::ScriptDoubleEscapedEndTagName => {
-                    if seq_at(input, self.np, b"SCRIPT", true) {
-                        self.np += 6;
-                        self.state = S::ScriptDoubleEscapeEnd;
-                    } else {
-                        match self.consume() {
-                            None => eof_text!(),
-                            Some(_) => self.reconsume(S::ScriptDoubleEscaped),
-                        }
-                    }
-                }
-                S::ScriptDoubleEscapeEnd => match self.consume() {
-                    Some(c) if is_ws(c) || c == b'/' || c == b'>' => {
-                        self.state = S::ScriptEscaped;
-                    }
-                    None => eof_text!(),
-                    Some(_) => self.reconsume(S::ScriptDoubleEscaped),
-                },
-                S::CData => match memchr::memchr(b']', input.get(self.np..).unwrap_or_default()) {
-                    Some(k) => {
-                        self.np += k + 1;
-                        emit!(self.emit_text(sink));
-                        self.state = S::CDataBracket;
-                    }
-                    None => {
-                        self.np = input.len() + 1;
-                        eof_text!();
-                    }
-                },
-                S::CDataBracket => {
-                    if seq_at(input, self.np, b"]>", false) {
-                        self.np += 2;
-                        self.skip_inclusive();
-                        self.text_type = TextType::Data;
-                        self.state = S::Data;
-                    } else {
-                        match self.consume() {
-                            None => eof_text!(),
-                            Some(_) => text_again!(S::CData),
-                        }
-                    }
-                }
-                S::BogusComment => {
-                    match memchr::memchr(b'>', input.get(self.np..).unwrap_or_default()) {
-                        Some(k) => {
-                            self.np += k + 1;
-                            token_done!(true);
-                        }
-                        None => {
-                            self.np = input.len() + 1;
-                            eof_token!(true);
-                        }
-                    }
-                }
-                S::CommentStart => match self.consume() {
-                    Some(b'-') => self.state = S::CommentStartDash,
-                    Some(b'>') => token_done!(true),
-                    _ => self.reconsume(S::Comment),
-                },
-                S::Comment => {
-                    // Everything up to the next `-` or `<` stays in this state.
-                    let rest = input.get(self.np..).unwrap_or_default();
-                    match memchr::memchr2(b'-', b'<', rest) {
-                        Some(k) => {
-                            self.np += k + 1;
-                            self.state = if rest[k] == b'-' {
-                                S::CommentEndDash
-                            } else {
-                                S::CommentLt
-                            };
-                        }
-                        None => {
-                            self.np = input.len() + 1;
-                            eof_token!(true);
-                        }
-                    }
-                }
-                S::CommentStartDash => match self.consume() {
-                    Some(b'-') => self.state = S::CommentEnd,
-                    Some(b'>') => token_done!(true),
-                    None => eof_token!(true),
-                    Some(_) => self.reconsume(S::Comment),
-                },
-                S::CommentEndDash => match self.consume() {
-                    Some(b'-') => self.state = S::CommentEnd,
-                    None => eof_token!(true),
-                    Some(_) => self.reconsume(S::Comment),
-                },
-                S::CommentEnd => match self.consume() {
-                    Some(b'>') => token_done!(true),
-                    Some(b'!') => self.state = S::CommentEndBang,
-                    Some(b'-') => {}
-                    None => eof_token!(true),
-                    Some(_) => self.reconsume(S::Comment),
-                },
-                S::CommentLt => match self.consume() {
-                    Some(b'!') => self.state = S::CommentLtBang,
-                    Some(b'<') => {}
-                    _ => self.reconsume(S::Comment),
-                },
-                S::CommentLtBang => match self.consume() {
-                    Some(b'-') => self.state = S::CommentLtBangDash,
-                    _ => self.reconsume(S::Comment),
-                },
-                S::CommentLtBangDash => match self.consume() {
-                    Some(b'-') => self.state = S::CommentLtBangDashDash,
-                    _ => self.reconsume(S::CommentEndDash),
-                },
-                S::CommentLtBangDashDash => {
-                    self.consume();
-                    self.reconsume(S::CommentEnd);
-                }
-                S::CommentEndBang => match self.consume() {
-                    Some(b'-') => self.state = S::CommentEndDash,
-                    Some(b'>') => token_done!(true),
-                    None => eof_token!(true),
-                    Some(_) => self.reconsume(S::Comment),
-                },
-                S::Doctype => match self.consume() {
-                    Some(c) if is_ws(c) => self.state = S::BeforeDoctypeName,
-                    Some(b'>') => token_done!(false),
-                    None => eof_token!(false),
-                    Some(_) => self.reconsume(S::BeforeDoctypeName),
-                },
-                S::BeforeDoctypeName => match self.consume() {
-                    Some(c) if is_ws(c) => {}
-                    Some(b'>') => token_done!(false),
-                    None => eof_token!(false),
-                    Some(_) => {
-                        self.part = self.pos();
-                        self.state = S::DoctypeName;
-                    }
-                },
-                S::DoctypeName => match self.consume() {
-                    Some(c) if is_ws(c) => {
-                        self.doctype.name = Some(self.part..self.pos());
-                        self.state = S::AfterDoctypeName;
-                    }
-                    Some(b'>') => {
-                        self.doctype.name = Some(self.part..self.pos());
-                        token_done!(false);
-                    }
-                    None => {
-                        self.doctype.name = Some(self.part..input.len());
-                        eof_token!(false);
-                    }
-                    Some(_) => {}
-                },
-                S::AfterDoctypeName => {
-                    if seq_at(input, self.np, b"PUBLIC", true) {
-                        self.np += 6;
-                        self.doctype.reading_system = false;
-                        self.state = S::AfterDoctypeKeyword;
-                    } else if seq_at(input, self.np, b"SYSTEM", true) {
-                        self.np += 6;
-                        self.doctype.reading_system = true;
-                        self.state = S::AfterDoctypeKeyword;
-                    } else {
-                        match self.consume() {
-                            Some(c) if is_ws(c) => {}
-                            Some(b'>') => token_done!(false),
-                            None => eof_token!(false),
-                            Some(_) => self.state = S::BogusDoctype,
-                        }
-                    }
-                }
-                S::AfterDoctypeKeyword | S::BeforeDoctypeId => match self.consume() {
-                    Some(c) if is_ws(c) => self.state = S::BeforeDoctypeId,
-                    Some(q @ (b'"' | b'\'')) => {
-                        self.closing_quote = q;
-                        self.part = self.np;
-                        self.state = S::DoctypeId;
-                    }
-                    Some(b'>') => token_done!(false),
-                    None => eof_token!(false),
-                    Some(_) => self.state = S::BogusDoctype,
-                },
-                S::DoctypeId => {
-                    let c = self.consume();
-                    let id = self.part..self.pos().min(input.len());
-                    let set = |d: &mut DoctypeToken| {
-                        if d.reading_system {
-                            d.system_id = Some(id.clone());
-                        } else {
-                            d.public_id = Some(id.clone());
-                        }
-                    };
-                    match c {
-                        Some(c) if c == self.closing_quote => {
-                            set(&mut self.doctype);
-                            self.state = if self.doctype.reading_system {
-                                S::AfterSystemId
-                            } else {
-                                S::AfterPublicId
-                            };
-                        }
-                        Some(b'>') => {
-                            set(&mut self.doctype);
-                            token_done!(false);
-                        }
-                        None => {
-                            set(&mut self.doctype);
-                            eof_token!(false);
-                        }
-                        Some(_) => {}
-                    }
-                }
-                S::AfterPublicId | S::BetweenDoctypeIds => match self.consume() {
-                    Some(c) if is_ws(c) => self.state = S::BetweenDoctypeIds,
-                    Some(b'>') => token_done!(false),
-                    Some(q @ (b'"' | b'\'')) => {
-                        self.closing_quote = q;
-                        self.part = self.np;
-                        self.doctype.reading_system = true;
-                        self.state = S::DoctypeId;
-                    }
-                    None => eof_token!(false),
-                    Some(_) => self.state = S::BogusDoctype,
-                },
-                S::AfterSystemId => match self.consume() {
-                    Some(c) if is_ws(c) => {}
-                    Some(b'>') => token_done!(false),
-                    None => eof_token!(false),
-                    Some(_) => self.state = S::BogusDoctype,
-                },
-                S::BogusDoctype => {
-                    match memchr::memchr(b'>', input.get(self.np..).unwrap_or_default()) {
-                        Some(k) => {
-                            self.np += k + 1;
-                            token_done!(false);
-                        }
-                        None => {
-                            self.np = input.len() + 1;
-                            eof_token!(false);
-                        }
+            },
+            S::ScriptEscapedLt => {
+                if self.eat(b"SCRIPT", true) {
+                    self.to(S::ScriptDoubleEscapeStart)
+                } else {
+                    match self.consume() {
+                        Some(b'/') => self.to(S::ScriptEscapedEndTagOpen),
+                        None => self.eof_text(sink),
+                        Some(_) => self.text_again(S::ScriptEscaped, sink),
                     }
                 }
             }
+            S::ScriptDoubleEscapeStart | S::ScriptDoubleEscapeEnd => {
+                let (on_name_end, otherwise) = if state == S::ScriptDoubleEscapeStart {
+                    (S::ScriptDoubleEscaped, S::ScriptEscaped)
+                } else {
+                    (S::ScriptEscaped, S::ScriptDoubleEscaped)
+                };
+                match self.consume() {
+                    Some(c) if ends_name(c) => self.to(on_name_end),
+                    None => self.eof_text(sink),
+                    Some(_) => self.reconsume(otherwise),
+                }
+            }
+            S::ScriptDoubleEscapedLt => match self.consume() {
+                Some(b'/') => self.to(S::ScriptDoubleEscapedEndTagName),
+                None => self.eof_text(sink),
+                Some(_) => self.reconsume(S::ScriptDoubleEscaped),
+            },
+            _ => {
+                // S::ScriptDoubleEscapedEndTagName
+                if self.eat(b"SCRIPT", true) {
+                    self.to(S::ScriptDoubleEscapeEnd)
+                } else if self.consume().is_none() {
+                    self.eof_text(sink)
+                } else {
+                    self.reconsume(S::ScriptDoubleEscaped)
+                }
+            }
+        }
+    }
+
+    /// Comments, bogus ones included.
+    #[inline(always)]
+    fn step_comment<F: FnMut(Event) -> bool>(&mut self, state: S, sink: &mut F) -> bool {
+        match state {
+            S::BogusComment => self.bogus(true, sink),
+            // Everything up to the next `-` or `<` stays in this state.
+            S::Comment => match self.skip_past2(b'-', b'<') {
+                Some(b'-') => self.to(S::CommentEndDash),
+                Some(_) => self.to(S::CommentLt),
+                None => self.eof_token(true, sink),
+            },
+            S::CommentLt => match self.consume() {
+                Some(b'!') => self.to(S::CommentLtBang),
+                Some(b'<') => true,
+                _ => self.reconsume(S::Comment),
+            },
+            S::CommentLtBang => match self.consume() {
+                Some(b'-') => self.to(S::CommentLtBangDash),
+                _ => self.reconsume(S::Comment),
+            },
+            S::CommentLtBangDash => match self.consume() {
+                Some(b'-') => self.to(S::CommentLtBangDashDash),
+                _ => self.reconsume(S::CommentEndDash),
+            },
+            S::CommentLtBangDashDash => {
+                self.consume();
+                self.reconsume(S::CommentEnd)
+            }
+            // The states around the `--` that may end the comment.
+            _ => match (state, self.consume()) {
+                (S::CommentEndDash, Some(b'>')) | (S::CommentStart, None) => {
+                    self.reconsume(S::Comment)
+                }
+                (_, Some(b'>')) => self.token_done(true, sink),
+                (S::CommentStart, Some(b'-')) => self.to(S::CommentStartDash),
+                (S::CommentEnd, Some(b'!')) => self.to(S::CommentEndBang),
+                (S::CommentEndBang, Some(b'-')) => self.to(S::CommentEndDash),
+                (_, Some(b'-')) => self.to(S::CommentEnd),
+                (_, None) => self.eof_token(true, sink),
+                (_, Some(_)) => self.reconsume(S::Comment),
+            },
+        }
+    }
+
+    /// Doctypes: the name and the two identifiers are noted, the rest stepped over.
+    #[inline(always)]
+    fn step_doctype<F: FnMut(Event) -> bool>(&mut self, state: S, sink: &mut F) -> bool {
+        match state {
+            S::BogusDoctype => return self.bogus(false, sink),
+            S::AfterDoctypeName => {
+                for (keyword, system) in [(b"PUBLIC", false), (b"SYSTEM", true)] {
+                    if self.eat(keyword, true) {
+                        self.doctype.reading_system = system;
+                        return self.to(S::AfterDoctypeKeyword);
+                    }
+                }
+            }
+            _ => {}
+        }
+        let c = self.consume();
+        // A name ends at white space, an identifier at its closing quote; both at `>` and at
+        // the end of the input.
+        let part = self.part..self.pos().min(self.input.len());
+        match (state, c) {
+            (S::DoctypeName, Some(c)) if !is_ws(c) && c != b'>' => return true,
+            (S::DoctypeId, Some(c)) if c != self.closing_quote && c != b'>' => return true,
+            (S::DoctypeName, _) => self.doctype.name = Some(part),
+            (S::DoctypeId, _) if self.doctype.reading_system => self.doctype.system_id = Some(part),
+            (S::DoctypeId, _) => self.doctype.public_id = Some(part),
+            _ => {}
+        }
+        match (state, c) {
+            (_, Some(b'>')) => self.token_done(false, sink),
+            (_, None) => self.eof_token(false, sink),
+            (S::DoctypeName, _) => self.to(S::AfterDoctypeName),
+            (S::DoctypeId, _) if self.doctype.reading_system => self.to(S::AfterSystemId),
+            (S::DoctypeId, _) => self.to(S::AfterPublicId),
+            (S::Doctype, Some(c)) if is_ws(c) => self.to(S::BeforeDoctypeName),
+            (S::Doctype, _) => self.reconsume(S::BeforeDoctypeName),
+            (S::BeforeDoctypeName | S::AfterDoctypeName | S::AfterSystemId, Some(c))
+                if is_ws(c) =>
+            {
+                true
+            }
+            (S::BeforeDoctypeName, _) => {
+                self.part = self.pos();
+                self.to(S::DoctypeName)
+            }
+            (S::AfterDoctypeKeyword | S::BeforeDoctypeId, Some(c)) if is_ws(c) => {
+                self.to(S::BeforeDoctypeId)
+            }
+            (S::AfterPublicId | S::BetweenDoctypeIds, Some(c)) if is_ws(c) => {
+                self.to(S::BetweenDoctypeIds)
+            }
+            (
+                S::AfterDoctypeKeyword
+                | S::BeforeDoctypeId
+                | S::AfterPublicId
+                | S::BetweenDoctypeIds,
+                Some(q @ (b'"' | b'\'')),
+            ) => {
+                // A quoted string after the public one is the system identifier.
+                self.doctype.reading_system |=
+                    matches!(state, S::AfterPublicId | S::BetweenDoctypeIds);
+                self.closing_quote = q;
+                self.part = self.np;
+                self.to(S::DoctypeId)
+            }
+            _ => self.to(S::BogusDoctype),
         }
     }
 }
