@@ -410,10 +410,6 @@ impl<'d> State<'d> {
                 let formatting = t.is(tags::Props::FORMATTING);
                 let a = self.read_attrs(attrs, formatting);
                 let (class, id, hidden, semantic) = (a.class, a.id, a.hidden, a.semantic);
-                let token = TokenAttrs {
-                    hash: a.hash,
-                    placeholder: t == Tag::A && !a.acts,
-                };
                 // HTML5: a `<font>` with color, face or size breaks out of svg and math.
                 let breakout = t == Tag::FONT
                     && self.tree.in_foreign()
@@ -422,10 +418,16 @@ impl<'d> State<'d> {
                             .iter()
                             .any(|a| n.eq_ignore_ascii_case(a))
                     });
+                let token = TokenAttrs {
+                    self_closing,
+                    breakout,
+                    hash: a.hash,
+                    placeholder: t == Tag::A && !a.acts,
+                };
                 self.lend_run_parent();
                 let mark = self.tree.pending.len();
                 let before = self.tree.elements.len();
-                let changed = self.tree.start(t, class, id, self_closing, breakout, token);
+                let changed = self.tree.start(t, class, id, token);
                 self.take_run_parent();
                 // The element made for this tag is the last one created (implied and
                 // reconstructed elements come first).

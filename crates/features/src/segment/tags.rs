@@ -346,4 +346,15 @@ mod tests {
         assert!(!Tag(Tag::FIRST_UNKNOWN).is(Props::SPECIAL));
         assert!(Tag::SCRIPT.is(Props::EXCLUDED));
     }
+
+    #[test]
+    fn formatting_elements_are_neither_void_nor_close_a_paragraph() {
+        // The tree's in-body rules lean on it: a formatting element is reopened and pushed.
+        for t in 0..Tag::FIRST_UNKNOWN {
+            let p = Tag(t).props();
+            if p.has(Props::FORMATTING) {
+                assert!(!p.has(Props::VOID) && !p.has(Props::CLOSES_P), "{t}");
+            }
+        }
+    }
 }

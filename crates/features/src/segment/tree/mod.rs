@@ -29,9 +29,14 @@ mod stack;
 mod start;
 mod text;
 
-/// What the tree needs to know of a start tag's attributes besides `class` and `id`.
+/// What the tree needs to know of a start tag besides its name, `class` and `id`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct TokenAttrs {
+    /// Written `<x/>`: a void element in foreign content.
+    pub self_closing: bool,
+    /// The tag leaves foreign content whatever its name (a `<font>` with `color`, `face` or
+    /// `size`).
+    pub breakout: bool,
     /// A hash of all its attributes that does not depend on their order (0 for none), for the
     /// Noah's Ark clause; only formatting elements need it.
     pub hash: u64,

@@ -20,22 +20,18 @@ impl Tree {
     }
 
     /// Handles a start tag. `class` and `id` are ranges of [`Tree::attrs`]; `token` says what
-    /// else its attributes tell; `breakout` says that the tag leaves foreign content whatever its
-    /// name (a `<font>` with `color`, `face` or `size`). Returns whether it changed the tree (an
-    /// ignored start tag does not).
+    /// else the tag tells. Returns whether it changed the tree (an ignored start tag does not).
     pub fn start(
         &mut self,
         tag: Tag,
         class: Range<u32>,
         id: Range<u32>,
-        self_closing: bool,
-        breakout: bool,
         token: TokenAttrs,
     ) -> bool {
         let before = self.changes;
         self.token_hash = token.hash;
         self.token_placeholder = token.placeholder;
-        self.start_inner(tag, class, id, self_closing, breakout);
+        self.start_inner(tag, class, id, token);
         self.token_hash = 0;
         self.token_placeholder = false;
         self.changes != before
@@ -68,9 +64,13 @@ impl Tree {
         tag: Tag,
         class: Range<u32>,
         id: Range<u32>,
-        self_closing: bool,
-        breakout: bool,
+        token: TokenAttrs,
     ) {
+        let TokenAttrs {
+            self_closing,
+            breakout,
+            ..
+        } = token;
         // Foreign content (svg, math): everything is a plain element until a breakout tag, which
         // pops the foreign elements back to the innermost integration point (or out of them all).
         // Inside an integration point HTML tags nest as plain elements: their text stays excluded.
@@ -200,11 +200,14 @@ impl Tree {
         for _ in 0..8 {
             let mode = self.mode_tag();
             match mode {
-                Some(Tag::SELECT) => {
-                    if self.start_in_select(tag, &class, &id) {
+                Some(Tag::SELECT) => match self.start_in_select(tag) {
+                    InSelect::Insert => {
+                        self.insert(tag, class, id, false);
                         return;
                     }
-                }
+                    InSelect::Ignore => return,
+                    InSelect::Reprocess => {}
+                },
                 Some(Tag::TABLE | Tag::TBODY | Tag::THEAD | Tag::TFOOT | Tag::TR) => {
                     if self.start_in_table(tag, &class, &id, mode) {
                         return;
@@ -372,48 +375,33 @@ impl Tree {
         }
     }
 
-    /// Start tag in a select. Returns false to ask for reprocessing.
-    pub(super) fn start_in_select(
-        &mut self,
-        tag: Tag,
-        class: &Range<u32>,
-        id: &Range<u32>,
-    ) -> bool {
+    /// Start tag in a select: closes what the tag closes and says what becomes of the tag
+    /// itself (the caller inserts it).
+    pub(super) fn start_in_select(&mut self, tag: Tag) -> InSelect {
         match tag {
-            Tag::OPTION => {
+            Tag::OPTION | Tag::OPTGROUP => {
                 if self.current_tag() == Some(Tag::OPTION) {
                     self.pop();
                 }
-                self.insert(tag, class.clone(), id.clone(), false);
-                true
-            }
-            Tag::OPTGROUP => {
-                if self.current_tag() == Some(Tag::OPTION) {
+                if tag == Tag::OPTGROUP && self.current_tag() == Some(Tag::OPTGROUP) {
                     self.pop();
                 }
-                if self.current_tag() == Some(Tag::OPTGROUP) {
-                    self.pop();
-                }
-                self.insert(tag, class.clone(), id.clone(), false);
-                true
+                InSelect::Insert
             }
+            Tag::SCRIPT | Tag::TEMPLATE => InSelect::Insert,
             Tag::SELECT => {
                 self.pop_through(Tag::SELECT);
-                true
+                InSelect::Ignore
             }
             Tag::INPUT | Tag::KEYGEN | Tag::TEXTAREA => {
                 self.pop_through(Tag::SELECT);
-                false
+                InSelect::Reprocess
             }
             _ if ends_select(tag) => {
                 self.pop_through(Tag::SELECT);
-                false
+                InSelect::Reprocess
             }
-            Tag::SCRIPT | Tag::TEMPLATE => {
-                self.insert(tag, class.clone(), id.clone(), false);
-                true
-            }
-            _ => true,
+            _ => InSelect::Ignore,
         }
     }
 
@@ -424,55 +412,58 @@ impl Tree {
         id: Range<u32>,
         self_closing: bool,
     ) {
+        let Some(void) = self.before_body_insert(tag, self_closing) else {
+            return;
+        };
+        let eid = self.insert(tag, class, id, void);
+        self.note_title(tag, eid);
+        if tag == Tag::FORM {
+            self.form = Some(eid);
+        } else if tag.is(Props::FORMATTING) {
+            self.afe_push(eid);
+        } else if matches!(tag, Tag::APPLET | Tag::MARQUEE | Tag::OBJECT) {
+            self.afe.push(Afe::Marker);
+        }
+    }
+
+    /// The in-body rules for a start tag up to its insertion: closes and reopens what the tag
+    /// asks for, then says whether it is inserted as a void element (`Some(true)`), as an open
+    /// one (`Some(false)`), or ignored (`None`).
+    fn before_body_insert(&mut self, tag: Tag, self_closing: bool) -> Option<bool> {
         let p = tag.props();
         match tag {
-            Tag::HTML | Tag::BODY | Tag::FRAMESET | Tag::HEAD => {}
-            Tag::CAPTION
-            | Tag::COL
-            | Tag::COLGROUP
-            | Tag::FRAME
-            | Tag::TBODY
-            | Tag::TD
-            | Tag::TFOOT
-            | Tag::TH
-            | Tag::THEAD
-            | Tag::TR => {}
-            Tag::BASE | Tag::BASEFONT | Tag::BGSOUND | Tag::LINK | Tag::META => {
-                self.insert(tag, class, id, true);
-            }
+            Tag::HTML | Tag::BODY | Tag::FRAMESET | Tag::HEAD => return None,
+            Tag::FRAME => return None,
+            _ if is_table_part(tag) => return None,
+            Tag::BASE | Tag::BASEFONT | Tag::BGSOUND | Tag::LINK | Tag::META => return Some(true),
             Tag::TITLE
             | Tag::NOSCRIPT
             | Tag::NOFRAMES
             | Tag::STYLE
             | Tag::SCRIPT
-            | Tag::TEMPLATE => {
-                let eid = self.insert(tag, class, id, false);
-                self.note_title(tag, eid);
-            }
+            | Tag::TEMPLATE
+            | Tag::IFRAME
+            | Tag::NOEMBED
+            | Tag::TEXTAREA => {}
             Tag::H1 | Tag::H2 | Tag::H3 | Tag::H4 | Tag::H5 | Tag::H6 => {
                 self.close_p();
                 if self.current_tag().is_some_and(Tag::is_heading) {
                     self.pop();
                 }
-                self.insert(tag, class, id, false);
             }
             Tag::FORM => {
                 if self.form.is_some() {
-                    return;
+                    return None;
                 }
                 self.close_p();
-                let eid = self.insert(tag, class, id, false);
-                self.form = Some(eid);
             }
             Tag::LI => {
                 self.close_list_item(&[Tag::LI]);
                 self.close_p();
-                self.insert(tag, class, id, false);
             }
             Tag::DD | Tag::DT => {
                 self.close_list_item(&[Tag::DD, Tag::DT]);
                 self.close_p();
-                self.insert(tag, class, id, false);
             }
             Tag::BUTTON => {
                 if self.in_scope(Tag::BUTTON, Scope::Default).is_some() {
@@ -480,41 +471,10 @@ impl Tree {
                     self.pop_through(Tag::BUTTON);
                 }
                 self.reconstruct();
-                self.insert(tag, class, id, false);
             }
             Tag::A => {
-                let open_a = self
-                    .afe
-                    .iter()
-                    .rev()
-                    .take_while(|a| **a != Afe::Marker)
-                    .find_map(|a| match *a {
-                        Afe::Entry(e)
-                            if self
-                                .elements
-                                .get(e as usize)
-                                .is_some_and(|x| x.tag == Tag::A) =>
-                        {
-                            Some(e)
-                        }
-                        _ => None,
-                    });
-                if let Some(e) = open_a {
-                    self.adoption_agency(Tag::A);
-                    if let Some(i) = self.afe_position(e) {
-                        self.afe.remove(i);
-                    }
-                    if let Some(pos) = self.stack.iter().rposition(|o| o.elem == e) {
-                        let o = self.stack.remove(pos);
-                        if let Some(f) = self.on_stack.get_mut(o.elem as usize) {
-                            *f = false;
-                        }
-                        self.rebuild_index();
-                    }
-                }
+                self.close_open_a();
                 self.reconstruct();
-                let eid = self.insert(tag, class, id, false);
-                self.afe_push(eid);
             }
             Tag::NOBR => {
                 self.reconstruct();
@@ -522,50 +482,26 @@ impl Tree {
                     self.adoption_agency(Tag::NOBR);
                     self.reconstruct();
                 }
-                let eid = self.insert(tag, class, id, false);
-                self.afe_push(eid);
-            }
-            _ if p.has(Props::FORMATTING) => {
-                self.reconstruct();
-                let eid = self.insert(tag, class, id, false);
-                self.afe_push(eid);
-            }
-            Tag::APPLET | Tag::MARQUEE | Tag::OBJECT => {
-                self.reconstruct();
-                self.insert(tag, class, id, false);
-                self.afe.push(Afe::Marker);
             }
             Tag::TABLE => {
                 if !self.quirks {
                     self.close_p();
                 }
-                self.insert(tag, class, id, false);
             }
             Tag::HR => {
                 self.close_p();
-                self.insert(tag, class, id, true);
+                return Some(true);
             }
-            Tag::PARAM | Tag::SOURCE | Tag::TRACK => {
-                self.insert(tag, class, id, true);
-            }
+            Tag::PARAM | Tag::SOURCE | Tag::TRACK => return Some(true),
             Tag::XMP => {
                 self.close_p();
                 self.reconstruct();
-                self.insert(tag, class, id, false);
-            }
-            Tag::IFRAME | Tag::NOEMBED | Tag::TEXTAREA => {
-                self.insert(tag, class, id, false);
-            }
-            Tag::SELECT => {
-                self.reconstruct();
-                self.insert(tag, class, id, false);
             }
             Tag::OPTGROUP | Tag::OPTION => {
                 if self.current_tag() == Some(Tag::OPTION) {
                     self.pop();
                 }
                 self.reconstruct();
-                self.insert(tag, class, id, false);
             }
             Tag::RB | Tag::RTC | Tag::RP | Tag::RT => {
                 if self.in_scope(Tag::RUBY, Scope::Default).is_some() {
@@ -576,24 +512,54 @@ impl Tree {
                     };
                     self.generate_implied_end(except);
                 }
-                self.insert(tag, class, id, false);
             }
             Tag::SVG | Tag::MATH => {
                 self.reconstruct();
-                self.insert(tag, class, id, self_closing);
+                return Some(self_closing);
             }
-            _ if p.has(Props::CLOSES_P) => {
-                self.close_p();
-                self.insert(tag, class, id, false);
-            }
-            _ if p.has(Props::VOID) => {
-                self.reconstruct();
-                self.insert(tag, class, id, true);
-            }
+            _ if p.has(Props::CLOSES_P) => self.close_p(),
             _ => {
+                // Formatting elements (never void), applet, marquee, object, select and the rest.
                 self.reconstruct();
-                self.insert(tag, class, id, false);
+                return Some(p.has(Props::VOID));
             }
+        }
+        Some(false)
+    }
+
+    /// An `<a>` while another is open in the list of active formatting elements (after its
+    /// last marker): the adoption agency closes the old one, which then leaves the list and the
+    /// stack.
+    fn close_open_a(&mut self) {
+        let open_a = self
+            .afe
+            .iter()
+            .rev()
+            .take_while(|a| **a != Afe::Marker)
+            .find_map(|a| match *a {
+                Afe::Entry(e)
+                    if self
+                        .elements
+                        .get(e as usize)
+                        .is_some_and(|x| x.tag == Tag::A) =>
+                {
+                    Some(e)
+                }
+                _ => None,
+            });
+        let Some(e) = open_a else {
+            return;
+        };
+        self.adoption_agency(Tag::A);
+        if let Some(i) = self.afe_position(e) {
+            self.afe.remove(i);
+        }
+        if let Some(pos) = self.stack.iter().rposition(|o| o.elem == e) {
+            let o = self.stack.remove(pos);
+            if let Some(f) = self.on_stack.get_mut(o.elem as usize) {
+                *f = false;
+            }
+            self.rebuild_index();
         }
     }
 
@@ -619,4 +585,14 @@ impl Tree {
             }
         }
     }
+}
+
+/// What the select mode makes of a start tag.
+pub(super) enum InSelect {
+    /// Insert it as an element.
+    Insert,
+    /// Drop it.
+    Ignore,
+    /// Handle it again in the mode that closing the select left.
+    Reprocess,
 }
