@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A profile-guided (PGO) release build of the `victor` binary and of the Python wheel: the compiler
 # lays out and inlines the code by how often each branch runs on real pages. On the shared pages it
-# runs the whole pipeline about 5-8 % faster than `cargo build --release` (eval/SPEED.md, "Stop 46"),
+# runs the whole pipeline about 3-7 % faster than `cargo build --release` (eval/SPEED.md, "Stop 46"),
 # with the same outputs byte for byte: PGO changes how the code is compiled, not what it computes.
 #
 #   scripts/pgo_build.sh [--pages LIST] [--out DIR]
