@@ -7,7 +7,8 @@
 #   scripts/pgo_build.sh [--pages LIST] [--out DIR]
 #
 # LIST: a file with one HTML page path a line to profile on; pick pages like the ones you will clean
-# (the default: the dev splits of every set in ../shared/data). DIR (default dist/pgo) receives
+# (the default: the dev splits of every set in ../shared/data). DIR (default the repository's
+# dist/pgo) receives
 # `victor` and `victor-*.whl` (install with `pip install --force-reinstall DIR/victor-*.whl`).
 #
 # Steps: an instrumented build of both (rustc -Cprofile-generate), a run of both over the pages
@@ -16,25 +17,31 @@
 # 15 minutes on 2 cores. Needs rustup's llvm-tools component (added here if missing), python3 and
 # PyPI for maturin. Build trees go to target/pgo/, apart from target/release.
 set -euo pipefail
+caller=$PWD
 cd "$(dirname "$0")/.."
 root=$PWD
 pages=""
-out=dist/pgo
+out=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --pages) pages=$2; shift 2 ;;
     --out) out=$2; shift 2 ;;
-    -h|--help) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "pgo_build.sh: unknown argument $1 (see --help)" >&2; exit 2 ;;
   esac
 done
 
 work=$root/target/pgo
+case "$out" in "") out=$root/dist/pgo ;; /*) ;; *) out=$caller/$out ;; esac
 mkdir -p "$work" "$out"
 list=$work/pages.txt
 if [ -n "$pages" ]; then
+  case "$pages" in /*) ;; *) pages=$caller/$pages ;; esac
   [ -s "$pages" ] || { echo "pgo_build.sh: no pages in $pages" >&2; exit 2; }
-  cp "$pages" "$list"
+  # Paths in the list are relative to where the script was called from.
+  while IFS= read -r p; do
+    case "$p" in ''|/*) echo "$p" ;; *) echo "$caller/$p" ;; esac
+  done < "$pages" | grep -v '^$' > "$list"
 else
   data=${VICTOR_DATA:-../shared/data}
   [ -d "$data" ] || { echo "pgo_build.sh: no $data; name pages to profile on with --pages LIST" >&2; exit 2; }
