@@ -3,24 +3,12 @@
 
 use crfs::Attribute;
 use crfs::train::Trainer;
+
+// A seeded generator, so that a failing case can be replayed.
+use fastrand::Rng;
 use victor_train::{LbfgsParams, ParallelTrainer};
 
 const LABELS: [&str; 3] = ["header", "text", "other"];
-
-/// A deterministic pseudo-random generator (xorshift), so the data needs no crate.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 type Seq = (Vec<Vec<Attribute>>, Vec<Option<&'static str>>);
 
@@ -28,17 +16,17 @@ type Seq = (Vec<Vec<Attribute>>, Vec<Option<&'static str>>);
 /// label depends on some of them (so there is something to learn); `unknown` in 0..=100 is the
 /// percentage of items left unlabelled.
 fn sequences(seed: u64, n: usize, min_len: usize, max_len: usize, unknown: usize) -> Vec<Seq> {
-    let mut r = Rng(seed);
+    let mut r = Rng::with_seed(seed);
     (0..n)
         .map(|_| {
-            let len = min_len + r.below(max_len - min_len + 1);
+            let len = min_len + r.usize(..max_len - min_len + 1);
             let mut xs = Vec::new();
             let mut ys = Vec::new();
             for _ in 0..len {
-                let k = 2 + r.below(4);
-                let ids: Vec<usize> = (0..k).map(|_| r.below(40)).collect();
-                let y = if r.below(5) == 0 {
-                    LABELS[r.below(3)]
+                let k = 2 + r.usize(..4);
+                let ids: Vec<usize> = (0..k).map(|_| r.usize(..40)).collect();
+                let y = if r.usize(..5) == 0 {
+                    LABELS[r.usize(..3)]
                 } else {
                     LABELS[ids[0] % 3]
                 };
@@ -47,7 +35,7 @@ fn sequences(seed: u64, n: usize, min_len: usize, max_len: usize, unknown: usize
                         .map(|i| Attribute::new(format!("f{i}"), 1.0))
                         .collect(),
                 );
-                ys.push((r.below(100) >= unknown).then_some(y));
+                ys.push((r.usize(..100) >= unknown).then_some(y));
             }
             (xs, ys)
         })
@@ -147,10 +135,10 @@ fn partial_likelihood_equals_brute_force_enumeration() {
         t.append_partial(xs, ys).expect("append");
     }
     let feats = t.features(0.0).expect("features");
-    let mut r = Rng(3);
+    let mut r = Rng::with_seed(3);
     let w: Vec<f64> = feats
         .iter()
-        .map(|_| (r.below(2001) as f64 - 1000.0) / 500.0)
+        .map(|_| (r.usize(..2001) as f64 - 1000.0) / 500.0)
         .collect();
     let state = |attr: &str, y: &str| -> f64 {
         feats
