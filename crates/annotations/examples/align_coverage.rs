@@ -72,7 +72,7 @@ fn report(dir: &Path, set: &str, verbose: bool) {
             continue;
         };
         let (Ok(html), Ok(gold)) = (
-            std::fs::read(dir.join(html)),
+            victor_features::file::read_page_file(&dir.join(html)),
             std::fs::read_to_string(dir.join(gold)),
         ) else {
             continue;

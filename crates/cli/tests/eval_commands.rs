@@ -137,9 +137,24 @@ fn eval_on_an_annotated_set_matches_a_direct_computation() {
     assert_eq!(num(all, "text_f1"), sum.macro_avg.f1);
 }
 
+/// Runs victor on the set of [`mini_manifest_set`], whose `ghost` page cannot be read: the run
+/// scores the rest and writes its outputs, then fails (exit 1), so that no script takes a set
+/// with unreadable pages for a clean score.
+fn with_failures(args: &[&str]) -> std::process::Output {
+    let out = run(args);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "a page could not be read: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 /// Writes a data set in the manifest format from the example pages, with gold files made from
 /// their labels in CleanEval's marked form; page 0 gets an empty gold file, page 1 a gold
-/// text with words the page lacks, and a sixth entry `ghost` has gold but no page.
+/// text with words the page lacks, page 2 is stored gzipped, and a sixth entry `ghost` has gold
+/// but no page.
 fn mini_manifest_set(dir: &Path) -> Vec<String> {
     std::fs::create_dir_all(dir.join("html")).unwrap();
     std::fs::create_dir_all(dir.join("gold")).unwrap();
@@ -148,7 +163,21 @@ fn mini_manifest_set(dir: &Path) -> Vec<String> {
     for (i, page) in Corpus::open([examples()], None).unwrap().iter().enumerate() {
         let a = page.unwrap();
         let bytes = std::fs::read(examples().join("pages").join(format!("{}.html", a.id))).unwrap();
-        std::fs::write(dir.join("html").join(format!("{}.html", a.id)), bytes).unwrap();
+        // Page 2 is stored gzipped, as crawls and the wcxb set store pages: eval, its importer
+        // and label read it as its HTML.
+        let html = if i == 2 {
+            let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            std::io::Write::write_all(&mut gz, &bytes).unwrap();
+            std::fs::write(
+                dir.join("html").join(format!("{}.html.gz", a.id)),
+                gz.finish().unwrap(),
+            )
+            .unwrap();
+            format!("html/{}.html.gz", a.id)
+        } else {
+            std::fs::write(dir.join("html").join(format!("{}.html", a.id)), bytes).unwrap();
+            format!("html/{}.html", a.id)
+        };
         let mut gold = format!("URL: http://example.test/{}\n", a.id);
         if i == 0 {
             gold.clear();
@@ -168,8 +197,8 @@ fn mini_manifest_set(dir: &Path) -> Vec<String> {
         }
         std::fs::write(dir.join("gold").join(format!("{}.txt", a.id)), gold).unwrap();
         manifest.push_str(&format!(
-            "{{\"id\": \"{0}\", \"html\": \"html/{0}.html\", \"gold\": \"gold/{0}.txt\", \"lang\": \"en\", \"split\": \"test\"}}\n",
-            a.id
+            "{{\"id\": \"{0}\", \"html\": \"{1}\", \"gold\": \"gold/{0}.txt\", \"lang\": \"en\", \"split\": \"test\"}}\n",
+            a.id, html
         ));
         ids.push(a.id);
     }
@@ -197,7 +226,7 @@ fn eval_on_a_manifest_set_scores_label_outputs_like_the_scorer() {
     let ids = mini_manifest_set(&set);
     let csv_path = tmp.path().join("e.csv");
     let pages_path = tmp.path().join("p.csv");
-    let out = victor(&[
+    let out = with_failures(&[
         "eval",
         "--model",
         s(model_dir),
@@ -318,7 +347,7 @@ fn eval_importer_and_decoding_can_be_chosen() {
     let set = tmp.path().join("mini");
     mini_manifest_set(&set);
     let csv_path = tmp.path().join("e.csv");
-    victor(&[
+    with_failures(&[
         "eval",
         "--model",
         s(model_dir),

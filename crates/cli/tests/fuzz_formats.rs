@@ -116,9 +116,8 @@ fn mutated_batch(dir: &Path, per_seed: usize) -> usize {
     let mut rng = Rng(0x5eed_1234_abcd_0042);
     let mut n = 0;
     for (k, seed) in seeds().iter().enumerate() {
-        let Ok(mut page) = std::fs::read(seed) else {
-            continue;
-        };
+        let mut page = victor_features::file::read_page_file(seed)
+            .unwrap_or_else(|e| panic!("cannot read {}: {e}", seed.display()));
         page.truncate(120_000);
         for m in 0..per_seed {
             std::fs::write(

@@ -19,6 +19,7 @@
 mod config;
 mod decode;
 mod features;
+pub mod file;
 mod page;
 // The segmenter's items are `pub` for its own submodules; what other crates use is re-exported
 // below. `unreachable_pub` is allowed there until the tokenizer work curates that module.

@@ -310,9 +310,8 @@ fn mutated_real_pages_keep_the_invariants() {
     let started = Instant::now();
     let mut runs = 0;
     'outer: for f in &files {
-        let Ok(bytes) = std::fs::read(f) else {
-            continue;
-        };
+        let bytes = victor_features::file::read_page_file(f)
+            .unwrap_or_else(|e| panic!("cannot read {}: {e}", f.display()));
         for _ in 0..8 {
             let m = mutate(&bytes, &mut rng);
             run(&m, &mut seg, &ex, &f.display().to_string());

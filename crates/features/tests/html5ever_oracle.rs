@@ -120,9 +120,8 @@ fn segmenter_agrees_with_html5ever_on_real_pages() {
     let (mut blocks_same, mut blocks_total) = (0usize, 0usize);
     let mut shown = 0;
     for f in &files {
-        let Ok(bytes) = std::fs::read(f) else {
-            continue;
-        };
+        let bytes = victor_features::file::read_page_file(f)
+            .unwrap_or_else(|e| panic!("cannot read {}: {e}", f.display()));
         let Ok(doc) = decode(&bytes) else {
             continue;
         };

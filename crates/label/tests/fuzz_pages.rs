@@ -75,7 +75,7 @@ fn seed_pages() -> Vec<(String, Vec<u8>)> {
                 continue;
             };
             let path = set.join(html);
-            if let Ok(mut bytes) = std::fs::read(&path) {
+            if let Ok(mut bytes) = victor_features::file::read_page_file(&path) {
                 bytes.truncate(MAX_SEED_BYTES);
                 out.push((path.display().to_string(), bytes));
             }

@@ -162,7 +162,7 @@ fn promote_headings(page: &Page, labels: &mut [Label]) {
 }
 
 fn read(path: &Path) -> Result<Vec<u8>, ImportError> {
-    std::fs::read(path).map_err(|source| ImportError::Read {
+    victor_features::file::read_page_file(path).map_err(|source| ImportError::Read {
         path: path.to_path_buf(),
         source,
     })

@@ -232,6 +232,12 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         output::write_atomic_with(path, |buf| write_pages_csv(buf, &inputs, &outcomes))
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
+    // A page that could not be read or labelled is scored as empty output above, so that the
+    // figures stay comparable; the run still fails, so that no script takes them for a clean
+    // score (a set of unreadable pages once "scored" F1 .015 with exit 0).
+    if all.failed > 0 {
+        return Ok(ExitCode::FAILURE);
+    }
     Ok(ExitCode::SUCCESS)
 }
 

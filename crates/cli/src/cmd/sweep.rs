@@ -315,6 +315,10 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         let svg = render_svg(&curves, &options).context("cannot draw the plot")?;
         output::write_atomic(path, svg.as_bytes())?;
     }
+    // As `victor eval`: the figures count unreadable pages as empty output, and the run fails.
+    if !failed.is_empty() {
+        return Ok(ExitCode::FAILURE);
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -3,13 +3,13 @@
 //!
 //! Crawls often store pages compressed (`page.html.gz`), so a page whose bytes start with the
 //! gzip magic number is decompressed before it reaches the library, which takes the HTML bytes
-//! only. Decompression stops at [`MAX_PAGE_BYTES`]: a small file that inflates to gigabytes
-//! (a "zip bomb") is a failure of that page, not an exhausted machine.
+//! only ([`victor_features::file`], shared with the importer, `eval` and the tests).
 
 use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
+use victor_features::file;
 
 /// File name extensions taken when walking a folder (also with `.gz` after them, and with a
 /// crawler's saved query string after them: `m.html?x=1`). The server-script names (`php`,
@@ -17,9 +17,6 @@ use anyhow::Context;
 pub(crate) const PAGE_EXTENSIONS: &[&str] = &[
     "html", "htm", "xhtml", "xht", "shtml", "php", "asp", "aspx", "jsp",
 ];
-
-/// Largest page, in bytes after decompression, that a gzip-compressed input may inflate to.
-pub(crate) const MAX_PAGE_BYTES: u64 = 256 << 20;
 
 /// Whether a file name looks like a page: a page extension, or one followed by `.gz`; a query
 /// string a crawler kept in the name (`m.html?x=1`, `index.php?id=3.gz`) does not count.
@@ -68,100 +65,15 @@ pub(crate) fn is_stdin(path: &Path) -> bool {
 }
 
 /// Reads a page's bytes: the file, or all of standard input for `-`; decompressed if they are
-/// gzip (whatever the file is called).
+/// gzip (whatever the file is called; [`victor_features::file`]).
 pub(crate) fn read_page(path: &Path) -> std::io::Result<Vec<u8>> {
-    let bytes = if is_stdin(path) {
+    if is_stdin(path) {
         let mut bytes = Vec::new();
         std::io::stdin().lock().read_to_end(&mut bytes)?;
-        bytes
+        file::inflate(bytes, file::MAX_PAGE_BYTES)
     } else {
-        read_regular_file(path)?
-    };
-    gunzip_capped(bytes, MAX_PAGE_BYTES)
-}
-
-/// What a path that is not a regular file is, for the message that refuses it (`a FIFO`).
-fn kind_of(t: std::fs::FileType) -> &'static str {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if t.is_fifo() {
-            return "a FIFO (named pipe)";
-        }
-        if t.is_socket() {
-            return "a socket";
-        }
-        if t.is_block_device() || t.is_char_device() {
-            return "a device";
-        }
+        file::read_page_file(path)
     }
-    if t.is_dir() {
-        "a folder"
-    } else {
-        "not a regular file"
-    }
-}
-
-/// The error for a path that is not a regular file.
-fn not_regular(t: std::fs::FileType) -> std::io::Error {
-    let kind = kind_of(t);
-    let text = if kind.starts_with("not ") {
-        kind.to_string()
-    } else {
-        format!("not a regular file but {kind}")
-    };
-    std::io::Error::new(std::io::ErrorKind::InvalidInput, text)
-}
-
-/// Reads a regular file whole; refuses a FIFO, a socket, a device or a folder with the reason,
-/// without ever waiting on it (a FIFO is opened non-blocking and checked before it is read).
-fn read_regular_file(path: &Path) -> std::io::Result<Vec<u8>> {
-    let meta = std::fs::metadata(path)?;
-    if !meta.is_file() {
-        return Err(not_regular(meta.file_type()));
-    }
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        // Should the path have become a FIFO since the check, opening does not wait for a
-        // writer; the check below then refuses it.
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK);
-    }
-    let mut file = options.open(path)?;
-    let meta = file.metadata()?;
-    if !meta.is_file() {
-        return Err(not_regular(meta.file_type()));
-    }
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-    file.read_to_end(&mut bytes)?;
-    Ok(bytes)
-}
-
-/// The bytes inflated if they start with the gzip magic number (all members of a multi-member
-/// file), else the bytes as they are; more than `max` bytes after decompression is an error.
-fn gunzip_capped(bytes: Vec<u8>, max: u64) -> std::io::Result<Vec<u8>> {
-    if !bytes.starts_with(&[0x1f, 0x8b]) {
-        return Ok(bytes);
-    }
-    let mut out = Vec::with_capacity(bytes.len().saturating_mul(4));
-    flate2::read::MultiGzDecoder::new(bytes.as_slice())
-        .take(max + 1)
-        .read_to_end(&mut out)
-        .map_err(|e| std::io::Error::new(e.kind(), format!("bad gzip data: {e}")))?;
-    if out.len() as u64 > max {
-        let limit = if max >= 1 << 20 {
-            format!("{} MiB", max >> 20)
-        } else {
-            format!("{max} bytes")
-        };
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            format!("gzip data inflates past {limit}"),
-        ));
-    }
-    Ok(out)
 }
 
 /// A page found by [`collect_pages`].
@@ -442,52 +354,9 @@ fn file_name(path: &Path) -> PathBuf {
 
 #[cfg(test)]
 mod tests {
-    use std::io::Write;
     use std::path::Path;
 
-    use super::{gunzip_capped, is_page_name, page_stem, read_page};
-
-    fn gzip(data: &[u8]) -> Vec<u8> {
-        let mut enc = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-        enc.write_all(data).expect("compress");
-        enc.finish().expect("compress")
-    }
-
-    #[test]
-    fn plain_bytes_pass_through_and_gzip_is_inflated() {
-        let page = b"<p>Hello</p>".to_vec();
-        assert_eq!(gunzip_capped(page.clone(), 100).expect("plain"), page);
-        assert_eq!(gunzip_capped(gzip(&page), 100).expect("gzip"), page);
-        // Two members, as `cat a.gz b.gz` makes: both are read.
-        let mut two = gzip(b"<p>one</p>");
-        two.extend(gzip(b"<p>two</p>"));
-        assert_eq!(
-            gunzip_capped(two, 100).expect("two"),
-            b"<p>one</p><p>two</p>"
-        );
-    }
-
-    #[test]
-    fn broken_or_oversized_gzip_is_an_error_that_says_why() {
-        let err = gunzip_capped(b"\x1f\x8bnot gzip".to_vec(), 100).expect_err("broken");
-        assert!(err.to_string().contains("bad gzip data"), "{err}");
-        // A stream cut short (a crawl's truncated record) is refused, not read in part.
-        let text: Vec<u8> = (0..2_000u32)
-            .flat_map(|i| i.to_string().into_bytes())
-            .collect();
-        let whole = gzip(&text);
-        let cut = whole[..whole.len() / 2].to_vec();
-        let err = gunzip_capped(cut, 1 << 20).expect_err("truncated");
-        assert!(err.to_string().contains("bad gzip data"), "{err}");
-        let bomb = gzip(&vec![b'a'; 5_000]);
-        assert!(bomb.len() < 200);
-        let err = gunzip_capped(bomb.clone(), 1_000).expect_err("too big");
-        assert!(
-            err.to_string().contains("inflates past 1000 bytes"),
-            "{err}"
-        );
-        assert_eq!(gunzip_capped(bomb, 5_000).expect("at the cap").len(), 5_000);
-    }
+    use super::{is_page_name, page_stem, read_page};
 
     #[test]
     fn compressed_pages_are_found_and_named_without_gz() {

@@ -46,9 +46,8 @@ fn shared_pages(dir: &Path) -> Vec<(PathBuf, String)> {
         let mut files: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
         files.sort();
         for f in files {
-            let Ok(bytes) = std::fs::read(&f) else {
-                continue;
-            };
+            let bytes = crate::file::read_page_file(&f)
+                .unwrap_or_else(|e| panic!("cannot read {}: {e}", f.display()));
             if let Ok(d) = decode(&bytes) {
                 out.push((f, d.text.into_owned()));
             }

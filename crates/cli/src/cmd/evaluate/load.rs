@@ -154,7 +154,7 @@ impl<'m> Worker<'m> {
                     None => None,
                 };
                 let html = dir.join(&entry.html);
-                let bytes = match std::fs::read(&html) {
+                let bytes = match victor_features::file::read_page_file(&html) {
                     Ok(b) => b,
                     Err(e) => {
                         let reason = format!("cannot read {}: {e}", html.display());
