@@ -87,13 +87,34 @@ fn train_out_never_deletes_what_is_not_a_bundle() {
     );
     assert!(b.join("mine.txt").is_file());
 
-    // --force replaces a folder of other files and a file.
+    // --force writes the bundle's own files into a folder of other files and leaves every
+    // other file and folder as it was (`--out $HOME --force` once emptied a home folder).
     assert!(train_into(&d, &["--force"]).status.success());
-    assert!(!d.join("notes.txt").exists() && d.join("victor.json").is_file());
-    assert!(train_into(&f, &["--force"]).status.success());
-    assert!(f.join("victor.json").is_file());
+    assert!(d.join("victor.json").is_file() && d.join("model.crfsuite").is_file());
+    assert_eq!(
+        std::fs::read_to_string(d.join("notes.txt")).expect("kept"),
+        "keep"
+    );
+    assert_eq!(
+        std::fs::read_to_string(d.join("sub/x.txt")).expect("kept"),
+        "keep"
+    );
+    // Again: the bundle's files are replaced, the rest still kept.
+    assert!(train_into(&d, &["--force"]).status.success());
+    assert!(d.join("notes.txt").is_file() && d.join("sub/x.txt").is_file());
+    assert!(leftovers(&d).is_empty(), "{:?}", leftovers(&d));
+    // A file is refused, also with --force, and stays as it was.
+    let o = train_into(&f, &["--force"]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("is a file, not a folder"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read_to_string(&f).expect("kept"), "precious");
 
-    // `--out .` (the working folder) is refused, also with --force, and leaves nothing.
+    // `--out .`: refused without --force (the folder holds mine.txt); with it, the bundle's
+    // files go into the working folder beside mine.txt.
     for force in [false, true] {
         let ex = examples();
         let mut args = vec![
@@ -113,8 +134,7 @@ fn train_out_never_deletes_what_is_not_a_bundle() {
             .current_dir(&b)
             .output()
             .expect("runs");
-        assert!(!o.status.success());
-        assert!(stderr(&o).contains("working folder"), "{}", stderr(&o));
+        assert_eq!(o.status.success(), force, "{}", stderr(&o));
         assert!(b.join("mine.txt").is_file());
     }
     assert!(
@@ -155,6 +175,11 @@ fn cv_keep_models_never_deletes_what_is_not_a_bundle() {
     let o = cv(&["--force"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(keep.join("fold-2/held-out.txt").is_file());
+    assert!(
+        keep.join("fold-2/notes.txt").is_file(),
+        "--force keeps what is not the bundle's"
+    );
+    std::fs::remove_file(keep.join("fold-2/notes.txt")).expect("the test's own file");
     // Kept folds (with their held-out.txt) are bundles: a second run replaces them.
     let o = cv(&[]);
     assert!(o.status.success(), "{}", stderr(&o));

@@ -4,6 +4,7 @@
 //! configuration stays readable and a boosted forest takes a line per tree, not a line per
 //! number.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use victor_annotations::JsonLayout;
@@ -77,51 +78,48 @@ pub(crate) const HELD_OUT_FILE: &str = "held-out.txt";
 /// format [`BUNDLE_FORMAT`]) is a bundle that [`write_bundle`] may replace.
 pub(crate) const BUNDLE_FILES: &[&str] = &[META_FILE, MODEL_FILE, HELD_OUT_FILE];
 
-/// What [`write_bundle_replacing`] may replace at the destination.
+/// What [`write_bundle_replacing`] may write into at the destination.
+///
+/// Whatever the choice, a bundle writer replaces only a bundle's own files ([`BUNDLE_FILES`])
+/// and never removes anything else: the choice says only whether a folder that holds other
+/// things may receive a bundle's files beside them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Replace {
-    /// Only a victor bundle or an empty folder (the default): anything else is refused with
-    /// [`TrainError::NotABundle`].
+    /// Only into a new folder, an empty one or a victor bundle (the default): a folder holding
+    /// anything else is refused with [`TrainError::NotABundle`].
     #[default]
     OnlyBundle,
-    /// Anything but the working folder or a folder that holds it (`--force`).
+    /// Into any folder (`--force`): the bundle's files replace files of the same names, and
+    /// everything else in the folder stays as it is.
     Anything,
 }
 
-/// Checks that `dir` may be replaced by a bundle: it does not exist, or it is an empty folder,
-/// or a victor bundle (a `victor.json` of format [`BUNDLE_FORMAT`] and only `BUNDLE_FILES`);
-/// with [`Replace::Anything`], whatever it is, unless it is the working folder or holds it.
+/// Checks that a bundle may be written at `dir`: it does not exist, or it is a folder (reached
+/// through links too) that is empty or a victor bundle (a `victor.json` of format
+/// [`BUNDLE_FORMAT`] and only `BUNDLE_FILES`); with [`Replace::Anything`], any folder. A file
+/// is refused whatever `replace` says.
 pub fn check_replaceable(dir: &Path, replace: Replace) -> Result<(), TrainError> {
     let refuse = |reason: String| TrainError::NotABundle {
         path: dir.to_path_buf(),
         reason,
     };
-    let meta = match std::fs::symlink_metadata(dir) {
+    let meta = match std::fs::metadata(dir) {
         Ok(m) => m,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return match std::fs::symlink_metadata(dir) {
+                Ok(_) => Err(refuse("it is a symbolic link to nothing".into())),
+                Err(_) => Ok(()),
+            };
+        }
         Err(e) => return Err(io(dir)(e)),
     };
-    let abs = absolute(dir)?;
-    if let Ok(cwd) = std::env::current_dir().and_then(std::fs::canonicalize)
-        && cwd.starts_with(&abs)
-    {
-        return Err(TrainError::WorkingFolder {
+    if !meta.is_dir() {
+        return Err(TrainError::NotAFolder {
             path: dir.to_path_buf(),
         });
     }
     if replace == Replace::Anything {
         return Ok(());
-    }
-    let kind = meta.file_type();
-    if kind.is_symlink() {
-        return Err(refuse("it is a symbolic link, not a folder".into()));
-    }
-    if !kind.is_dir() {
-        return Err(refuse(if kind.is_file() {
-            "it is a file, not a folder".into()
-        } else {
-            "it is not a folder".into()
-        }));
     }
     let mut foreign = Vec::new();
     let mut has_meta = false;
@@ -191,15 +189,36 @@ fn absolute(path: &Path) -> Result<PathBuf, TrainError> {
     }
 }
 
-/// Writes a bundle folder: the model file (copied from `model_file`) and `victor.json`, built
-/// in a temporary folder next to `dir` and renamed into place, so `dir` is never half-written.
-/// Replaces `dir` only if it is a victor bundle or an empty folder (see [`check_replaceable`]);
-/// leaves no temporary folder behind, also when it fails.
+/// A temporary file or folder builder whose results get the permissions the umask gives any
+/// new file or folder, not the owner-only ones of temporary files.
+fn builder(prefix: &str, mode: u32) -> tempfile::Builder<'_, '_> {
+    let mut b = tempfile::Builder::new();
+    b.prefix(prefix);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        b.permissions(std::fs::Permissions::from_mode(mode));
+    }
+    #[cfg(not(unix))]
+    let _ = mode;
+    b
+}
+
+/// Writes a bundle folder: the model file (copied from `model_file`) and `victor.json`.
+/// Writes only into a new folder, an empty one or a victor bundle (see [`check_replaceable`]);
+/// never half-written, and leaves no temporary file behind, also when it fails.
 pub fn write_bundle(dir: &Path, meta: &BundleMeta, model_file: &Path) -> Result<(), TrainError> {
     write_bundle_replacing(dir, meta, model_file, Replace::OnlyBundle)
 }
 
-/// [`write_bundle`], replacing what `replace` allows.
+/// [`write_bundle`], into what `replace` allows.
+///
+/// A new folder is staged whole next to its place and renamed into it. In a folder that exists
+/// each of the bundle's files is staged in the folder and renamed over its name, the model
+/// before the description, once both are written: a failure before the renames leaves the old
+/// bundle as it was. Nothing but the bundle's own files ([`BUNDLE_FILES`]) is ever replaced or
+/// removed: a `held-out.txt` of an earlier `cv --keep-models` is removed only from a folder
+/// that was a bundle and nothing else.
 pub fn write_bundle_replacing(
     dir: &Path,
     meta: &BundleMeta,
@@ -207,46 +226,49 @@ pub fn write_bundle_replacing(
     replace: Replace,
 ) -> Result<(), TrainError> {
     check_replaceable(dir, replace)?;
-    let target = absolute(dir)?;
-    let parent = target.parent().unwrap_or(Path::new("/")).to_path_buf();
-    // Dropped (and removed) on every early return below.
-    let tmp = tempfile::Builder::new()
-        .prefix(".victor-bundle-")
-        .tempdir_in(&parent)
-        .map_err(io(&parent))?;
     let json = to_json(meta).map_err(|e| TrainError::Io {
         path: dir.join(META_FILE),
         source: std::io::Error::other(e),
-    })?;
-    std::fs::write(tmp.path().join(META_FILE), json + "\n").map_err(io(tmp.path()))?;
-    std::fs::copy(model_file, tmp.path().join(MODEL_FILE)).map_err(io(model_file))?;
-    match std::fs::symlink_metadata(&target) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            std::fs::rename(tmp.path(), &target).map_err(io(dir))?;
-        }
-        Err(e) => return Err(io(dir)(e)),
-        Ok(m) if m.is_dir() => {
-            let old = tempfile::Builder::new()
-                .prefix(".victor-old-")
-                .tempdir_in(&parent)
-                .map_err(io(&parent))?;
-            let old_dir = old.path().join("old");
-            std::fs::rename(&target, &old_dir).map_err(io(dir))?;
-            if let Err(e) = std::fs::rename(tmp.path(), &target) {
-                // Put the old folder back before saying why.
-                let _ = std::fs::rename(&old_dir, &target);
-                return Err(io(dir)(e));
-            }
-            // `old` is removed with what it holds when dropped.
-        }
-        Ok(_) => {
-            // A file or a link, and replacing it was allowed.
-            std::fs::remove_file(&target).map_err(io(dir))?;
-            std::fs::rename(tmp.path(), &target).map_err(io(dir))?;
+    })? + "\n";
+    if std::fs::symlink_metadata(dir).is_err() {
+        let target = absolute(dir)?;
+        let parent = target.parent().unwrap_or(Path::new("/")).to_path_buf();
+        // Dropped (and removed, with what it holds) on every early return below.
+        let tmp = builder(".victor-bundle-", 0o777)
+            .tempdir_in(&parent)
+            .map_err(io(&parent))?;
+        std::fs::write(tmp.path().join(META_FILE), &json).map_err(io(tmp.path()))?;
+        std::fs::copy(model_file, tmp.path().join(MODEL_FILE)).map_err(io(model_file))?;
+        std::fs::rename(tmp.path(), &target).map_err(io(dir))?;
+        // The staged folder is now `dir`: nothing left to remove.
+        let _ = tmp.keep();
+        return Ok(());
+    }
+    let was_bundle = check_replaceable(dir, Replace::OnlyBundle).is_ok();
+    // Both files staged in the folder itself (a rename within a folder is atomic); dropped, and
+    // so removed, on every early return.
+    let mut staged_meta = builder(".victor-bundle-", 0o666)
+        .tempfile_in(dir)
+        .map_err(io(dir))?;
+    staged_meta.write_all(json.as_bytes()).map_err(io(dir))?;
+    let mut staged_model = builder(".victor-bundle-", 0o666)
+        .tempfile_in(dir)
+        .map_err(io(dir))?;
+    let mut source = std::fs::File::open(model_file).map_err(io(model_file))?;
+    std::io::copy(&mut source, &mut staged_model).map_err(io(model_file))?;
+    staged_model
+        .persist(dir.join(MODEL_FILE))
+        .map_err(|e| io(dir)(e.error))?;
+    staged_meta
+        .persist(dir.join(META_FILE))
+        .map_err(|e| io(dir)(e.error))?;
+    if was_bundle {
+        let held_out = dir.join(HELD_OUT_FILE);
+        match std::fs::remove_file(&held_out) {
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => return Err(io(&held_out)(e)),
+            _ => {}
         }
     }
-    // The staged folder is now `dir`: nothing left to remove.
-    let _ = tmp.keep();
     Ok(())
 }
 

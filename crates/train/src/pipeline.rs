@@ -114,9 +114,9 @@ pub enum TrainError {
         /// What it is.
         reason: String,
     },
-    /// The destination of a bundle is the working folder or holds it.
-    #[error("will not replace {path}: it is the working folder or holds it")]
-    WorkingFolder {
+    /// The destination of a bundle is a file (or anything else but a folder).
+    #[error("will not write a bundle at {path}: it is a file, not a folder")]
+    NotAFolder {
         /// The destination.
         path: std::path::PathBuf,
     },

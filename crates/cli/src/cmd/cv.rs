@@ -61,8 +61,9 @@ pub(crate) struct Args {
     /// DIR/fold-K` to inspect the out-of-fold output or score it with another measure.
     #[arg(long, value_name = "DIR")]
     keep_models: Option<PathBuf>,
-    /// With --keep-models, replace DIR/fold-K whatever it holds (by default only a bundle or an
-    /// empty folder is replaced, anything else refused).
+    /// With --keep-models, write each fold's bundle into DIR/fold-K even if it holds other files
+    /// (only the bundle's own files are replaced, nothing else touched; by default a folder
+    /// that is not a bundle or empty is refused).
     #[arg(long, requires = "keep_models")]
     force: bool,
     /// Learning curve: run the cross-validation once for each share of every fold's training

@@ -176,12 +176,12 @@ pub(crate) struct Args {
     #[arg(required = true)]
     annotations: Vec<PathBuf>,
     /// The bundle folder to write (e.g. models/mine). It may exist only as an empty folder or as
-    /// a victor bundle (victor.json and model.crfsuite), which is replaced; anything else is
-    /// refused, unless --force.
+    /// a victor bundle (victor.json and model.crfsuite), which is replaced; a folder holding
+    /// anything else is refused, unless --force; a file is always refused.
     #[arg(long, value_name = "DIR", required_unless_present = "export_crfsuite")]
     out: Option<PathBuf>,
-    /// Replace --out whatever it holds (a folder of other files, a file), except the working
-    /// folder or a folder that holds it.
+    /// Write the bundle into --out even if the folder holds other files: victor.json and
+    /// model.crfsuite are replaced, each atomically, and nothing else in the folder is touched.
     #[arg(long)]
     force: bool,
     /// Instead of training, write the training data to FILE in CRFsuite's text format and exit
