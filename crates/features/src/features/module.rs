@@ -38,11 +38,13 @@ pub enum Module {
     JusText,
     /// `kimatu`.
     Kimatu,
+    /// `repeat`.
+    Repeat,
 }
 
 impl Module {
     /// Every module, in column order.
-    pub const ALL: [Module; 17] = [
+    pub const ALL: [Module; 18] = [
         Module::Main,
         Module::Markup,
         Module::Content,
@@ -60,6 +62,7 @@ impl Module {
         Module::Density,
         Module::JusText,
         Module::Kimatu,
+        Module::Repeat,
     ];
 
     /// The module's name in configurations.
@@ -82,6 +85,7 @@ impl Module {
             Module::Density => "density",
             Module::JusText => "justext",
             Module::Kimatu => "kimatu",
+            Module::Repeat => "repeat",
         }
     }
 
