@@ -180,4 +180,12 @@ U155:%x[0,repeat.share]/%x[0,paragraph.link-density]
 U156:%x[0,repeat.page-items]/%x[0,paragraph.word-count]
 U157:%x[0,repeat.page-share]/%x[0,paragraph.link-density]/%x[0,paragraph.word-count]
 
+# What the page declares itself to be (schema.org @type, og:type; module `declared`)
+U158:%x[0,page.declared]
+U159:%x[0,page.declared]/%x[0,repeat.share]
+U160:%x[0,page.declared]/%x[0,paragraph.link-density]
+U161:%x[0,page.declared]/%x[0,main.in-best]
+U162:%x[0,page.declared]/%x[0,density.place]
+U163:%x[0,page.declared]/%x[0,paragraph.word-count]
+
 B

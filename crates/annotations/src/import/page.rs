@@ -67,8 +67,7 @@ pub fn import_page(
     if let Some(min) = options.min_coverage
         && fidelity.gold_content_tokens > 0
     {
-        let covered =
-            fidelity.gold_content_covered as f64 / fidelity.gold_content_tokens as f64;
+        let covered = fidelity.gold_content_covered as f64 / fidelity.gold_content_tokens as f64;
         if covered < min {
             return Err(ImportError::LowCoverage {
                 id: entry.id.clone(),

@@ -371,6 +371,12 @@ pub(super) fn repeat_page_items(d: &PageData<'_>, _: u8, out: &mut [f32]) {
     out.fill(d.reps.page_items);
 }
 
+// declared
+
+pub(super) fn page_declared(d: &PageData<'_>, _: u8, out: &mut [f32]) {
+    out.fill(f32::from(d.page.declared.index()));
+}
+
 // justext
 
 pub(super) fn justext_cf(d: &PageData<'_>, _: u8, out: &mut [f32]) {

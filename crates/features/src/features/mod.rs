@@ -264,6 +264,7 @@ impl Extractor {
             Module::JusText,
             Module::Kimatu,
             Module::Repeat,
+            Module::Declared,
         ] {
             c.fixed(m)?;
         }

@@ -40,11 +40,13 @@ pub enum Module {
     Kimatu,
     /// `repeat`.
     Repeat,
+    /// `declared`.
+    Declared,
 }
 
 impl Module {
     /// Every module, in column order.
-    pub const ALL: [Module; 18] = [
+    pub const ALL: [Module; 19] = [
         Module::Main,
         Module::Markup,
         Module::Content,
@@ -63,6 +65,7 @@ impl Module {
         Module::JusText,
         Module::Kimatu,
         Module::Repeat,
+        Module::Declared,
     ];
 
     /// The module's name in configurations.
@@ -86,6 +89,7 @@ impl Module {
             Module::JusText => "justext",
             Module::Kimatu => "kimatu",
             Module::Repeat => "repeat",
+            Module::Declared => "declared",
         }
     }
 

@@ -124,8 +124,17 @@ const REGISTRY: &[Entry] = {
         entry(M::Repeat, "repeat.item-start", f::repeat_item_start, Flag),
         entry(M::Repeat, "repeat.page-share", f::repeat_page_share, N(Some(&SHARES))),
         entry(M::Repeat, "repeat.page-items", f::repeat_page_items, N(Some(&RUN_ITEMS))),
+        entry(M::Declared, "page.declared", f::page_declared, C(declared_names)),
     ]
 };
+
+/// The values of `page.declared`: the kinds a page declares.
+fn declared_names() -> Vec<String> {
+    crate::Declared::ALL
+        .iter()
+        .map(|d| d.name().to_string())
+        .collect()
+}
 
 /// The values of `justext.cf`: jusText's classes.
 fn justext_names() -> Vec<String> {

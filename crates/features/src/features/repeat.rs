@@ -68,11 +68,7 @@ impl Group {
 /// Whether an element can be an item: a block-level container that is not a paragraph, a
 /// heading or a table cell.
 fn item_tag(tag: Tag) -> bool {
-    tag.is(Props::BLOCK)
-        && !tag.is_heading()
-        && tag != Tag::P
-        && tag != Tag::TD
-        && tag != Tag::TH
+    tag.is(Props::BLOCK) && !tag.is_heading() && tag != Tag::P && tag != Tag::TD && tag != Tag::TH
 }
 
 /// The key of an element's group: its parent, tag and class without digits.

@@ -59,10 +59,11 @@
 //!
 //! [`Block`]: crate::page::Block
 
+pub mod declared;
 pub mod lex;
-mod noscript;
 #[cfg(test)]
 mod lex_oracle;
+mod noscript;
 pub mod scan;
 pub mod tags;
 pub mod tree;
@@ -165,14 +166,16 @@ impl Segmenter {
     /// does (the page's content is a crawler view; [`Page::noscript_view`]).
     pub fn segment(&mut self, html: &str) -> Result<Page, SegmentError> {
         let page = self.segment_scripted(html)?;
-        match noscript::crawler_view(html, || page.text.split_whitespace().count()) {
+        let mut page = match noscript::crawler_view(html, || page.text.split_whitespace().count()) {
             Some(view) => {
                 let mut page = self.segment_scripted(&view)?;
                 page.noscript_view = true;
-                Ok(page)
+                page
             }
-            None => Ok(page),
-        }
+            None => page,
+        };
+        page.declared = declared::declared(html);
+        Ok(page)
     }
 
     /// Segments one decoded document with scripting on (`<noscript>` content is text).

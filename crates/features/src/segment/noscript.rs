@@ -37,7 +37,10 @@ fn spans(html: &str) -> (Vec<Span>, usize) {
     while let Some(at) = find_ci(bytes, from, b"<noscript", b"<NOSCRIPT") {
         // The tag name must end here (`<noscripts>` is another tag).
         let after = at + b"<noscript".len();
-        if !matches!(bytes.get(after), Some(b'>' | b' ' | b'\t' | b'\n' | b'\r' | b'/')) {
+        if !matches!(
+            bytes.get(after),
+            Some(b'>' | b' ' | b'\t' | b'\n' | b'\r' | b'/')
+        ) {
             from = after;
             continue;
         }
