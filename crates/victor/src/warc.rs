@@ -6,7 +6,12 @@
 //! member that does not decompress is reported and reading goes on at the next member. A
 //! record whose header is malformed is reported as a [`RecordError`] with its offset and the
 //! reader goes on at the next `WARC/` version line; a file cut short ends with an error for its
-//! last record. Offsets count bytes of the uncompressed WARC stream.
+//! last record. A record whose `Content-Length` is too large (its block runs into the records
+//! after it, or past the end of the file) is found out by what follows its block (not the blank
+//! lines and the next version line that end a record) and reported as
+//! [`RecordError::Overrun`]; reading goes on at the first `WARC/1.` line inside the block, so
+//! the records it swallowed are read after all. Offsets count bytes of the uncompressed WARC
+//! stream.
 //!
 //! [`html_page`] picks the pages: `response` records with an HTTP message whose `Content-Type`
 //! is HTML (the HTTP header stripped, its `charset` kept for the decoder), and `resource`
@@ -109,6 +114,21 @@ pub enum RecordError {
         /// Its `Content-Length`.
         len: u64,
     },
+    /// The `Content-Length` runs past the record: the block takes in a `WARC/1.` line and does
+    /// not end where a record ends. The record is skipped and reading goes on at that line.
+    #[error(
+        "at byte {offset}: Content-Length {len} runs past the record into the next one; {skipped} bytes skipped, reading goes on at byte {resumed}"
+    )]
+    Overrun {
+        /// Where the record starts.
+        offset: u64,
+        /// Its `Content-Length`.
+        len: u64,
+        /// Bytes skipped: from the record's start to where reading goes on.
+        skipped: u64,
+        /// Where reading goes on (the next `WARC/1.` line).
+        resumed: u64,
+    },
 }
 
 impl RecordError {
@@ -116,19 +136,102 @@ impl RecordError {
     pub fn recoverable(&self) -> bool {
         matches!(
             self,
-            RecordError::Malformed { .. } | RecordError::TooLarge { .. } | RecordError::Gzip { .. }
+            RecordError::Malformed { .. }
+                | RecordError::TooLarge { .. }
+                | RecordError::Gzip { .. }
+                | RecordError::Overrun { .. }
         )
     }
 }
 
 /// A streaming reader of WARC records (see the module docs).
 pub struct Reader<R> {
-    inner: R,
+    inner: Replay<R>,
     offset: u64,
     line: Vec<u8>,
     done: bool,
     /// A version line met while skipping a malformed record: the next record starts with it.
     pending: Option<(u64, Vec<u8>)>,
+    /// An error met reading past a whole record's block: reported at the next call.
+    deferred: Option<io::Error>,
+}
+
+/// A byte stream with bytes put back in front of it: the part of an overrunning block that
+/// belongs to the records after it is read again from here.
+struct Replay<R> {
+    back: Vec<u8>,
+    /// How much of `back` was read.
+    pos: usize,
+    inner: R,
+}
+
+impl<R> Replay<R> {
+    /// Puts `bytes` back, to be read before anything else.
+    fn unread(&mut self, mut bytes: Vec<u8>) {
+        if let Some(rest) = self.back.get(self.pos..) {
+            bytes.extend_from_slice(rest);
+        }
+        self.back = bytes;
+        self.pos = 0;
+    }
+
+    /// The bytes put back and not read yet (empty when there are none).
+    fn replayed(&self) -> &[u8] {
+        self.back.get(self.pos..).unwrap_or(&[])
+    }
+}
+
+impl<R: BufRead> Read for Replay<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let rest = self.replayed();
+        if rest.is_empty() {
+            return self.inner.read(buf);
+        }
+        let n = rest.len().min(buf.len());
+        if let (Some(to), Some(from)) = (buf.get_mut(..n), rest.get(..n)) {
+            to.copy_from_slice(from);
+        }
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for Replay<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.pos < self.back.len() {
+            return Ok(self.replayed());
+        }
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, n: usize) {
+        if self.pos < self.back.len() {
+            // `fill_buf` gave the put-back bytes, so `n` counts among them.
+            self.pos += n;
+            if self.pos >= self.back.len() {
+                self.back = Vec::new();
+                self.pos = 0;
+            }
+        } else {
+            self.inner.consume(n);
+        }
+    }
+}
+
+/// What follows a block.
+enum After {
+    /// Blank lines, then the next record's version line (kept as pending) or the end.
+    RecordEnds,
+    /// Something else: these bytes, read from the block's end on, are put back or replayed.
+    Junk(Vec<u8>),
+}
+
+/// Where the first line starting `WARC/1.` begins in a block (a block starts a line).
+fn version_line_in(block: &[u8]) -> Option<usize> {
+    if block.starts_with(b"WARC/1.") {
+        return Some(0);
+    }
+    memchr::memmem::find(block, b"\nWARC/1.").map(|i| i + 1)
 }
 
 impl Reader<Box<dyn BufRead + Send>> {
@@ -245,11 +348,16 @@ impl<R: BufRead> Reader<R> {
     /// A reader over an uncompressed WARC stream.
     pub fn new(inner: R) -> Self {
         Reader {
-            inner,
+            inner: Replay {
+                back: Vec::new(),
+                pos: 0,
+                inner,
+            },
             offset: 0,
             line: Vec::new(),
             done: false,
             pending: None,
+            deferred: None,
         }
     }
 
@@ -299,6 +407,145 @@ impl<R: BufRead> Reader<R> {
         self.resync();
         Some(Err(RecordError::Malformed { offset, reason }))
     }
+
+    /// Reads what follows a whole block: blank lines, then the next version line (kept for the
+    /// next record) or the end, as a record ends; else the bytes read, to put back. Blank lines
+    /// are kept up to 64 KB (more is junk too: it is put back and skipped as ever).
+    fn after_block(&mut self) -> io::Result<After> {
+        let mut read = Vec::new();
+        loop {
+            let n = self.read_line()?;
+            if n == 0 {
+                return Ok(After::RecordEnds);
+            }
+            if self.line.starts_with(b"WARC/") {
+                self.pending = Some((self.offset - n as u64, std::mem::take(&mut self.line)));
+                return Ok(After::RecordEnds);
+            }
+            read.extend_from_slice(&self.line);
+            if !self.line.trim_ascii().is_empty() || read.len() > 64 << 10 {
+                return Ok(After::Junk(read));
+            }
+        }
+    }
+
+    /// Puts bytes read back in front of the stream (the offset goes back with them).
+    fn unread(&mut self, bytes: Vec<u8>) {
+        self.offset -= bytes.len() as u64;
+        self.inner.unread(bytes);
+    }
+
+    /// The record at `start` with `Content-Length` `len` ran past its end: reading goes on at
+    /// `resumed`, with `back` (the bytes from there on that were read) read again.
+    fn overrun(
+        &mut self,
+        start: u64,
+        len: u64,
+        resumed: u64,
+        back: Vec<u8>,
+    ) -> Option<Result<Record, RecordError>> {
+        self.unread(back);
+        debug_assert_eq!(self.offset, resumed);
+        Some(Err(RecordError::Overrun {
+            offset: start,
+            len,
+            skipped: resumed - start,
+            resumed,
+        }))
+    }
+
+    /// A whole block was read: the record, unless what follows shows its `Content-Length` ran
+    /// into the records after it (a `WARC/1.` line inside the block, junk after it).
+    fn checked(
+        &mut self,
+        rec: Record,
+        len: u64,
+        block_start: u64,
+    ) -> Option<Result<Record, RecordError>> {
+        match self.after_block() {
+            Ok(After::RecordEnds) => Some(Ok(rec)),
+            Ok(After::Junk(after)) => match version_line_in(&rec.block) {
+                Some(at) => {
+                    let mut back = rec.block;
+                    back.drain(..at);
+                    back.extend(after);
+                    self.overrun(rec.offset, len, block_start + at as u64, back)
+                }
+                None => {
+                    // Junk after a record whose block holds no record: the next call reports it.
+                    self.unread(after);
+                    Some(Ok(rec))
+                }
+            },
+            Err(e) => {
+                // The record is whole; what follows fails at the next call.
+                self.deferred = Some(e);
+                Some(Ok(rec))
+            }
+        }
+    }
+
+    /// Skips the block of a record over [`MAX_RECORD`] bytes, keeping (up to [`MAX_RECORD`]
+    /// bytes) from the first `WARC/1.` line in it, in case the length is wrong and ran into the
+    /// records after it.
+    fn skip_large(&mut self, start: u64, len: u64) -> Option<Result<Record, RecordError>> {
+        let mut left = len;
+        let mut line_start = true;
+        // Where the kept bytes start, and the bytes.
+        let mut kept: Option<(u64, Vec<u8>)> = None;
+        while left > 0 {
+            self.line.clear();
+            let r = (&mut self.inner)
+                .take(left.min(64 << 10))
+                .read_until(b'\n', &mut self.line);
+            let n = match r {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) => return self.io_error(e),
+            };
+            let at = self.offset;
+            self.offset += n as u64;
+            left -= n as u64;
+            match &mut kept {
+                Some((_, k)) if k.len() + n <= MAX_RECORD as usize => {
+                    k.extend_from_slice(&self.line);
+                }
+                Some(_) => kept = None,
+                None if line_start && self.line.starts_with(b"WARC/1.") => {
+                    kept = Some((at, self.line.clone()));
+                }
+                None => {}
+            }
+            line_start = self.line.ends_with(b"\n");
+        }
+        if left > 0 {
+            if let Some((at, back)) = kept {
+                return self.overrun(start, len, at, back);
+            }
+            self.done = true;
+            return Some(Err(RecordError::Truncated {
+                offset: start,
+                missing: left,
+            }));
+        }
+        match self.after_block() {
+            Ok(After::Junk(after)) => match kept {
+                Some((at, mut back)) => {
+                    back.extend(after);
+                    self.overrun(start, len, at, back)
+                }
+                None => {
+                    self.unread(after);
+                    Some(Err(RecordError::TooLarge { offset: start, len }))
+                }
+            },
+            Ok(After::RecordEnds) => Some(Err(RecordError::TooLarge { offset: start, len })),
+            Err(e) => {
+                self.deferred = Some(e);
+                Some(Err(RecordError::TooLarge { offset: start, len }))
+            }
+        }
+    }
 }
 
 impl<R: BufRead> Iterator for Reader<R> {
@@ -307,6 +554,9 @@ impl<R: BufRead> Iterator for Reader<R> {
     fn next(&mut self) -> Option<Self::Item> {
         if self.done {
             return None;
+        }
+        if let Some(e) = self.deferred.take() {
+            return self.io_error(e);
         }
         // The version line, after the blank lines that end the previous record.
         let (start, version) = match self.pending.take() {
@@ -382,37 +632,31 @@ impl<R: BufRead> Iterator for Reader<R> {
             return self.malformed(start, format!("Content-Length {len:?} is not a number"));
         };
         if len > MAX_RECORD {
-            match io::copy(&mut (&mut self.inner).take(len), &mut io::sink()) {
-                Ok(n) if n == len => {
-                    self.offset += n;
-                    return Some(Err(RecordError::TooLarge { offset: start, len }));
-                }
-                Ok(n) => {
-                    self.done = true;
-                    return Some(Err(RecordError::Truncated {
-                        offset: start,
-                        missing: len - n,
-                    }));
-                }
-                Err(e) => return self.io_error(e),
-            }
+            return self.skip_large(start, len);
         }
+        let block_start = self.offset;
         // The length is within MAX_RECORD, so it fits in usize.
         rec.block.reserve(len as usize);
-        match (&mut self.inner).take(len).read_to_end(&mut rec.block) {
-            Ok(n) => {
-                self.offset += n as u64;
-                if (n as u64) < len {
-                    self.done = true;
-                    return Some(Err(RecordError::Truncated {
-                        offset: start,
-                        missing: len - n as u64,
-                    }));
-                }
-            }
+        let n = match (&mut self.inner).take(len).read_to_end(&mut rec.block) {
+            Ok(n) => n as u64,
             Err(e) => return self.io_error(e),
+        };
+        self.offset += n;
+        if n < len {
+            // The stream ends inside the block: a file cut short, or a length that ran past the
+            // records after it to the end.
+            if let Some(at) = version_line_in(&rec.block) {
+                let mut back = rec.block;
+                back.drain(..at);
+                return self.overrun(start, len, block_start + at as u64, back);
+            }
+            self.done = true;
+            return Some(Err(RecordError::Truncated {
+                offset: start,
+                missing: len - n,
+            }));
         }
-        Some(Ok(rec))
+        self.checked(rec, len, block_start)
     }
 }
 
@@ -590,6 +834,86 @@ mod tests {
         // A resource record has no HTTP header and no Content-Type here: not HTML.
         assert_eq!(html_page(ok[3]).err(), Some(Skip::NotHtml));
         assert!(matches!(&recs[5], Err(RecordError::Truncated { missing, .. }) if *missing > 0));
+    }
+
+    /// Five resource records of HTML; the third's `Content-Length` is replaced by `len` (given
+    /// the true length).
+    fn five_with_third_length(len: impl Fn(usize) -> String) -> (Vec<u8>, u64) {
+        let mut warc = Vec::new();
+        let mut third = 0;
+        for i in 0..5 {
+            let block = format!("<p>page {i}</p>\r\n\r\n<p>more</p>");
+            let mut r = record("resource", &format!("http://{i}/"), block.as_bytes());
+            if i == 2 {
+                third = warc.len() as u64;
+                let head = format!("Content-Length: {}\r\n", block.len());
+                let at = memchr::memmem::find(&r, head.as_bytes()).unwrap();
+                r.splice(
+                    at..at + head.len(),
+                    format!("Content-Length: {}\r\n", len(block.len())).into_bytes(),
+                );
+            }
+            warc.extend(r);
+        }
+        (warc, third)
+    }
+
+    #[test]
+    fn a_content_length_too_large_loses_its_record_only() {
+        for (case, len) in [
+            // Into the middle of the fifth record (a record here is 113 bytes: 33 bytes in).
+            (
+                "into a later record",
+                &(|n: usize| (n + 150).to_string()) as &dyn Fn(usize) -> String,
+            ),
+            // Past the end of the file.
+            ("past the end", &|n| (n + 5000).to_string()),
+            // Over MAX_RECORD, past the end.
+            ("over the limit", &|_| (MAX_RECORD * 4).to_string()),
+        ] {
+            let (warc, third) = five_with_third_length(len);
+            let recs: Vec<_> = Reader::new(&warc[..]).collect();
+            let uris: Vec<&str> = recs
+                .iter()
+                .filter_map(|r| r.as_ref().ok())
+                .filter_map(|r| r.header("WARC-Target-URI"))
+                .collect();
+            assert_eq!(
+                uris,
+                ["http://0/", "http://1/", "http://3/", "http://4/"],
+                "{case}: {recs:?}"
+            );
+            let errs: Vec<&RecordError> = recs.iter().filter_map(|r| r.as_ref().err()).collect();
+            assert_eq!(errs.len(), 1, "{case}: {errs:?}");
+            let e = errs[0];
+            assert!(e.recoverable());
+            let RecordError::Overrun {
+                offset,
+                skipped,
+                resumed,
+                ..
+            } = *e
+            else {
+                panic!("{case}: {e}");
+            };
+            assert_eq!(offset, third, "{case}");
+            assert_eq!(resumed, offset + skipped);
+            // Reading goes on exactly where the fourth record starts.
+            let fourth = recs[3].as_ref().unwrap();
+            assert_eq!(fourth.offset, resumed, "{case}");
+            assert!(warc[resumed as usize..].starts_with(b"WARC/1.0\r\n"));
+            assert!(e.to_string().contains("bytes skipped"), "{e}");
+            assert_eq!(fourth.block, b"<p>page 3</p>\r\n\r\n<p>more</p>");
+        }
+        // A Content-Length too small leaves junk: the record, then the junk reported, then the
+        // rest as before.
+        let (warc, _) = five_with_third_length(|n| (n - 4).to_string());
+        let recs: Vec<_> = Reader::new(&warc[..]).collect();
+        assert_eq!(recs.iter().filter(|r| r.is_ok()).count(), 5, "{recs:?}");
+        assert!(
+            matches!(recs[3], Err(RecordError::Malformed { .. })),
+            "{recs:?}"
+        );
     }
 
     #[test]
