@@ -660,6 +660,26 @@ impl<R: BufRead> Iterator for Reader<R> {
     }
 }
 
+/// Whether the first bytes of a stream are the start of a WARC file: a `WARC/1.` version line,
+/// plain or as the start of a gzip member. `head` may be cut anywhere (it is a sniff of a stream
+/// whose kind is not known: a gzip member that does not inflate this far is not taken for WARC).
+pub fn starts_warc(head: &[u8]) -> bool {
+    const VERSION: &[u8] = b"WARC/1.";
+    if !head.starts_with(&[0x1f, 0x8b]) {
+        return head.starts_with(VERSION);
+    }
+    let mut first = [0u8; VERSION.len()];
+    let mut n = 0;
+    let mut gz = flate2::bufread::GzDecoder::new(head);
+    while let Some(rest) = first.get_mut(n..).filter(|r| !r.is_empty()) {
+        match gz.read(rest) {
+            Ok(0) | Err(_) => break,
+            Ok(k) => n += k,
+        }
+    }
+    first.get(..n) == Some(VERSION)
+}
+
 /// Why a record holds no page: the ones that are not asked for are counted by kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Skip {
@@ -914,6 +934,24 @@ mod tests {
             matches!(recs[3], Err(RecordError::Malformed { .. })),
             "{recs:?}"
         );
+    }
+
+    #[test]
+    fn a_warc_stream_is_recognised_plain_or_gzipped() {
+        use std::io::Write;
+        let warc = record("resource", "http://a/", b"<p>x");
+        assert!(starts_warc(&warc));
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(&warc).unwrap();
+        let gz = gz.finish().unwrap();
+        assert!(starts_warc(&gz));
+        assert!(starts_warc(&gz[..gz.len() - 10]), "a stream cut short");
+        assert!(!starts_warc(b"<html><p>WARC/1.0</p>"));
+        assert!(!starts_warc(b"WARC/0.9\r\n"));
+        assert!(!starts_warc(&gz[..12]), "too little to tell");
+        let mut page = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        page.write_all(b"<html>").unwrap();
+        assert!(!starts_warc(&page.finish().unwrap()));
     }
 
     #[test]
