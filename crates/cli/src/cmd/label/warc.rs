@@ -193,7 +193,7 @@ pub(super) fn run(args: &Args, cleaner: &Cleaner, job: Job<'_>) -> anyhow::Resul
         let mut counts = Counts::default();
         let r = match out_paths.get(i) {
             Some(path) => {
-                let f = File::create(&path)
+                let f = File::create(path)
                     .with_context(|| format!("cannot create {}", path.display()))?;
                 let mut w = BufWriter::new(f);
                 let state = StdoutState::default();
