@@ -177,6 +177,8 @@ impl<R> Replay<R> {
 
     /// The bytes put back and not read yet (empty when there are none).
     fn replayed(&self) -> &[u8] {
+        // `consume` resets `back` once `pos` reaches its end, so `pos` is within it.
+        debug_assert!(self.pos <= self.back.len());
         self.back.get(self.pos..).unwrap_or(&[])
     }
 }
