@@ -7,10 +7,11 @@
 //! record whose header is malformed is reported as a [`RecordError`] with its offset and the
 //! reader goes on at the next `WARC/` version line; a file cut short ends with an error for its
 //! last record. A record whose `Content-Length` is too large (its block runs into the records
-//! after it, or past the end of the file) is found out by what follows its block (not the blank
-//! lines and the next version line that end a record) and reported as
-//! [`RecordError::Overrun`]; reading goes on at the first `WARC/1.` line inside the block, so
-//! the records it swallowed are read after all. Offsets count bytes of the uncompressed WARC
+//! after it, or past the end of the file) is found out by what follows its block (not the CRLF
+//! CRLF and next version line that end a record) and reported as [`RecordError::Overrun`];
+//! reading goes on at the first `WARC/1.` line inside the block, so the records it swallowed
+//! are read after all (a length that ends exactly where a later record's block ends cannot be
+//! told from a record that holds records, and is taken as written). Offsets count bytes of the uncompressed WARC
 //! stream.
 //!
 //! [`html_page`] picks the pages: `response` records with an HTTP message whose `Content-Type`
@@ -221,11 +222,21 @@ impl<R: BufRead> BufRead for Replay<R> {
 }
 
 /// What follows a block.
-enum After {
-    /// Blank lines, then the next record's version line (kept as pending) or the end.
-    RecordEnds,
-    /// Something else: these bytes, read from the block's end on, are put back or replayed.
-    Junk(Vec<u8>),
+struct After {
+    /// The bytes read after the block: blank lines, and the junk line last when `ends` is false
+    /// (a version line that ends them is the reader's pending line).
+    between: Vec<u8>,
+    /// Whether a record ends there: blank lines, then a version line or the end of the stream.
+    ends: bool,
+}
+
+impl After {
+    /// Whether the record ends as the standard writes it: CRLF CRLF (or LF LF), then the next
+    /// version line or the end. A length that ran into a later record ends otherwise, unless it
+    /// happens to end exactly where a later record's block does.
+    fn exact(&self) -> bool {
+        self.ends && matches!(self.between.as_slice(), b"\r\n\r\n" | b"\n\n")
+    }
 }
 
 /// Where the first line starting `WARC/1.` begins in a block (a block starts a line).
@@ -411,24 +422,69 @@ impl<R: BufRead> Reader<R> {
     }
 
     /// Reads what follows a whole block: blank lines, then the next version line (kept for the
-    /// next record) or the end, as a record ends; else the bytes read, to put back. Blank lines
-    /// are kept up to 64 KB (more is junk too: it is put back and skipped as ever).
+    /// next record) or the end, as a record ends; else up to a line that is not blank. Blank
+    /// lines are kept up to 64 KB (more counts as junk: put back, they are skipped as ever).
     fn after_block(&mut self) -> io::Result<After> {
-        let mut read = Vec::new();
+        let mut between = Vec::new();
         loop {
             let n = self.read_line()?;
             if n == 0 {
-                return Ok(After::RecordEnds);
+                return Ok(After {
+                    between,
+                    ends: true,
+                });
             }
             if self.line.starts_with(b"WARC/") {
                 self.pending = Some((self.offset - n as u64, std::mem::take(&mut self.line)));
-                return Ok(After::RecordEnds);
+                return Ok(After {
+                    between,
+                    ends: true,
+                });
             }
-            read.extend_from_slice(&self.line);
-            if !self.line.trim_ascii().is_empty() || read.len() > 64 << 10 {
-                return Ok(After::Junk(read));
+            between.extend_from_slice(&self.line);
+            if !self.line.trim_ascii().is_empty() || between.len() > 64 << 10 {
+                return Ok(After {
+                    between,
+                    ends: false,
+                });
             }
         }
+    }
+
+    /// After a whole block of the record at `start`: `None` when the record ends there (what
+    /// did not end it is put back, for the next call to report); else the
+    /// [`RecordError::Overrun`] that goes back to where `candidate` says, when the record does
+    /// not end exactly ([`After::exact`]). `candidate` gets the bytes read after the block (the
+    /// next version line included) and gives where the first `WARC/1.` line that starts inside
+    /// the block begins, with the bytes from there on (a line cut by the block's end counts).
+    fn end_of_block(
+        &mut self,
+        start: u64,
+        len: u64,
+        candidate: impl FnOnce(&[u8]) -> Option<(u64, Vec<u8>)>,
+    ) -> Option<RecordError> {
+        let after = match self.after_block() {
+            Ok(a) => a,
+            Err(e) => {
+                // The record is whole; what follows fails at the next call.
+                self.deferred = Some(e);
+                return None;
+            }
+        };
+        if !after.exact() {
+            let mut tail = after.between.clone();
+            if let Some((_, line)) = &self.pending {
+                tail.extend_from_slice(line);
+            }
+            if let Some((at, back)) = candidate(&tail) {
+                self.pending = None;
+                return self.overrun(start, len, at, back);
+            }
+        }
+        if !after.ends {
+            self.unread(after.between);
+        }
+        None
     }
 
     /// Puts bytes read back in front of the stream (the offset goes back with them).
@@ -445,45 +501,42 @@ impl<R: BufRead> Reader<R> {
         len: u64,
         resumed: u64,
         back: Vec<u8>,
-    ) -> Option<Result<Record, RecordError>> {
+    ) -> Option<RecordError> {
         self.unread(back);
         debug_assert_eq!(self.offset, resumed);
-        Some(Err(RecordError::Overrun {
+        Some(RecordError::Overrun {
             offset: start,
             len,
             skipped: resumed - start,
             resumed,
-        }))
+        })
     }
 
     /// A whole block was read: the record, unless what follows shows its `Content-Length` ran
-    /// into the records after it (a `WARC/1.` line inside the block, junk after it).
+    /// into the records after it ([`Self::end_of_block`]).
     fn checked(
         &mut self,
         rec: Record,
         len: u64,
         block_start: u64,
     ) -> Option<Result<Record, RecordError>> {
-        match self.after_block() {
-            Ok(After::RecordEnds) => Some(Ok(rec)),
-            Ok(After::Junk(after)) => match version_line_in(&rec.block) {
-                Some(at) => {
-                    let mut back = rec.block;
-                    back.drain(..at);
-                    back.extend(after);
-                    self.overrun(rec.offset, len, block_start + at as u64, back)
-                }
-                None => {
-                    // Junk after a record whose block holds no record: the next call reports it.
-                    self.unread(after);
-                    Some(Ok(rec))
-                }
-            },
-            Err(e) => {
-                // The record is whole; what follows fails at the next call.
-                self.deferred = Some(e);
-                Some(Ok(rec))
-            }
+        let block = &rec.block;
+        let candidate = |tail: &[u8]| {
+            let at = version_line_in(block).or_else(|| {
+                // A version line that the block's end cuts: its last line, ended by `tail`.
+                let at = memchr::memrchr(b'\n', block).map_or(0, |i| i + 1);
+                let cut = block.get(at..).filter(|c| !c.is_empty())?;
+                let mut probe = cut.to_vec();
+                probe.extend(tail.iter().take(8));
+                probe.starts_with(b"WARC/1.").then_some(at)
+            })?;
+            let mut back = block.get(at..)?.to_vec();
+            back.extend_from_slice(tail);
+            Some((block_start + at as u64, back))
+        };
+        match self.end_of_block(rec.offset, len, candidate) {
+            Some(e) => Some(Err(e)),
+            None => Some(Ok(rec)),
         }
     }
 
@@ -495,6 +548,8 @@ impl<R: BufRead> Reader<R> {
         let mut line_start = true;
         // Where the kept bytes start, and the bytes.
         let mut kept: Option<(u64, Vec<u8>)> = None;
+        // The last line read when the block's end cut it (with where it starts).
+        let mut cut_line: Option<(u64, Vec<u8>)> = None;
         while left > 0 {
             self.line.clear();
             let r = (&mut self.inner)
@@ -518,11 +573,12 @@ impl<R: BufRead> Reader<R> {
                 }
                 None => {}
             }
+            cut_line = (line_start && !self.line.ends_with(b"\n")).then(|| (at, self.line.clone()));
             line_start = self.line.ends_with(b"\n");
         }
         if left > 0 {
             if let Some((at, back)) = kept {
-                return self.overrun(start, len, at, back);
+                return self.overrun(start, len, at, back).map(Err);
             }
             self.done = true;
             return Some(Err(RecordError::Truncated {
@@ -530,23 +586,21 @@ impl<R: BufRead> Reader<R> {
                 missing: left,
             }));
         }
-        match self.after_block() {
-            Ok(After::Junk(after)) => match kept {
-                Some((at, mut back)) => {
-                    back.extend(after);
-                    self.overrun(start, len, at, back)
-                }
-                None => {
-                    self.unread(after);
-                    Some(Err(RecordError::TooLarge { offset: start, len }))
-                }
-            },
-            Ok(After::RecordEnds) => Some(Err(RecordError::TooLarge { offset: start, len })),
-            Err(e) => {
-                self.deferred = Some(e);
-                Some(Err(RecordError::TooLarge { offset: start, len }))
+        let candidate = |tail: &[u8]| match (kept, cut_line) {
+            (Some((at, mut back)), _) => {
+                back.extend_from_slice(tail);
+                Some((at, back))
             }
-        }
+            (None, Some((at, mut line))) => {
+                line.extend_from_slice(tail);
+                line.starts_with(b"WARC/1.").then_some((at, line))
+            }
+            (None, None) => None,
+        };
+        let e = self.end_of_block(start, len, candidate);
+        Some(Err(
+            e.unwrap_or(RecordError::TooLarge { offset: start, len })
+        ))
     }
 }
 
@@ -650,7 +704,9 @@ impl<R: BufRead> Iterator for Reader<R> {
             if let Some(at) = version_line_in(&rec.block) {
                 let mut back = rec.block;
                 back.drain(..at);
-                return self.overrun(start, len, block_start + at as u64, back);
+                return self
+                    .overrun(start, len, block_start + at as u64, back)
+                    .map(Err);
             }
             self.done = true;
             return Some(Err(RecordError::Truncated {
@@ -936,6 +992,79 @@ mod tests {
             matches!(recs[3], Err(RecordError::Malformed { .. })),
             "{recs:?}"
         );
+    }
+
+    #[test]
+    fn random_content_lengths_end_and_keep_whole_records_whole() {
+        // Six records; one or two get a random Content-Length (shorter, longer, past the end,
+        // over the limit). The reader ends, offsets only grow, and every record it returns
+        // whole that was not changed has its own block. A length that ends exactly where a later
+        // record's block ends reads as a record holding records (as a WARC file archived in a
+        // resource record would): not drawn.
+        let blocks: Vec<String> = (0..6)
+            .map(|i| format!("<p>page {i}</p>\r\n{}\r\n", "x".repeat(i * 37)))
+            .collect();
+        let mut x: u64 = 7;
+        let mut rand = move |n: u64| {
+            x = x
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (x >> 33) % n.max(1)
+        };
+        let mut drawn = 0;
+        while drawn < 2000 {
+            let damaged: Vec<usize> = (0..1 + rand(2)).map(|_| rand(6) as usize).collect();
+            let mut warc = Vec::new();
+            // Where each block starts and ends as written, and each block's end by its length.
+            let mut ends = Vec::new();
+            let mut claimed = Vec::new();
+            for (i, b) in blocks.iter().enumerate() {
+                let mut r = record("resource", &format!("http://{i}/"), b.as_bytes());
+                if damaged.contains(&i) {
+                    let len = match rand(4) {
+                        0 => rand(b.len() as u64),
+                        1 => b.len() as u64 + 1 + rand(400),
+                        2 => b.len() as u64 + 1 + rand(4000),
+                        _ => MAX_RECORD + 1 + rand(1 << 40),
+                    };
+                    let head = format!("Content-Length: {}\r\n", b.len());
+                    let at = memchr::memmem::find(&r, head.as_bytes()).unwrap();
+                    let new = format!("Content-Length: {len}\r\n").into_bytes();
+                    r.splice(at..at + head.len(), new);
+                    let block_start = warc.len() + r.len() - 4 - b.len();
+                    claimed.push(block_start as u64 + len);
+                }
+                ends.push((warc.len() + r.len() - 4) as u64);
+                warc.extend(r);
+            }
+            if claimed.iter().any(|c| ends.contains(c)) {
+                continue;
+            }
+            drawn += 1;
+            let recs: Vec<_> = Reader::new(&warc[..]).take(100).collect();
+            assert!(recs.len() < 100, "{damaged:?}: {recs:?}");
+            let mut last = None;
+            for r in recs.iter().flatten() {
+                assert!(last < Some(r.offset), "{damaged:?}: {recs:?}");
+                last = Some(r.offset);
+                let uri = r.header("WARC-Target-URI").unwrap_or("");
+                let i = (0..6).find(|i| uri == format!("http://{i}/"));
+                if let Some(i) = i.filter(|i| !damaged.contains(i)) {
+                    assert_eq!(r.block, blocks[i].as_bytes(), "{damaged:?}: {recs:?}");
+                }
+            }
+            // A record after the last damaged one is never lost.
+            let after = damaged.iter().max().map_or(0, |d| d + 1);
+            for i in after..6 {
+                let uri = format!("http://{i}/");
+                assert!(
+                    recs.iter()
+                        .flatten()
+                        .any(|r| r.header("WARC-Target-URI") == Some(uri.as_str())),
+                    "{uri} lost, {damaged:?}: {recs:?}"
+                );
+            }
+        }
     }
 
     #[test]
