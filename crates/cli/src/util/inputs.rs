@@ -49,6 +49,7 @@ pub(crate) enum Kind {
 }
 
 impl Kind {
+    /// Whether a file's name is one of this kind's.
     fn wants(self, path: &Path) -> bool {
         match self {
             Kind::Pages => is_page_name(path),
