@@ -435,7 +435,7 @@ impl<R: BufRead> Reader<R> {
                 });
             }
             if self.line.starts_with(b"WARC/") {
-                self.pending = Some((self.offset - n as u64, std::mem::take(&mut self.line)));
+                self.pending = Some((self.offset - n as u64, self.line.clone()));
                 return Ok(After {
                     between,
                     ends: true,
