@@ -13,7 +13,7 @@ use victor::warc::{Reader, Record, Skip, html_page};
 use victor::{Cleaner, Page};
 
 use super::{Args, Format, Input, Job, StdoutState, label_html, thread_pool, to_stdout};
-use crate::util::output;
+use crate::util::{inputs, output};
 
 /// Records labelled together on the pool (bounded, so memory stays flat).
 const CHUNK: usize = 256;
@@ -21,48 +21,52 @@ const CHUNK: usize = 256;
 /// Bytes of record blocks in one chunk at most: three chunks are in memory at once.
 const CHUNK_BYTES: usize = 8 << 20;
 
-/// Whether the inputs are WARC files: `--input warc`, or (with `--input auto`) every input
-/// named *.warc or *.warc.gz. A mix of WARC files and pages is refused.
+/// Whether the inputs are WARC files: `--input warc`, or (with `--input auto`) when every input
+/// is a file named *.warc or *.warc.gz, a folder holding such files, or standard input holding
+/// a WARC stream (plain or gzipped; sniffed). A mix of WARC files and pages is refused, and so
+/// is a folder holding both.
 pub(super) fn wanted(args: &Args) -> anyhow::Result<bool> {
     match args.input {
         Input::Warc => Ok(true),
         Input::Html => Ok(false),
         Input::Auto => {
-            let warc = args
-                .sources
-                .pages
-                .iter()
-                .filter(|p| is_warc_name(p))
-                .count();
-            if warc > 0 && (warc < args.sources.pages.len() || args.sources.files_from.is_some()) {
+            let (mut warcs, mut pages, mut stdin_warc) = (0, 0, false);
+            for p in &args.sources.pages {
+                let warc = if inputs::is_stdin(p) {
+                    stdin_warc = inputs::stdin_is_warc().context("cannot read standard input")?;
+                    stdin_warc
+                } else if p.is_dir() {
+                    match inputs::folder_holds(p) {
+                        (true, true) => anyhow::bail!(
+                            "{} holds both WARC files and pages: label them separately \
+                             (--input warc takes only its WARC files, --input html only its pages)",
+                            p.display()
+                        ),
+                        (warc, _) => warc,
+                    }
+                } else {
+                    inputs::is_warc_name(p)
+                };
+                if warc {
+                    warcs += 1;
+                } else {
+                    pages += 1;
+                }
+            }
+            if warcs > 0 && (pages > 0 || args.sources.files_from.is_some()) {
+                if stdin_warc {
+                    anyhow::bail!(
+                        "standard input holds a WARC stream, the other inputs are pages: \
+                         label them separately (--input warc reads `-` as WARC)"
+                    );
+                }
                 anyhow::bail!(
                     "WARC files and pages in one run: label them separately (or say --input warc)"
                 );
             }
-            Ok(warc > 0)
+            Ok(warcs > 0)
         }
     }
-}
-
-/// Whether a file is named like a WARC file.
-fn is_warc_name(p: &Path) -> bool {
-    let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    let lower = name.to_ascii_lowercase();
-    lower.ends_with(".warc") || lower.ends_with(".warc.gz")
-}
-
-/// The name of a WARC file without .warc / .warc.gz.
-fn warc_stem(p: &Path) -> String {
-    let name = p
-        .file_name()
-        .map_or_else(|| "stdin".to_string(), |n| n.to_string_lossy().into_owned());
-    let lower = name.to_ascii_lowercase();
-    for ext in [".warc.gz", ".warc", ".gz"] {
-        if lower.ends_with(ext) {
-            return name[..name.len() - ext.len()].to_string();
-        }
-    }
-    name
 }
 
 /// What one WARC file gave.
@@ -125,33 +129,38 @@ pub(super) fn run(args: &Args, cleaner: &Cleaner, job: Job<'_>) -> anyhow::Resul
             "--format html is for pages, not WARC files: use jsonl, jsonl-text, text or csv"
         );
     }
-    let mut files: Vec<PathBuf> = args.sources.pages.clone();
-    if let Some(list) = &args.sources.files_from {
-        let text = if list.as_os_str() == "-" {
-            std::io::read_to_string(std::io::stdin()).context("cannot read standard input")?
-        } else {
-            std::fs::read_to_string(list)
-                .with_context(|| format!("cannot read {}", list.display()))?
-        };
-        files.extend(
-            text.lines()
-                .filter(|l| !l.trim().is_empty())
-                .map(PathBuf::from),
-        );
+    let walk = inputs::collect_warcs(&args.sources.pages, args.sources.files_from.as_deref())?;
+    walk.report(args.verbose);
+    if walk.pages.is_empty() {
+        return Err(walk.none_of(
+            inputs::Kind::Warcs,
+            "label",
+            &args.sources.pages,
+            args.sources.files_from.as_deref(),
+        ));
     }
-    if files.is_empty() {
-        anyhow::bail!("no WARC file given");
-    }
+    let files = walk.pages;
+    // Under --out, each WARC file's output: its path relative to the folder it was found in (or
+    // its file name) without .warc(.gz), with the format's extension; `-` is `stdin`.
+    let mut out_paths = Vec::with_capacity(files.len());
     if let Some(dir) = &args.out {
         output::prepare_dir(dir, "--out")?;
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = std::collections::HashMap::<PathBuf, &Path>::new();
         for f in &files {
-            if !seen.insert(warc_stem(f)) {
+            let out = f.out_path(dir, args.format.extension());
+            if let Some(other) = seen.insert(out.clone(), &f.path) {
                 anyhow::bail!(
-                    "two WARC files named {} would write one file under --out",
-                    warc_stem(f)
+                    "{} and {} would both write {}: rename one, or label them into separate folders",
+                    other.display(),
+                    f.path.display(),
+                    out.display()
                 );
             }
+            if let Some(folder) = out.parent() {
+                std::fs::create_dir_all(folder)
+                    .with_context(|| format!("cannot create {}", folder.display()))?;
+            }
+            out_paths.push(out);
         }
     }
     let jobs = crate::util::values::threads(args.jobs, usize::MAX);
@@ -165,10 +174,11 @@ pub(super) fn run(args: &Args, cleaner: &Cleaner, job: Job<'_>) -> anyhow::Resul
     let stdout = std::io::stdout();
     let stdout_state = StdoutState::default();
     let mut all_ok = true;
-    for file in &files {
+    for (i, input) in files.iter().enumerate() {
+        let file = &input.path;
         let name = file.display().to_string();
-        let reader = if file.as_os_str() == "-" {
-            Reader::from_read(std::io::stdin())
+        let reader = if inputs::is_stdin(file) {
+            inputs::stdin().and_then(Reader::from_read)
         } else {
             Reader::open(file)
         };
@@ -181,10 +191,9 @@ pub(super) fn run(args: &Args, cleaner: &Cleaner, job: Job<'_>) -> anyhow::Resul
             }
         };
         let mut counts = Counts::default();
-        let r = match &args.out {
-            Some(dir) => {
-                let path = dir.join(format!("{}.{}", warc_stem(file), args.format.extension()));
-                let f = File::create(&path)
+        let r = match out_paths.get(i) {
+            Some(path) => {
+                let f = File::create(path)
                     .with_context(|| format!("cannot create {}", path.display()))?;
                 let mut w = BufWriter::new(f);
                 let state = StdoutState::default();
