@@ -193,9 +193,7 @@ pub enum ImportError {
     },
     /// The labelled content covers too little of the page's gold text
     /// ([`ImportOptions::min_coverage`]).
-    #[error(
-        "page {id}: its blocks cover {covered:.1}% of its gold text, below the minimum {min:.1}%"
-    )]
+    #[error("its blocks cover {covered:.1}% of its gold text, below the minimum {min:.1}%")]
     LowCoverage {
         /// The page id.
         id: String,

@@ -103,6 +103,7 @@ pub fn import_page(
     let report = PageReport {
         id: entry.id.clone(),
         split: entry.split.clone(),
+        page_type: entry.field("page_type"),
         labels: counts,
         gold_tokens: fidelity.gold_content_tokens,
         gold_in_page: totals.content_gold_found,

@@ -32,6 +32,9 @@ pub struct PageReport {
     pub id: String,
     /// Its split.
     pub split: Option<String>,
+    /// Its kind of page, where the manifest says (wcxb's `page_type`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page_type: Option<String>,
     /// Label counts of its blocks.
     pub labels: LabelCounts,
     /// Tokens of content gold.
@@ -218,6 +221,9 @@ pub struct ImportReport {
     pub labels: LabelCounts,
     /// Wall time of the import, in seconds.
     pub seconds: f64,
+    /// Fidelity per kind of page, where the manifest gives a `page_type`.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub by_page_type: BTreeMap<String, FidelitySummary>,
     /// The worst pages by the lower of their two fidelity shares, worst first.
     pub worst: Vec<PageReport>,
     /// Every imported page, in manifest order.
@@ -229,6 +235,16 @@ impl ImportReport {
     pub fn summarize(&mut self) {
         self.imported = self.pages.len();
         self.fidelity = FidelitySummary::of(&self.pages);
+        let mut kinds: BTreeMap<String, Vec<PageReport>> = BTreeMap::new();
+        for p in &self.pages {
+            if let Some(t) = &p.page_type {
+                kinds.entry(t.clone()).or_default().push(p.clone());
+            }
+        }
+        self.by_page_type = kinds
+            .into_iter()
+            .map(|(t, pages)| (t, FidelitySummary::of(&pages)))
+            .collect();
         self.labels = LabelCounts::default();
         for p in &self.pages {
             self.labels.add(&p.labels);
@@ -300,6 +316,16 @@ impl fmt::Display for ImportReport {
                 pct(q.median),
                 q.below_95,
                 q.pages
+            )?;
+        }
+        for (kind, s) in &self.by_page_type {
+            writeln!(
+                f,
+                "  {kind}: gold covered {}, content in gold {} (micro); {} of {} pages below 95%",
+                pct(s.gold_covered_micro),
+                pct(s.content_in_gold_micro),
+                s.gold_covered_pages.below_95,
+                s.gold_covered_pages.pages
             )?;
         }
         write!(f, "labels:")?;
