@@ -626,3 +626,64 @@ fn eval_groups_the_text_figures_by_a_manifest_field() {
     // Five pages alternate even/odd; the ghost has no page_type.
     assert_eq!((pages("even"), pages("odd"), pages("(none)")), (3, 2, 1));
 }
+
+#[test]
+fn import_leaves_out_pages_whose_gold_the_blocks_do_not_cover() {
+    let tmp = tempfile::tempdir().unwrap();
+    let set = tmp.path().join("mini");
+    mini_manifest_set(&set);
+    let out = run(&[
+        "import",
+        s(&set),
+        "--from",
+        "text",
+        "--split",
+        "test",
+        "--min-coverage",
+        "0.9",
+        "--out",
+        s(&tmp.path().join("imported")),
+        "-q",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let report: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(tmp.path().join("imported/import-report.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(report["options"]["min_coverage"], "0.9");
+    let low: Vec<&str> = report["skipped"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|k| {
+            k["reason"]
+                .as_str()
+                .unwrap()
+                .contains("below the minimum 90.0%")
+        })
+        .map(|k| k["id"].as_str().unwrap())
+        .collect();
+    // The example pages' gold (their labelled blocks) is not all covered after the import's
+    // alignment: some pages fall below 90% and are listed with the reason, not imported.
+    assert!(!low.is_empty(), "{stderr}");
+    for id in &low {
+        assert!(
+            stderr.contains(&format!("skipped page {id}: its blocks cover")),
+            "{stderr}"
+        );
+        assert!(
+            !tmp.path()
+                .join(format!("imported/pages/{id}.html"))
+                .exists()
+        );
+    }
+    let kept = report["imported"].as_u64().unwrap();
+    assert!(kept >= 1, "{report}");
+    // The kinds of page of the manifest (`page_type`) get their own fidelity figures.
+    let kinds = report["by_page_type"].as_object().unwrap();
+    let pages: u64 = kinds
+        .values()
+        .map(|k| k["gold_covered_pages"]["pages"].as_u64().unwrap_or(0))
+        .sum();
+    assert!(!kinds.is_empty() && pages <= kept, "{report}");
+}

@@ -634,3 +634,47 @@ fn rule_based_methods_and_linearized_lists() {
     let out = run(&["label", "--linearize", "--format", "csv", s(&list)]);
     assert!(!out.status.success());
 }
+
+#[test]
+fn a_page_whose_text_is_in_noscript_gives_its_crawler_view_marked_as_such() {
+    // A JavaScript forum's page: a splash screen, and the posts in the crawler view.
+    let post = "We tried the new release on three machines and every build finished in half \
+                the time it took before, so the upgrade was well worth the wait for our team. ";
+    let html = format!(
+        "<html><head><title>Thread</title></head><body><div id=\"splash\">Loading</div>\
+         <noscript data-path=\"/t/1\"><div class=\"topic-body\"><h1>Faster builds</h1>{}\
+         </div></noscript></body></html>",
+        (0..6)
+            .map(|i| format!("<div class=\"post\"><p>{i} {post}</p></div>"))
+            .collect::<String>()
+    );
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let page = tmp.path().join("forum.html");
+    std::fs::write(&page, &html).expect("write");
+    let out = run(&["label", "--format", "jsonl-text", s(&page)]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let line: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON line");
+    assert_eq!(line["noscript"], true);
+    assert!(
+        line["text"]
+            .as_str()
+            .unwrap_or("")
+            .contains("every build finished"),
+        "{line}"
+    );
+    // A page that shows its text: no crawler view, and no `noscript` key.
+    let plain = tmp.path().join("plain.html");
+    std::fs::write(
+        &plain,
+        html.replace("<noscript data-path=\"/t/1\">", "<div>")
+            .replace("</noscript>", "</div>"),
+    )
+    .expect("write");
+    let out = run(&["label", "--format", "jsonl-text", s(&plain)]);
+    let line: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON line");
+    assert!(line.get("noscript").is_none(), "{line}");
+}

@@ -341,10 +341,7 @@ fn by_group(inputs: &[Input], outcomes: &[Outcome], field: &str) -> String {
     for o in outcomes {
         if let Some(t) = o.text {
             let value = o.group.clone().unwrap_or_else(|| "(none)".to_string());
-            groups
-                .entry((o.input, value))
-                .or_default()
-                .push(t);
+            groups.entry((o.input, value)).or_default().push(t);
         }
     }
     let mut x = Table::new(&[
