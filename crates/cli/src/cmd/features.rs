@@ -78,7 +78,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             )
         }
     };
-    let walk = args.sources.collect("read")?;
+    let walk = args.sources.collect("read", None)?;
     walk.report(args.verbose);
     let pages: Vec<PathBuf> = walk.pages.into_iter().map(|i| i.path).collect();
     let stdout = std::io::stdout();

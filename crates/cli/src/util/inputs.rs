@@ -5,6 +5,7 @@
 //! gzip magic number is decompressed before it reaches the library, which takes the HTML bytes
 //! only ([`victor_features::file`], shared with the importer, `eval` and the tests).
 
+use std::ffi::{OsStr, OsString};
 use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
 
@@ -39,21 +40,46 @@ fn without_gz(path: &Path) -> &Path {
 
 /// The name an output file takes after its input: the file name without its extension (and
 /// without `.gz` before that), `stdin` for `-`. A saved query string stays in the name
-/// (`m.html?x=1` -> `m?x=1`), so that two queries of one page keep two outputs.
-pub(crate) fn page_stem(path: &Path) -> String {
+/// (`m.html?x=1` -> `m?x=1`), so that two queries of one page keep two outputs. The name keeps
+/// the input's bytes as they are, also where they are not UTF-8 (on Unix a file name is any
+/// bytes: `bad\xffname.html` -> `bad\xffname`).
+pub(crate) fn page_stem(path: &Path) -> OsString {
     if is_stdin(path) {
         return "stdin".into();
     }
     let name = without_gz(path);
-    let text = name.file_name().map(|n| n.to_string_lossy().into_owned());
-    if let Some((page, query)) = text.as_deref().and_then(|t| t.split_once('?')) {
-        let stem = Path::new(page)
+    if let Some((page, query)) = name.file_name().and_then(split_query) {
+        let mut stem = Path::new(&page)
             .file_stem()
-            .map_or_else(|| "page".into(), |s| s.to_string_lossy().into_owned());
-        return format!("{stem}?{query}");
+            .map_or_else(|| OsString::from("page"), OsStr::to_os_string);
+        stem.push("?");
+        stem.push(query);
+        return stem;
     }
     name.file_stem()
-        .map_or_else(|| "page".into(), |s| s.to_string_lossy().into_owned())
+        .map_or_else(|| "page".into(), OsStr::to_os_string)
+}
+
+/// A file name split at its first `?` (a crawler's saved query string), byte for byte.
+#[cfg(unix)]
+fn split_query(name: &OsStr) -> Option<(OsString, OsString)> {
+    use std::os::unix::ffi::OsStrExt;
+    let bytes = name.as_bytes();
+    let at = bytes.iter().position(|&b| b == b'?')?;
+    let (page, query) = bytes.split_at(at);
+    let query = query.get(1..)?;
+    Some((
+        OsStr::from_bytes(page).to_os_string(),
+        OsStr::from_bytes(query).to_os_string(),
+    ))
+}
+
+/// A file name split at its first `?` (a crawler's saved query string); a name that is not
+/// Unicode, which only Unix allows, has no query here.
+#[cfg(not(unix))]
+fn split_query(name: &OsStr) -> Option<(OsString, OsString)> {
+    let (page, query) = name.to_str()?.split_once('?')?;
+    Some((page.into(), query.into()))
 }
 
 /// The page path that stands for standard input.
@@ -92,8 +118,10 @@ impl Input {
     /// ([`Input::rel`]) with the name's extensions (and `.gz`) replaced ([`page_stem`]).
     pub(crate) fn out_path(&self, dir: &Path, ext: &str) -> PathBuf {
         let folder = self.rel.parent().unwrap_or(Path::new(""));
-        dir.join(folder)
-            .join(format!("{}.{ext}", page_stem(&self.rel)))
+        let mut name = page_stem(&self.rel);
+        name.push(".");
+        name.push(ext);
+        dir.join(folder).join(name)
     }
 }
 
@@ -222,10 +250,28 @@ fn skip_of(e: &walkdir::Error) -> Skip {
     Skip::Unreadable
 }
 
-/// Walks folder `root`: its pages (sorted) into `pages`, what it passes over into `skipped`.
-fn walk_folder(root: &Path, pages: &mut Vec<Input>, skipped: &mut Vec<(PathBuf, Skip)>) {
+/// Walks folder `root`: its pages (sorted) into `pages`, what it passes over into `skipped`;
+/// never into the folder `exclude` (the canonical path of the command's output folder), so
+/// that a run writing inside its input folder does not read its own, or an earlier run's,
+/// outputs.
+fn walk_folder(
+    root: &Path,
+    exclude: Option<&Path>,
+    pages: &mut Vec<Input>,
+    skipped: &mut Vec<(PathBuf, Skip)>,
+) {
     let mut found: Vec<PathBuf> = Vec::new();
-    for entry in walkdir::WalkDir::new(root).follow_links(true) {
+    let outside = |e: &walkdir::DirEntry| match exclude {
+        Some(out) if e.file_type().is_dir() => {
+            std::fs::canonicalize(e.path()).map_or(true, |p| p != out)
+        }
+        _ => true,
+    };
+    for entry in walkdir::WalkDir::new(root)
+        .follow_links(true)
+        .into_iter()
+        .filter_entry(outside)
+    {
         let entry = match entry {
             Ok(e) => e,
             Err(e) => {
@@ -280,10 +326,11 @@ pub(crate) struct PageArgs {
 }
 
 impl PageArgs {
-    /// The pages named, as [`collect_pages`] finds them; none at all is an error that says what
-    /// was given and skipped (`verb` names the command's work: "label", "read").
-    pub(crate) fn collect(&self, verb: &str) -> anyhow::Result<Walk> {
-        let walk = collect_pages(&self.pages, self.files_from.as_deref())?;
+    /// The pages named, as [`collect_pages`] finds them (walks never entering the output folder
+    /// `out`); none at all is an error that says what was given and skipped (`verb` names the
+    /// command's work: "label", "read").
+    pub(crate) fn collect(&self, verb: &str, out: Option<&Path>) -> anyhow::Result<Walk> {
+        let walk = collect_pages(&self.pages, self.files_from.as_deref(), out)?;
         if walk.pages.is_empty() {
             return Err(walk.nothing_found(verb, &self.pages, self.files_from.as_deref()));
         }
@@ -295,8 +342,13 @@ impl PageArgs {
 /// (`-` for standard input, one path a line) into the pages, with where each page's output goes
 /// under an output folder ([`Input::rel`]) and what the walks skipped (unprinted: see
 /// [`Walk::report`]). A page path `-` (one page read from standard input) may appear once, and
-/// not with `--files-from -`.
-pub(crate) fn collect_pages(paths: &[PathBuf], files_from: Option<&Path>) -> anyhow::Result<Walk> {
+/// not with `--files-from -`. A folder's walk never enters `out`, the command's output folder
+/// (where it exists): a page named in it directly, or listed, is still read.
+pub(crate) fn collect_pages(
+    paths: &[PathBuf],
+    files_from: Option<&Path>,
+    out: Option<&Path>,
+) -> anyhow::Result<Walk> {
     let stdin_pages = paths.iter().filter(|p| is_stdin(p)).count();
     if stdin_pages > 1 {
         anyhow::bail!("`-` (a page from standard input) can be given only once");
@@ -306,11 +358,13 @@ pub(crate) fn collect_pages(paths: &[PathBuf], files_from: Option<&Path>) -> any
             "standard input cannot hold both a page (`-`) and the list of --files-from -"
         );
     }
+    // An output folder that does not exist yet holds nothing to pass over.
+    let exclude = out.and_then(|o| std::fs::canonicalize(o).ok());
     let mut walk = Walk::default();
     for p in paths {
         if p.is_dir() {
             let before = walk.skipped.len();
-            walk_folder(p, &mut walk.pages, &mut walk.skipped);
+            walk_folder(p, exclude.as_deref(), &mut walk.pages, &mut walk.skipped);
             walk.skipped[before..].sort();
         } else {
             walk.pages.push(Input {
@@ -370,6 +424,7 @@ mod tests {
         assert!(is_page_name(Path::new("a.xht")));
         assert!(!is_page_name(Path::new("m.txt?x=1.html")));
         assert_eq!(page_stem(Path::new("m.html?x=1")), "m?x=1");
+        assert_eq!(page_stem(Path::new("m.html?x=1.gz")), "m?x=1");
         assert_eq!(page_stem(Path::new("x/page.html.gz")), "page");
         assert_eq!(page_stem(Path::new("x/page.html")), "page");
         assert_eq!(page_stem(Path::new("-")), "stdin");

@@ -2,7 +2,7 @@
 //! thread of their own), labelled on the thread pool in chunks (output keeps the records'
 //! order), written to standard output or one file per WARC file under `--out`.
 
-use std::fs::File;
+use std::ffi::OsString;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -13,7 +13,7 @@ use victor::warc::{Reader, Record, Skip, html_page};
 use victor::{Cleaner, Page};
 
 use super::{Args, Format, Input, Job, StdoutState, label_html, thread_pool, to_stdout};
-use crate::util::output;
+use crate::util::{interrupt, output};
 
 /// Records labelled together on the pool (bounded, so memory stays flat).
 const CHUNK: usize = 256;
@@ -51,18 +51,23 @@ fn is_warc_name(p: &Path) -> bool {
     lower.ends_with(".warc") || lower.ends_with(".warc.gz")
 }
 
-/// The name of a WARC file without .warc / .warc.gz.
-fn warc_stem(p: &Path) -> String {
-    let name = p
-        .file_name()
-        .map_or_else(|| "stdin".to_string(), |n| n.to_string_lossy().into_owned());
-    let lower = name.to_ascii_lowercase();
-    for ext in [".warc.gz", ".warc", ".gz"] {
-        if lower.ends_with(ext) {
-            return name[..name.len() - ext.len()].to_string();
+/// The name of a WARC file without .warc.gz, .warc or .gz (in any case), its bytes kept as
+/// they are (`stdin` for standard input).
+fn warc_stem(p: &Path) -> OsString {
+    let Some(name) = p.file_name() else {
+        return "stdin".into();
+    };
+    let mut stem = Path::new(name);
+    for ext in ["gz", "warc"] {
+        if stem
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case(ext))
+            && let Some(s) = stem.file_stem()
+        {
+            stem = Path::new(s);
         }
     }
-    name
+    stem.as_os_str().to_os_string()
 }
 
 /// What one WARC file gave.
@@ -149,7 +154,7 @@ pub(super) fn run(args: &Args, cleaner: &Cleaner, job: Job<'_>) -> anyhow::Resul
             if !seen.insert(warc_stem(f)) {
                 anyhow::bail!(
                     "two WARC files named {} would write one file under --out",
-                    warc_stem(f)
+                    warc_stem(f).to_string_lossy()
                 );
             }
         }
@@ -166,6 +171,9 @@ pub(super) fn run(args: &Args, cleaner: &Cleaner, job: Job<'_>) -> anyhow::Resul
     let stdout_state = StdoutState::default();
     let mut all_ok = true;
     for file in &files {
+        if interrupt::requested() {
+            break;
+        }
         let name = file.display().to_string();
         let reader = if file.as_os_str() == "-" {
             Reader::from_read(std::io::stdin())
@@ -183,16 +191,31 @@ pub(super) fn run(args: &Args, cleaner: &Cleaner, job: Job<'_>) -> anyhow::Resul
         let mut counts = Counts::default();
         let r = match &args.out {
             Some(dir) => {
-                let path = dir.join(format!("{}.{}", warc_stem(file), args.format.extension()));
-                let f = File::create(&path)
-                    .with_context(|| format!("cannot create {}", path.display()))?;
-                let mut w = BufWriter::new(f);
+                let mut out_name = warc_stem(file);
+                out_name.push(".");
+                out_name.push(args.format.extension());
+                let path = dir.join(out_name);
+                // Written whole into a temporary file, then renamed over `path`: an interrupted
+                // or failed file leaves nothing, neither half an output nor the temporary file.
+                let mut tmp = output::temp_file_in(dir)?;
+                let mut w = BufWriter::new(&mut tmp);
                 let state = StdoutState::default();
                 let r = one_file(reader, &name, work, &mut w, &state, &mut counts);
-                r.and_then(|()| {
+                let r = r.and_then(|()| {
                     w.flush()
                         .with_context(|| format!("cannot write {}", path.display()))
-                })
+                });
+                drop(w);
+                match r {
+                    Ok(()) if !interrupt::requested() => tmp
+                        .persist(&path)
+                        .map(drop)
+                        .map_err(|e| e.error)
+                        .with_context(|| {
+                            format!("cannot move the output into place at {}", path.display())
+                        }),
+                    other => other,
+                }
             }
             None => one_file(
                 reader,
@@ -211,6 +234,18 @@ pub(super) fn run(args: &Args, cleaner: &Cleaner, job: Job<'_>) -> anyhow::Resul
             }
             return Err(e);
         }
+        if interrupt::requested() {
+            let kept = if args.out.is_some() {
+                "; its output file is not written"
+            } else {
+                ""
+            };
+            eprintln!(
+                "victor label: {name}: interrupted after {} pages{kept}",
+                counts.pages
+            );
+            break;
+        }
         if !args.quiet {
             eprintln!(
                 "victor label: {name}: {} pages labelled, {} failed; skipped {} non-HTML responses, {} other records; {} broken records",
@@ -219,7 +254,13 @@ pub(super) fn run(args: &Args, cleaner: &Cleaner, job: Job<'_>) -> anyhow::Resul
         }
         all_ok &= counts.failed == 0 && counts.broken == 0;
     }
-    let _ = std::io::stdout().flush();
+    match std::io::stdout().flush() {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
+        r => r.context("cannot write to standard output")?,
+    }
+    if interrupt::requested() {
+        return Ok(ExitCode::from(interrupt::EXIT_STATUS));
+    }
     Ok(if all_ok {
         ExitCode::SUCCESS
     } else {
@@ -277,6 +318,9 @@ fn read_chunks(
     let mut chunk: Vec<Record> = Vec::with_capacity(CHUNK);
     let mut bytes = 0;
     for rec in reader {
+        if interrupt::requested() {
+            return counts;
+        }
         match rec {
             Ok(rec) => match html_page(&rec) {
                 Ok(_) => {
@@ -322,6 +366,9 @@ impl Work<'_> {
             pool,
         } = self;
         for chunk in rx {
+            if interrupt::requested() {
+                break;
+            }
             let outs: Vec<Result<Vec<u8>, Failure>> = pool.install(|| {
                 chunk
                     .par_iter()
