@@ -4,6 +4,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 use anyhow::Context;
 use clap::ValueEnum;
@@ -302,6 +303,26 @@ fn label_page(
     label_html(cleaner, page, &source, job, buf)
 }
 
+/// A page that failed, with the reason the report gives.
+type Failure = (PathBuf, String);
+
+/// Adds a failure to the run's list. A thread that panicked while holding the lock cannot have
+/// left the list half pushed (a push is the only thing done under it), so a poisoned lock is
+/// used as it is: every failure is kept, none lost with the lock.
+fn push_failure(failures: &Mutex<Vec<Failure>>, failure: Failure) {
+    failures
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .push(failure);
+}
+
+/// The run's failures, also from a poisoned lock (see [`push_failure`]).
+fn into_failures(failures: Mutex<Vec<Failure>>) -> Vec<Failure> {
+    failures
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner)
+}
+
 /// A pool of `jobs` labeling threads.
 fn thread_pool(jobs: usize) -> anyhow::Result<rayon::ThreadPool> {
     rayon::ThreadPoolBuilder::new()
@@ -368,7 +389,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let jobs = crate::util::values::threads(args.jobs, pages.len());
     let bar = progress::bar(pages.len() as u64, "pages", args.quiet);
     bar.set_message("labeling");
-    let failures = std::sync::Mutex::new(Vec::<(PathBuf, String)>::new());
+    let failures = Mutex::new(Vec::<Failure>::new());
     let written = AtomicUsize::new(0);
     let stdout = std::io::stdout();
     let stdout_state = StdoutState::default();
@@ -426,12 +447,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let report = |path: &PathBuf, r: Result<(), String>| {
         if let Err(reason) = r {
             bar.println(format!("victor: {}: {reason}", path.display()));
-            // A thread that panicked while holding the lock cannot have left the list half
-            // pushed: its failures are kept, not lost with the poisoned lock.
-            failures
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .push((path.clone(), reason));
+            push_failure(&failures, (path.clone(), reason));
         }
         bar.inc(1);
     };
@@ -508,9 +524,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
         r => r.context("cannot write to standard output")?,
     }
-    let failures = failures
-        .into_inner()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    let failures = into_failures(failures);
     if !failures.is_empty() {
         eprintln!(
             "victor label: {} of {} pages failed:",
@@ -541,4 +555,36 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         eprintln!("victor label: {n} {pages} labelled ({decoding_name})");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+    use std::sync::Mutex;
+
+    use super::{into_failures, push_failure};
+
+    #[test]
+    fn failures_survive_a_poisoned_lock() {
+        let failures = Mutex::new(Vec::new());
+        push_failure(&failures, (PathBuf::from("a.html"), "binary data".into()));
+        // A thread panics while holding the lock: the lock is poisoned.
+        let poisoned = std::thread::scope(|s| {
+            s.spawn(|| {
+                let _held = failures.lock();
+                panic!("a labelling thread panics");
+            })
+            .join()
+        });
+        assert!(poisoned.is_err() && failures.is_poisoned());
+        push_failure(
+            &failures,
+            (PathBuf::from("b.html"), "too many blocks".into()),
+        );
+        let kept: Vec<String> = into_failures(failures)
+            .into_iter()
+            .map(|(p, _)| p.display().to_string())
+            .collect();
+        assert_eq!(kept, ["a.html", "b.html"]);
+    }
 }
