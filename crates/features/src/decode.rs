@@ -35,6 +35,7 @@
 use std::borrow::Cow;
 use std::sync::LazyLock;
 
+use crate::within::Within;
 use encoding_rs::{Encoding, UTF_8};
 use regex::bytes::Regex;
 
@@ -101,7 +102,8 @@ pub fn decode_with_charset<'a>(
         .and_then(|c| Encoding::for_label(c.trim().as_bytes()))
         .map(Encoding::output_encoding);
     if let Some((enc, bom_len)) = Encoding::for_bom(bytes) {
-        let rest = bytes.get(bom_len..).unwrap_or_default();
+        // The mark was found at the start of `bytes`.
+        let rest = bytes.within(bom_len..);
         return Ok(decode_as(enc, rest, EncodingSource::Bom));
     }
     if let Some(enc) = declared_utf16_without_bom(bytes) {
@@ -262,7 +264,7 @@ fn push_piece(sample: &mut Vec<u8>, bytes: &[u8], start: usize, end: usize) {
     if !sample.is_empty() {
         sample.push(b' ');
     }
-    sample.extend_from_slice(bytes.get(start..end).unwrap_or_default());
+    sample.extend_from_slice(bytes.within(start..end));
 }
 
 /// The page as UTF-8, when it is mostly UTF-8: its multi-byte sequences, whole or cut short
@@ -415,15 +417,15 @@ fn sparse_symbols(bytes: &[u8]) -> bool {
     };
     let mut from = 0;
     for m in CODE.find_iter(bytes) {
-        count(bytes.get(from..m.start()).unwrap_or_default());
+        count(bytes.within(from..m.start()));
         from = m.end();
     }
-    count(bytes.get(from..).unwrap_or_default());
+    count(bytes.within(from..));
     high > 0 && high * 200 < letters
 }
 
 fn check_not_binary(bytes: &[u8]) -> Result<(), DecodeError> {
-    let head = bytes.get(..SNIFF_LEN.min(bytes.len())).unwrap_or_default();
+    let head = bytes.within(..SNIFF_LEN.min(bytes.len()));
     if head.is_empty() {
         return Ok(());
     }
@@ -491,7 +493,7 @@ fn meta_label(bytes: &[u8]) -> Option<&'static Encoding> {
         Regex::new(r#"(?i-u)<meta\b[^>]*?charset\s*=\s*["']?\s*([a-z0-9_:.+-]+)"#)
             .expect("constant regex compiles")
     });
-    let head = bytes.get(..SNIFF_LEN.min(bytes.len())).unwrap_or_default();
+    let head = bytes.within(..SNIFF_LEN.min(bytes.len()));
     let caps = META.captures(head)?;
     Encoding::for_label(caps.get(1)?.as_bytes())
 }

@@ -17,6 +17,7 @@ use victor_features::{Block, Page};
 use victor_features::{Props, Tag};
 
 use victor_core::Probs;
+use victor_features::within::Within;
 
 /// How a kept block connects to the previous kept block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -308,7 +309,7 @@ pub const CSV_HEADER: [&str; 9] = [
 /// stay its doctype, or browsers render it in quirks mode), else at the start.
 fn injection_point(doc: &str, limit: usize) -> usize {
     let limit = limit.min(doc.len());
-    let head = doc.as_bytes().get(..limit).unwrap_or_default();
+    let head = doc.as_bytes().within(..limit);
     let lower: Vec<u8> = head.iter().map(u8::to_ascii_lowercase).collect();
     let find = |needle: &[u8], from: usize| -> Option<usize> {
         lower
@@ -391,7 +392,8 @@ pub fn render_html(doc: &str, page: &Page, labels: &[Label], probs: &[Probs]) ->
         out.push_str("</span>");
         pos = e;
     }
-    out.push_str(doc.get(pos..).unwrap_or_default());
+    // `pos` is 0 or the end of a block checked above to be in the document.
+    out.push_str(doc.within(pos..));
     out
 }
 
