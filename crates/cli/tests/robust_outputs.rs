@@ -278,6 +278,25 @@ fn out_inside_the_input_folder_is_never_walked_into() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(all_files(&out).len(), n);
+    // `--out` the input folder itself: text goes beside the pages...
+    let o = run(&["label", "-q", "--out", s(&site), s(&site)]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // ... but an output that would replace a page is refused up front, the page kept.
+    let page = std::fs::read_dir(&site)
+        .expect("site")
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|e| e == "html"))
+        .expect("a page");
+    let before = std::fs::read(&page).expect("page");
+    let o = run(&["label", "--format", "html", "--out", s(&site), s(&site)]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("would replace the page"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(std::fs::read(&page).expect("page"), before);
 }
 
 #[cfg(unix)]
@@ -452,4 +471,57 @@ fn named_csv_and_plot_outputs_replace_only_that_file() {
     assert!(!o.status.success());
     assert!(plot.join("keep.txt").is_file());
     assert!(temporary_files(tmp.path()).is_empty());
+}
+
+/// A plain WARC file of `copies` responses of each example page.
+fn warc_of_pages(path: &Path, copies: usize) {
+    let mut warc = Vec::new();
+    for k in 0..copies {
+        for (j, p) in example_pages().iter().enumerate() {
+            let body = std::fs::read(p).expect("page");
+            let mut http =
+                b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\n\r\n".to_vec();
+            http.extend_from_slice(&body);
+            let uri = format!("http://example.org/{k}/{j}");
+            warc.extend_from_slice(
+                format!(
+                    "WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:{k}-{j}>\r\nWARC-Date: 2026-01-01T00:00:00Z\r\nWARC-Target-URI: {uri}\r\nContent-Type: application/http; msgtype=response\r\nContent-Length: {}\r\n\r\n",
+                    http.len()
+                )
+                .as_bytes(),
+            );
+            warc.extend_from_slice(&http);
+            warc.extend_from_slice(b"\r\n\r\n");
+        }
+    }
+    std::fs::write(path, warc).expect("write");
+}
+
+#[cfg(unix)]
+#[test]
+fn an_interrupted_warc_under_out_leaves_no_file() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let warc = tmp.path().join("big.warc");
+    warc_of_pages(&warc, 400);
+    let out = tmp.path().join("out");
+    std::fs::create_dir(&out).expect("mkdir");
+    // The output's temporary file exists: the handler is installed and labelling under way.
+    let o = interrupted(
+        &[
+            "label",
+            "-q",
+            "--format",
+            "jsonl-text",
+            "--out",
+            s(&out),
+            s(&warc),
+        ],
+        "INT",
+        || !temporary_files(&out).is_empty(),
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(130), "{err}");
+    assert!(err.contains("interrupted"), "{err}");
+    // Neither half an output nor its temporary file.
+    assert!(all_files(&out).is_empty(), "{:?}", all_files(&out));
 }

@@ -323,6 +323,32 @@ fn into_failures(failures: Mutex<Vec<Failure>>) -> Vec<Failure> {
         .unwrap_or_else(PoisonError::into_inner)
 }
 
+/// Refuses a run where an output file would replace one of the pages it reads (`--format html
+/// --out DIR` with DIR the input folder writes `DIR/a.html` over the page `DIR/a.html`): victor
+/// never replaces a file it did not write. Only outputs that exist can be inputs.
+fn refuse_outputs_over_inputs(
+    inputs: &[inputs::Input],
+    out_paths: &std::collections::HashMap<&Path, PathBuf>,
+) -> anyhow::Result<()> {
+    let read: std::collections::HashMap<PathBuf, &Path> = inputs
+        .iter()
+        .filter_map(|i| Some((std::fs::canonicalize(&i.path).ok()?, i.path.as_path())))
+        .collect();
+    for (input, out) in out_paths {
+        let Ok(canonical) = std::fs::canonicalize(out) else {
+            continue;
+        };
+        if let Some(page) = read.get(&canonical) {
+            anyhow::bail!(
+                "the output of {} would replace the page {}: choose another --out folder or --format",
+                input.display(),
+                page.display()
+            );
+        }
+    }
+    Ok(())
+}
+
 /// A pool of `jobs` labeling threads.
 fn thread_pool(jobs: usize) -> anyhow::Result<rayon::ThreadPool> {
     rayon::ThreadPoolBuilder::new()
@@ -379,6 +405,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
             out_paths.insert(&input.path, out);
         }
+        refuse_outputs_over_inputs(&inputs, &out_paths)?;
         let folders: std::collections::BTreeSet<&Path> =
             out_paths.values().filter_map(|p| p.parent()).collect();
         for folder in folders {

@@ -23,7 +23,7 @@ pub(crate) const PAGE_EXTENSIONS: &[&str] = &[
 /// string a crawler kept in the name (`m.html?x=1`, `index.php?id=3.gz`) does not count.
 fn is_page_name(path: &Path) -> bool {
     let name = without_gz(path).to_string_lossy();
-    let before_query = name.split('?').next().unwrap_or("");
+    let before_query = name.split_once('?').map_or(&*name, |(page, _)| page);
     Path::new(before_query)
         .extension()
         .and_then(|e| e.to_str())
@@ -33,6 +33,7 @@ fn is_page_name(path: &Path) -> bool {
 /// The path without a trailing `.gz` (as a file name: `a/b.html.gz` -> `b.html`), else the path.
 fn without_gz(path: &Path) -> &Path {
     match path.extension().and_then(|e| e.to_str()) {
+        // A path with an extension has a stem: the default is never taken.
         Some(e) if e.eq_ignore_ascii_case("gz") => Path::new(path.file_stem().unwrap_or_default()),
         _ => path,
     }
@@ -261,8 +262,10 @@ fn walk_folder(
     skipped: &mut Vec<(PathBuf, Skip)>,
 ) {
     let mut found: Vec<PathBuf> = Vec::new();
+    // The folder walked itself is never passed over: `--out` may be the input folder, where
+    // outputs then go beside their pages.
     let outside = |e: &walkdir::DirEntry| match exclude {
-        Some(out) if e.file_type().is_dir() => {
+        Some(out) if e.depth() > 0 && e.file_type().is_dir() => {
             std::fs::canonicalize(e.path()).map_or(true, |p| p != out)
         }
         _ => true,

@@ -14,6 +14,7 @@ use victor::{Cleaner, Page};
 
 use super::{Args, Format, Input, Job, StdoutState, label_html, thread_pool, to_stdout};
 use crate::util::{interrupt, output};
+use victor_features::within::Within;
 
 /// Records labelled together on the pool (bounded, so memory stays flat).
 const CHUNK: usize = 256;
@@ -44,11 +45,12 @@ pub(super) fn wanted(args: &Args) -> anyhow::Result<bool> {
     }
 }
 
-/// Whether a file is named like a WARC file.
+/// Whether a file is named like a WARC file (`*.warc`, `*.warc.gz`, in any case; the rest of
+/// the name may be any bytes).
 fn is_warc_name(p: &Path) -> bool {
-    let name = p.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    let lower = name.to_ascii_lowercase();
-    lower.ends_with(".warc") || lower.ends_with(".warc.gz")
+    let ext_is = |p: &Path, ext: &str| p.extension().is_some_and(|e| e.eq_ignore_ascii_case(ext));
+    ext_is(p, "warc")
+        || (ext_is(p, "gz") && p.file_stem().is_some_and(|s| ext_is(Path::new(s), "warc")))
 }
 
 /// The name of a WARC file without .warc.gz, .warc or .gz (in any case), its bytes kept as
@@ -117,7 +119,8 @@ fn label_record(
                 .map_err(|e| Failure::Failed(e.to_string()))?;
             line.extend_from_slice(format!("{key:?}:{value},").as_bytes());
         }
-        line.extend_from_slice(buf.get(1..).unwrap_or_default());
+        // `buf` starts with `{`, checked above.
+        line.extend_from_slice(buf.within(1..));
         buf = line;
     }
     Ok(buf)
