@@ -112,7 +112,7 @@ fn interrupted(args: &[&str], signal: &str, ready: impl Fn() -> bool) -> Output 
 fn an_interrupted_label_out_leaves_no_temporary_file_and_exits_130() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let pages = tmp.path().join("pages");
-    many_pages(&pages, 60);
+    many_pages(&pages, 200);
     let total = std::fs::read_dir(&pages).expect("pages").count();
     // Several runs, interrupted at different moments, one thread and two, SIGINT and SIGTERM:
     // 5 of 22 runs once left an empty temporary file.
@@ -156,7 +156,7 @@ fn an_interrupted_run_to_standard_output_stops_and_exits_130() {
     use std::io::Read;
     let tmp = tempfile::tempdir().expect("tempdir");
     let pages = tmp.path().join("pages");
-    many_pages(&pages, 60);
+    many_pages(&pages, 200);
     for jobs in ["1", "2"] {
         let mut child = Command::new(VICTOR)
             .args(["label", "-q", "--jobs", jobs, s(&pages)])

@@ -103,7 +103,12 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
         server
             .run(async {
-                let _ = tokio::signal::ctrl_c().await;
+                // Without a Ctrl-C handler the server would stop at once: it runs on, and the
+                // default action of SIGINT and SIGTERM ends it.
+                if let Err(e) = tokio::signal::ctrl_c().await {
+                    eprintln!("victor: warning: cannot listen for Ctrl-C ({e}); it still ends the server, without a last word");
+                    std::future::pending::<()>().await;
+                }
             })
             .await
             .context("annotation server failed")

@@ -347,6 +347,8 @@ fn read_chunks(
         }
     }
     if !chunk.is_empty() {
+        // A send fails only when the labelling side has stopped (an error it reports, or an
+        // interruption): nobody is left to label this chunk.
         let _ = tx.send(chunk);
     }
     counts
