@@ -57,6 +57,22 @@ pub(crate) fn marker(page: &Page, block: &Block, label: Label) -> &'static str {
     }
 }
 
+/// Checks, in debug builds, that `labels` and `probs` hold one entry a block, as a labeler's
+/// output does. The rendering functions are public and take slices a caller could get wrong:
+/// a release build renders a block without an entry as `other` with P(other) = 1, the label
+/// that keeps nothing.
+#[track_caller]
+fn debug_check_lengths(page: &Page, labels: &[Label], probs: Option<&[Probs]>) {
+    debug_assert_eq!(labels.len(), page.blocks.len(), "one label a block");
+    if let Some(probs) = probs {
+        debug_assert_eq!(
+            probs.len(),
+            page.blocks.len(),
+            "one probability triple a block"
+        );
+    }
+}
+
 /// Options of [`render_text_with`].
 #[derive(Clone, Copy, Debug, Default)]
 pub struct TextOptions<'a> {
@@ -194,6 +210,7 @@ pub fn write_jsonl(
     probs: &[Probs],
     blocks: bool,
 ) -> io::Result<()> {
+    debug_check_lengths(page, labels, Some(probs));
     let mut text = String::new();
     render_text(page, labels, false, &mut text);
     let obj = JsonPage {
@@ -279,6 +296,7 @@ pub fn write_csv(
     labels: &[Label],
     probs: &[Probs],
 ) -> csv::Result<()> {
+    debug_check_lengths(page, labels, Some(probs));
     let mut num = String::new();
     for (i, b) in page.blocks.iter().enumerate() {
         let p = probs.get(i).copied().unwrap_or([0.0, 0.0, 1.0]);
@@ -349,6 +367,7 @@ fn injection_point(doc: &str, limit: usize) -> usize {
 /// as a static picture of what victor kept. The tags victor adds go inside `<head>` (or after
 /// the doctype), never before the doctype.
 pub fn render_html(doc: &str, page: &Page, labels: &[Label], probs: &[Probs]) -> String {
+    debug_check_lengths(page, labels, Some(probs));
     let mut out = String::with_capacity(doc.len() + page.blocks.len() * 120 + 1024);
     let first_block = page
         .blocks
