@@ -12,10 +12,12 @@
 # Each bundle's recipe (data, options, data digest) is recorded in its victor.json; the
 # training log with the peak memory (`/usr/bin/time -v`) goes to $WORK/train-NAME.log.
 # models/default is a symbolic link to models/web (before stop 42: models/article).
-# The web model adds today's pages: readability-tests dev (full gold, `import --from text`) and
+# The web model adds today's pages: wcxb dev (every kind of page, full gold, `import --from text
+# --min-coverage 0.5`), readability-tests dev (full gold, `import --from text`) and
 # trafilatura-eval dev, whose gold is snippets (scripts/import_snippets.py: blocks that hold a
 # snippet are forced, the other blocks take the labels of a seed model, the web recipe trained
-# without those pages), and the `density` feature module (templates/features-web.json, web.tpl).
+# without those pages), and the `density` and `repeat` feature modules (templates/features-web.json,
+# web.tpl).
 # The general model pools the dev pages of all three older sets, each labelled by its own set's guideline (about 15 min, peak RSS 3.6 GB).
 # The corpus model leaves out the readability-style main-content module
 # (templates/features-all-text.json, all-text.tpl): its guideline keeps all running text, not
@@ -39,9 +41,11 @@ else
   V=target/release/victor
 fi
 
-import() { # set importer
+import() { # set importer [import options...]
   [ -f "$WORK/$1/set.json" ] && return 0
-  "$V" import --from "$2" "$DATA/$1" --out "$WORK/$1" --split dev
+  local set=$1 from=$2
+  shift 2
+  "$V" import --from "$from" "$DATA/$set" --out "$WORK/$set" --split dev "$@"
 }
 
 wanted() { [ ${#ONLY[@]} -eq 0 ] || [[ " ${ONLY[*]} " == *" $1 "* ]]; }
@@ -64,6 +68,10 @@ import l3s-gn1 l3s-gn1
 import cleaneval cleaneval
 import dragnet-train text
 import readability-tests text
+# wcxb (2024-2025, seven kinds of page, CC-BY-4.0): pages whose gold text is mostly outside
+# their blocks (forums that ship their posts as JavaScript data) are left out, not taught as
+# all boilerplate.
+import wcxb text --min-coverage 0.5
 
 WEB_OPTS=(--c2 10 --boost --config templates/features-web.json --template templates/web.tpl)
 if wanted web; then
@@ -75,8 +83,8 @@ if wanted web; then
   [ -f "$WORK/trafilatura-eval-snippets/set.json" ] || scripts/import_snippets.py "$DATA/trafilatura-eval" \
     "$WORK/trafilatura-eval-snippets" --model "$WORK/web-seed" --victor "$V"
 fi
-build web "Today's web, any language: article text of news, blogs, wikis, recipes and shop pages (trafilatura's and Readability's guideline: the main text with its headings, lists and tables; no navigation, bylines or comments), trained on dragnet-train (2012), l3s-gn1 (2008), readability-tests (2010s-2020s) and trafilatura-eval (2015-2024, snippet gold) dev pages. The default." \
-  "$WORK/dragnet-train" "$WORK/l3s-gn1" "$WORK/readability-tests" "$WORK/trafilatura-eval-snippets" -- "${WEB_OPTS[@]}"
+build web "Today's web, any language and any kind of page: the main content of articles, forums, listings, product, service, collection and documentation pages (WCXB's, trafilatura's and Readability's guideline: the main text with its headings, lists and tables, a thread's posts, a listing's items; no navigation, bylines or comments), trained on dragnet-train (2012), l3s-gn1 (2008), readability-tests (2010s-2020s), trafilatura-eval (2015-2024, snippet gold) and wcxb (2024-2025, WCXB by Murrough Foley, CC-BY-4.0) dev pages. The default." \
+  "$WORK/dragnet-train" "$WORK/l3s-gn1" "$WORK/readability-tests" "$WORK/trafilatura-eval-snippets" "$WORK/wcxb" -- "${WEB_OPTS[@]}"
 build news "News articles of 2008 with headline, captions and datelines (L3S-GN1 guideline: the article's text and its supplemental text)." \
   "$WORK/l3s-gn1" -- --c2 10 --like models/news --boost
 build article "News and blog articles: the main article text with its title (Dragnet guideline), trained on dragnet-train (2012) and l3s-gn1 (2008) dev pages together. The default before stop 42." \

@@ -164,4 +164,28 @@ U142:%x[0,density.in-article]
 U143:%x[0,density.in-article]/%x[0,paragraph.word-count]
 U144:%x[0,density.in-article]/%x[0,main.in-best]/%x[0,density.best-share]
 
+# Runs of repeated items (module `repeat`): posts, cards, tiles, rows; and the page's dominant
+# run, which says what kind of page it is
+U145:%x[0,repeat.items]
+U146:%x[0,repeat.share]
+U147:%x[0,repeat.item-words]
+U148:%x[0,repeat.share]/%x[0,repeat.item-words]
+U149:%x[0,repeat.first-item]/%x[0,repeat.share]
+U150:%x[0,repeat.item-start]/%x[0,repeat.items]
+U151:%x[0,repeat.spread]/%x[0,repeat.items]
+U152:%x[0,repeat.page-share]/%x[0,repeat.share]
+U153:%x[0,repeat.page-share]/%x[0,main.in-best]
+U154:%x[0,repeat.page-share]/%x[0,density.place]
+U155:%x[0,repeat.share]/%x[0,paragraph.link-density]
+U156:%x[0,repeat.page-items]/%x[0,paragraph.word-count]
+U157:%x[0,repeat.page-share]/%x[0,paragraph.link-density]/%x[0,paragraph.word-count]
+
+# What the page declares itself to be (schema.org @type, og:type; module `declared`)
+U158:%x[0,page.declared]
+U159:%x[0,page.declared]/%x[0,repeat.share]
+U160:%x[0,page.declared]/%x[0,paragraph.link-density]
+U161:%x[0,page.declared]/%x[0,main.in-best]
+U162:%x[0,page.declared]/%x[0,density.place]
+U163:%x[0,page.declared]/%x[0,paragraph.word-count]
+
 B

@@ -106,6 +106,10 @@ pub struct ImportOptions {
     pub align: AlignConfig,
     /// The set's name (`None`: the data-set folder's name).
     pub name: Option<String>,
+    /// Leave out a page whose labelled content covers less than this share of its gold text
+    /// (`None`: keep every page). A page whose gold is not in its blocks (a JavaScript forum
+    /// that ships its posts inside a JSON attribute) would teach that everything is boilerplate.
+    pub min_coverage: Option<f64>,
 }
 
 impl ImportOptions {
@@ -119,6 +123,7 @@ impl ImportOptions {
             threshold: DEFAULT_CONTENT_THRESHOLD,
             align: AlignConfig::default(),
             name: None,
+            min_coverage: None,
         }
     }
 
@@ -127,6 +132,9 @@ impl ImportOptions {
         let mut m = BTreeMap::new();
         m.insert("threshold".to_string(), self.threshold.to_string());
         m.insert("min_run".to_string(), self.align.min_run.to_string());
+        if let Some(c) = self.min_coverage {
+            m.insert("min_coverage".to_string(), c.to_string());
+        }
         if self.source == SourceKind::L3sGn1 {
             let s = match self.supplemental {
                 Supplemental::Text => "text",
@@ -182,6 +190,19 @@ pub enum ImportError {
         path: PathBuf,
         /// The cause.
         source: SegmentError,
+    },
+    /// The labelled content covers too little of the page's gold text
+    /// ([`ImportOptions::min_coverage`]).
+    #[error(
+        "page {id}: its blocks cover {covered:.1}% of its gold text, below the minimum {min:.1}%"
+    )]
+    LowCoverage {
+        /// The page id.
+        id: String,
+        /// The share covered, in percent.
+        covered: f64,
+        /// The minimum, in percent.
+        min: f64,
     },
     /// The alignment failed.
     #[error("alignment failed: {0}")]

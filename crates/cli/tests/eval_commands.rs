@@ -197,8 +197,10 @@ fn mini_manifest_set(dir: &Path) -> Vec<String> {
         }
         std::fs::write(dir.join("gold").join(format!("{}.txt", a.id)), gold).unwrap();
         manifest.push_str(&format!(
-            "{{\"id\": \"{0}\", \"html\": \"{1}\", \"gold\": \"gold/{0}.txt\", \"lang\": \"en\", \"split\": \"test\"}}\n",
-            a.id, html
+            "{{\"id\": \"{0}\", \"html\": \"{1}\", \"gold\": \"gold/{0}.txt\", \"lang\": \"en\", \"split\": \"test\", \"page_type\": \"{2}\"}}\n",
+            a.id,
+            html,
+            if i % 2 == 0 { "even" } else { "odd" }
         ));
         ids.push(a.id);
     }
@@ -590,4 +592,37 @@ fn eval_on_real_l3s_agrees_with_label_outputs() {
     }
     assert_eq!(num(r, "text_pages"), entries.len() as f64);
     assert_eq!(num(r, "text_f1"), scores.macro_avg().unwrap().f1);
+}
+
+#[test]
+fn eval_groups_the_text_figures_by_a_manifest_field() {
+    let model_dir = tiny_model();
+    let tmp = tempfile::tempdir().unwrap();
+    let set = tmp.path().join("mini");
+    mini_manifest_set(&set);
+    let out = with_failures(&[
+        "eval",
+        "--model",
+        s(model_dir),
+        s(&set),
+        "--split",
+        "test",
+        "--group-by",
+        "page_type",
+        "-q",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let section = stdout
+        .split("Text level by page_type")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no grouped table: {stdout}"));
+    let pages = |value: &str| -> usize {
+        let line = section
+            .lines()
+            .find(|l| l.split_whitespace().nth(1) == Some(value))
+            .unwrap_or_else(|| panic!("no row {value}: {section}"));
+        line.split_whitespace().nth(2).unwrap().parse().unwrap()
+    };
+    // Five pages alternate even/odd; the ghost has no page_type.
+    assert_eq!((pages("even"), pages("odd"), pages("(none)")), (3, 2, 1));
 }

@@ -175,3 +175,225 @@ fn out_writes_one_file_per_warc_and_stdin_reads_a_plain_warc() {
     assert!(out.status.success());
     assert_eq!(String::from_utf8_lossy(&out.stdout), ja);
 }
+
+/// `victor label ARGS` with `input` on standard input.
+fn run_stdin(args: &[&str], input: &[u8]) -> std::process::Output {
+    let mut child = Command::new(VICTOR)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("victor runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    // Written on a thread: victor may stop reading (a refusal) before the end.
+    let input = input.to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let out = child.wait_with_output().expect("victor ends");
+    writer.join().expect("writer");
+    out
+}
+
+/// The example pages as one plain WARC file of HTML responses.
+fn plain_warc(pages: &[PathBuf]) -> Vec<u8> {
+    let mut plain = Vec::new();
+    for (i, p) in pages.iter().enumerate() {
+        let body = std::fs::read(p).expect("page");
+        plain.extend(response(
+            &format!("http://example.org/{i}"),
+            "text/html",
+            &body,
+        ));
+    }
+    plain
+}
+
+#[test]
+fn folders_are_walked_for_warc_files() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let pages = pages();
+    let plain = plain_warc(&pages);
+    let dir = tmp.path().join("warcdir");
+    std::fs::create_dir_all(dir.join("sub")).expect("mkdir");
+    std::fs::write(dir.join("a.warc"), &plain).expect("write");
+    std::fs::write(dir.join("sub/b.warc.gz"), gz(&plain)).expect("write");
+    std::fs::write(dir.join("notes.txt"), "not a WARC file").expect("write");
+    let one = run_ok(&[
+        "label",
+        "-q",
+        "--format",
+        "jsonl-text",
+        s(&dir.join("a.warc")),
+    ]);
+    let want = String::from_utf8_lossy(&one.stdout).repeat(2);
+    assert_eq!(want.lines().count(), 2 * pages.len());
+    // Auto input: the folder's WARC files are read as WARC; --input warc: the same.
+    for input in ["auto", "warc"] {
+        let out = run(&["label", "--input", input, "--format", "jsonl-text", s(&dir)]);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{input}: {stderr}");
+        assert_eq!(String::from_utf8_lossy(&out.stdout), want, "{input}");
+        assert!(stderr.contains("1 not named as a WARC file"), "{stderr}");
+    }
+    // --out mirrors the folder: out/a.jsonl and out/sub/b.jsonl.
+    let out = tmp.path().join("out");
+    run_ok(&[
+        "label",
+        "-q",
+        "--format",
+        "jsonl-text",
+        "--out",
+        s(&out),
+        s(&dir),
+    ]);
+    let a = std::fs::read_to_string(out.join("a.jsonl")).expect("a.jsonl");
+    let b = std::fs::read_to_string(out.join("sub/b.jsonl")).expect("sub/b.jsonl");
+    assert_eq!(a, b);
+    assert_eq!(a.lines().count(), pages.len());
+    // A folder holding WARC files and pages: refused with auto input, each kind on request.
+    std::fs::copy(&pages[0], dir.join("page.html")).expect("copy");
+    let out = run(&["label", "-q", "--format", "jsonl-text", s(&dir)]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("holds both WARC files and pages"),
+        "{stderr}"
+    );
+    let warcs = run_ok(&[
+        "label",
+        "-q",
+        "--input",
+        "warc",
+        "--format",
+        "jsonl-text",
+        s(&dir),
+    ]);
+    assert_eq!(String::from_utf8_lossy(&warcs.stdout), want);
+    let html = run_ok(&[
+        "label",
+        "-q",
+        "--input",
+        "html",
+        "--format",
+        "jsonl-text",
+        s(&dir),
+    ]);
+    assert_eq!(String::from_utf8_lossy(&html.stdout).lines().count(), 1);
+    // A folder without WARC files, read as WARC: says so.
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir_all(&empty).expect("mkdir");
+    std::fs::write(empty.join("x.txt"), "x").expect("write");
+    let out = run(&["label", "--input", "warc", s(&empty)]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("no WARC files to label"), "{stderr}");
+}
+
+#[test]
+fn a_warc_stream_on_standard_input_is_read_as_warc() {
+    let pages = pages();
+    let plain = plain_warc(&pages);
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let file = tmp.path().join("x.warc");
+    std::fs::write(&file, &plain).expect("write");
+    let want = run_ok(&["label", "-q", "--format", "jsonl-text", s(&file)]).stdout;
+    assert_eq!(String::from_utf8_lossy(&want).lines().count(), pages.len());
+    for (kind, bytes) in [("plain", plain.clone()), ("gzipped", gz(&plain))] {
+        let out = run_stdin(&["label", "--format", "jsonl-text", "-"], &bytes);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{kind}: {stderr}");
+        assert_eq!(out.stdout, want, "{kind}");
+        assert!(
+            stderr.contains(&format!("{} pages labelled", pages.len())),
+            "{stderr}"
+        );
+    }
+    // A page on standard input is still a page (its first bytes read to tell are not lost).
+    let page = std::fs::read(&pages[0]).expect("page");
+    let from_file = run_ok(&["label", "-q", s(&pages[0])]).stdout;
+    for bytes in [page.clone(), gz(&page)] {
+        let out = run_stdin(&["label", "-q", "-"], &bytes);
+        assert!(out.status.success());
+        assert_eq!(out.stdout, from_file);
+    }
+    // With pages beside it, a WARC stream is refused with the hint.
+    let out = run_stdin(&["label", "-q", s(&pages[0]), "-"], &gz(&plain));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("--input warc"), "{stderr}");
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn a_content_length_too_large_is_one_broken_record_and_the_rest_is_read() {
+    let pages = pages();
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut warc = Vec::new();
+    let mut third = 0;
+    for (i, p) in pages.iter().take(5).enumerate() {
+        let mut r = response(
+            &format!("http://example.org/{i}"),
+            "text/html",
+            &std::fs::read(p).expect("page"),
+        );
+        if i == 2 {
+            // Its Content-Length one digit longer: ten times too large, past the end.
+            third = warc.len();
+            let at = memchr_find(&r, b"Content-Length: ").expect("Content-Length") + 16;
+            r.insert(at, b'9');
+        }
+        warc.extend(r);
+    }
+    let file = tmp.path().join("x.warc.gz");
+    std::fs::write(&file, gz(&warc)).expect("write");
+    let out = run(&["label", "--format", "jsonl-text", s(&file)]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "a broken record fails the run");
+    let uris: Vec<String> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).expect("json");
+            v["WARC-Target-URI"].as_str().expect("uri").to_string()
+        })
+        .collect();
+    assert_eq!(
+        uris,
+        [0, 1, 3, 4].map(|i| format!("http://example.org/{i}")),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!("broken record at byte {third}: Content-Length")),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("bytes skipped, reading goes on at byte"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("4 pages labelled, 0 failed"), "{stderr}");
+    assert!(stderr.contains("; 1 broken records"), "{stderr}");
+}
+
+#[test]
+fn a_chunked_body_without_its_header_is_dechunked() {
+    let page = std::fs::read(&pages()[0]).expect("page");
+    let mut body = Vec::new();
+    for c in page.chunks(1000) {
+        body.extend_from_slice(format!("{:x}\r\n", c.len()).as_bytes());
+        body.extend_from_slice(c);
+        body.extend_from_slice(b"\r\n");
+    }
+    body.extend_from_slice(b"0\r\n\r\n");
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let file = tmp.path().join("x.warc");
+    std::fs::write(&file, response("http://a/", "text/html", &body)).expect("write");
+    let out = run_ok(&["label", "-q", "--format", "jsonl-text", s(&file)]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(v["text"].as_str(), Some(text_of_file(&pages()[0]).as_str()));
+    assert!(!v["text"].as_str().unwrap_or("").contains("3e8"));
+}
+
+fn memchr_find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
+}

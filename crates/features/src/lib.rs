@@ -38,6 +38,7 @@ pub use features::seeds;
 pub use features::structure::top_down;
 pub use features::{Candidates, Column, Extractor, FeatureTable, Kind, Module, Schema};
 pub use page::{Ancestors, Block, Element, ElementId, Page, Split};
+pub use segment::declared::Declared;
 pub use segment::tags::{Props, Tag};
 pub use segment::{DEFAULT_MAX_BLOCKS, SegmentError, Segmenter, segment, tokenize_only};
 pub use template::{

@@ -87,6 +87,12 @@ pub struct Page {
     pub unknown_tags: Vec<Box<str>>,
     /// Whether the parser had to end an unclosed `<title>`, `<textarea>`, ... early to keep the text.
     pub recovered: bool,
+    /// Whether the blocks come from the page's crawler view: its `<noscript>` elements read as
+    /// a script-less browser reads them, because their text outweighed the visible page's.
+    pub noscript_view: bool,
+    /// What the page declares itself to be in its structured data (schema.org `@type`,
+    /// `og:type`).
+    pub declared: crate::segment::declared::Declared,
 }
 
 impl Page {

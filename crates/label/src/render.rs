@@ -221,6 +221,7 @@ pub fn write_jsonl(
         }),
         decoding: meta.decoding,
         language: meta.language,
+        noscript: page.noscript_view,
         source: meta.source,
         text: text.strip_suffix('\n').unwrap_or(&text),
         title: page.title.as_deref(),
@@ -236,6 +237,10 @@ struct JsonPage<'a> {
     blocks: Option<JsonBlocks<'a>>,
     decoding: &'a str,
     language: Option<&'a str>,
+    /// `true` when the blocks come from the page's `<noscript>` crawler view
+    /// ([`Page::noscript_view`]); left out otherwise.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    noscript: bool,
     source: &'a str,
     text: &'a str,
     title: Option<&'a str>,

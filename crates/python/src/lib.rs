@@ -6,12 +6,13 @@
 #![warn(missing_docs)]
 #![deny(unreachable_pub)]
 
+use std::ffi::CString;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use pyo3::create_exception;
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyTypeError, PyUserWarning, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
 use victor::Decoding;
@@ -21,6 +22,14 @@ create_exception!(
     VictorError,
     PyValueError,
     "A page could not be cleaned, or a model could not be loaded; the message says why."
+);
+
+create_exception!(
+    victor,
+    WarcWarning,
+    PyUserWarning,
+    "A broken record in a WARC file read by Cleaner.clean_warc: the message names the file, the \
+     record's byte offset and the reason; reading goes on."
 );
 
 /// A Rust error as a Python exception.
@@ -190,68 +199,78 @@ impl Cleaner {
     }
 
     /// The cleaned texts of many pages, in order, on `threads` threads (default: 1) with the GIL
-    /// released. A page that cannot be cleaned raises VictorError naming its index.
-    #[pyo3(signature = (pages, threads=1))]
-    fn clean_many(
+    /// released, as a `victor.Texts` (a list).
+    ///
+    /// `errors="raise"` (the default): a page that cannot be cleaned raises VictorError naming
+    /// its index, after the whole batch was tried. `errors="skip"`: such a page (or one that is
+    /// not str or bytes) gives None, and the result's `errors` dict maps its index to the reason.
+    #[pyo3(signature = (pages, threads=1, errors="raise"))]
+    fn clean_many<'py>(
         &self,
-        py: Python<'_>,
-        pages: &Bound<'_, PyAny>,
+        py: Python<'py>,
+        pages: &Bound<'py, PyAny>,
         threads: usize,
-    ) -> PyResult<Vec<String>> {
-        let mut owned: Vec<Vec<u8>> = Vec::new();
+        errors: &str,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let skip = match errors {
+            "raise" => false,
+            "skip" => true,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "errors must be \"raise\" or \"skip\", not {other:?}"
+                )));
+            }
+        };
+        // Each page's bytes, or why it has none.
+        let mut owned: Vec<Result<Vec<u8>, String>> = Vec::new();
         for item in pages.try_iter()? {
-            owned.push(page_bytes(&item?)?.into_owned());
+            match page_bytes(&item?) {
+                Ok(b) => owned.push(Ok(b.into_owned())),
+                Err(e) if skip => owned.push(Err(e.value(py).to_string())),
+                Err(e) => return Err(e),
+            }
         }
         let c = &self.inner;
-        let threads = threads.max(1).min(owned.len().max(1));
-        let results: Vec<Result<String, victor::Error>> = py.detach(|| {
-            let slots: Vec<Mutex<Option<Result<String, victor::Error>>>> =
-                owned.iter().map(|_| Mutex::new(None)).collect();
-            let next = AtomicUsize::new(0);
-            std::thread::scope(|s| {
-                for _ in 0..threads {
-                    s.spawn(|| {
-                        loop {
-                            let i = next.fetch_add(1, Ordering::Relaxed);
-                            let (Some(page), Some(slot)) = (owned.get(i), slots.get(i)) else {
-                                break;
-                            };
-                            let r = c.clean(page);
-                            if let Ok(mut slot) = slot.lock() {
-                                *slot = Some(r);
-                            }
-                        }
-                    });
+        let results = py.detach(|| clean_all(c, &owned, threads));
+        let texts = PyList::empty(py);
+        let failed = PyDict::new(py);
+        for (i, r) in results.into_iter().enumerate() {
+            match r {
+                Ok(text) => texts.append(text)?,
+                Err(reason) if skip => {
+                    texts.append(py.None())?;
+                    failed.set_item(i, reason)?;
                 }
-            });
-            slots
-                .into_iter()
-                .map(|m| {
-                    m.into_inner()
-                        .ok()
-                        .flatten()
-                        .unwrap_or_else(|| Ok(String::new()))
-                })
-                .collect()
-        });
-        results
-            .into_iter()
-            .enumerate()
-            .map(|(i, r)| r.map_err(|e| VictorError::new_err(format!("page {i}: {e}"))))
-            .collect()
+                Err(reason) => {
+                    return Err(VictorError::new_err(format!("page {i}: {reason}")));
+                }
+            }
+        }
+        py.import("victor")?
+            .getattr("Texts")?
+            .call1((texts, failed))
     }
 
     /// The HTML pages of a WARC file (gzipped or not), streamed: an iterator of dicts with
     /// `record_id`, `url`, `date`, `title`, `language`, `text` (and `error`, the reason, with
     /// `text` None, for a page that could not be cleaned). Bodies sent chunked or compressed
-    /// (gzip, deflate, br) are decoded; broken records and bodies that do not decode are
-    /// skipped; the iterator's `stats` counts pages, failures, skipped and broken records.
+    /// (gzip, deflate, br) are decoded.
+    ///
+    /// A broken record (a malformed header, a wrong length, a gzip member or body that does not
+    /// decode, the file cut short) is skipped with a `victor.WarcWarning` naming the file, its
+    /// byte offset and the reason, and reading goes on; `broken_records` lists them as
+    /// (offset, reason). `stats` counts pages, failed, not_html, other and broken records.
     fn clean_warc(&self, path: PathBuf) -> PyResult<WarcPages> {
         let reader = victor::warc::Reader::open(&path)
             .map_err(|e| VictorError::new_err(format!("{}: {e}", path.display())))?;
         Ok(WarcPages {
             cleaner: self.inner.clone(),
-            state: Mutex::new((reader, WarcStats::default())),
+            path: path.display().to_string(),
+            state: Mutex::new(WarcState {
+                reader,
+                stats: WarcStats::default(),
+                broken: Vec::new(),
+            }),
         })
     }
 
@@ -264,6 +283,52 @@ impl Cleaner {
     fn __repr__(&self) -> String {
         format!("victor.Cleaner(decoding={:?})", self.decoding())
     }
+}
+
+/// The pages of `pages` cleaned on `threads` threads, in order; a page without bytes keeps its
+/// reason. A page whose thread panicked is an error that says so (never an empty text).
+fn clean_all(
+    c: &victor::Cleaner,
+    pages: &[Result<Vec<u8>, String>],
+    threads: usize,
+) -> Vec<Result<String, String>> {
+    let threads = threads.max(1).min(pages.len().max(1));
+    let next = AtomicUsize::new(0);
+    let mut slots: Vec<Option<Result<String, String>>> = pages.iter().map(|_| None).collect();
+    std::thread::scope(|s| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                s.spawn(|| {
+                    let mut done = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(page) = pages.get(i) else {
+                            return done;
+                        };
+                        let r = match page {
+                            Ok(bytes) => c.clean(bytes).map_err(|e| e.to_string()),
+                            Err(reason) => Err(reason.clone()),
+                        };
+                        done.push((i, r));
+                    }
+                })
+            })
+            .collect();
+        for w in workers {
+            // A thread that panicked loses its pages: they stay None, reported below.
+            if let Ok(done) = w.join() {
+                for (i, r) in done {
+                    if let Some(slot) = slots.get_mut(i) {
+                        *slot = Some(r);
+                    }
+                }
+            }
+        }
+    });
+    slots
+        .into_iter()
+        .map(|r| r.unwrap_or_else(|| Err("not cleaned: its cleaning thread panicked".into())))
+        .collect()
 }
 
 /// What a WARC file gave so far.
@@ -280,11 +345,28 @@ struct WarcStats {
 #[pyclass(module = "victor", frozen)]
 struct WarcPages {
     cleaner: victor::Cleaner,
-    /// The reader and the counts (in a mutex: a Python object may be reached from any thread).
-    state: Mutex<(
-        victor::warc::Reader<Box<dyn std::io::BufRead + Send>>,
-        WarcStats,
-    )>,
+    /// The file, as warnings name it.
+    path: String,
+    /// The reader and what it gave (in a mutex: a Python object may be reached from any thread).
+    state: Mutex<WarcState>,
+}
+
+/// A WARC file being read.
+struct WarcState {
+    reader: victor::warc::Reader<Box<dyn std::io::BufRead + Send>>,
+    stats: WarcStats,
+    /// The broken records so far: offset and reason.
+    broken: Vec<(u64, String)>,
+}
+
+impl WarcPages {
+    /// The state for reading what it gave so far: the counts and reasons stay true after a
+    /// panic in `next` (they are updated record by record), so a poisoned lock still gives them.
+    fn so_far(&self) -> std::sync::MutexGuard<'_, WarcState> {
+        self.state
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
 }
 
 /// One record's page, cleaned, with its WARC fields.
@@ -295,6 +377,78 @@ struct WarcPage {
     doc: Result<victor::Document, String>,
 }
 
+/// Reads records up to the next HTML page and cleans it (None at the end); counts what it passes
+/// over into `stats` and puts the broken records (offset, reason) into `broken`.
+fn next_page(
+    cleaner: &victor::Cleaner,
+    reader: &mut victor::warc::Reader<Box<dyn std::io::BufRead + Send>>,
+    stats: &mut WarcStats,
+    broken: &mut Vec<(u64, String)>,
+) -> Option<WarcPage> {
+    for rec in reader.by_ref() {
+        let rec = match rec {
+            Ok(r) => r,
+            Err(e) => {
+                stats.broken += 1;
+                broken.push((record_offset(&e), e.to_string()));
+                continue;
+            }
+        };
+        let page = match victor::warc::html_page(&rec) {
+            Ok(p) => p,
+            Err(victor::warc::Skip::NotHtml) => {
+                stats.not_html += 1;
+                continue;
+            }
+            Err(victor::warc::Skip::NotPage) => {
+                stats.other += 1;
+                continue;
+            }
+        };
+        let url = rec.header("WARC-Target-URI");
+        let body = match page.decoded() {
+            Ok(b) => b,
+            Err(e) => {
+                stats.broken += 1;
+                let uri = url.unwrap_or("no URI");
+                broken.push((rec.offset, format!("at byte {} ({uri}): {e}", rec.offset)));
+                continue;
+            }
+        };
+        let doc = cleaner
+            .label_with(victor::Page {
+                html: &body,
+                charset: page.charset,
+                url,
+            })
+            .map_err(|e| e.to_string());
+        match doc {
+            Ok(_) => stats.pages += 1,
+            Err(_) => stats.failed += 1,
+        }
+        return Some(WarcPage {
+            record_id: rec.header("WARC-Record-ID").map(str::to_string),
+            url: url.map(str::to_string),
+            date: rec.header("WARC-Date").map(str::to_string),
+            doc,
+        });
+    }
+    None
+}
+
+/// Where a record error happened, in bytes of the uncompressed stream.
+fn record_offset(e: &victor::warc::RecordError) -> u64 {
+    use victor::warc::RecordError as E;
+    match e {
+        E::Io { offset, .. }
+        | E::Malformed { offset, .. }
+        | E::Truncated { offset, .. }
+        | E::Gzip { offset, .. }
+        | E::TooLarge { offset, .. }
+        | E::Overrun { offset, .. } => *offset,
+    }
+}
+
 #[pymethods]
 impl WarcPages {
     fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
@@ -303,58 +457,32 @@ impl WarcPages {
 
     fn __next__<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
         let (cleaner, state) = (&self.cleaner, &self.state);
-        let next = py.detach(|| {
+        let (next, broken) = py.detach(|| {
+            // A panic while reading (raised as PanicException) leaves the reader mid-record:
+            // the iteration cannot go on, and says so.
             let Ok(mut guard) = state.lock() else {
-                return None;
+                return Err(VictorError::new_err(format!(
+                    "{}: reading stopped at a panic in an earlier next(); the rest of the file \
+                     is not read",
+                    self.path
+                )));
             };
-            let (reader, stats) = &mut *guard;
-            for rec in reader.by_ref() {
-                let rec = match rec {
-                    Ok(r) => r,
-                    Err(_) => {
-                        stats.broken += 1;
-                        continue;
-                    }
-                };
-                let page = match victor::warc::html_page(&rec) {
-                    Ok(p) => p,
-                    Err(victor::warc::Skip::NotHtml) => {
-                        stats.not_html += 1;
-                        continue;
-                    }
-                    Err(victor::warc::Skip::NotPage) => {
-                        stats.other += 1;
-                        continue;
-                    }
-                };
-                let body = match page.decoded() {
-                    Ok(b) => b,
-                    Err(_) => {
-                        stats.broken += 1;
-                        continue;
-                    }
-                };
-                let url = rec.header("WARC-Target-URI");
-                let doc = cleaner
-                    .label_with(victor::Page {
-                        html: &body,
-                        charset: page.charset,
-                        url,
-                    })
-                    .map_err(|e| e.to_string());
-                match doc {
-                    Ok(_) => stats.pages += 1,
-                    Err(_) => stats.failed += 1,
-                }
-                return Some(WarcPage {
-                    record_id: rec.header("WARC-Record-ID").map(str::to_string),
-                    url: url.map(str::to_string),
-                    date: rec.header("WARC-Date").map(str::to_string),
-                    doc,
-                });
-            }
-            None
-        });
+            let WarcState {
+                reader,
+                stats,
+                broken,
+            } = &mut *guard;
+            let seen = broken.len();
+            let next = next_page(cleaner, reader, stats, broken);
+            Ok((next, broken.iter().skip(seen).cloned().collect::<Vec<_>>()))
+        })?;
+        // Each broken record met on the way, as a warning (an error where warnings are).
+        for (_, reason) in &broken {
+            let message = format!("{}: broken record {reason}", self.path).replace('\0', " ");
+            let message = CString::new(message)
+                .map_err(|e| VictorError::new_err(format!("warning text: {e}")))?;
+            PyErr::warn(py, &py.get_type::<WarcWarning>(), &message, 1)?;
+        }
         let Some(p) = next else {
             return Ok(None);
         };
@@ -381,7 +509,7 @@ impl WarcPages {
     /// Counts so far: pages, failed, not_html, other (records that are no page), broken.
     #[getter]
     fn stats<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let stats = self.state.lock().map(|g| g.1).unwrap_or_default();
+        let stats = self.so_far().stats;
         let d = PyDict::new(py);
         d.set_item("pages", stats.pages)?;
         d.set_item("failed", stats.failed)?;
@@ -389,6 +517,12 @@ impl WarcPages {
         d.set_item("other", stats.other)?;
         d.set_item("broken", stats.broken)?;
         Ok(d)
+    }
+
+    /// The broken records so far, as (byte offset, reason), in file order.
+    #[getter]
+    fn broken_records(&self) -> Vec<(u64, String)> {
+        self.so_far().broken.clone()
     }
 }
 
@@ -432,5 +566,6 @@ fn _victor(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Cleaner>()?;
     m.add_function(wrap_pyfunction!(clean, m)?)?;
     m.add("VictorError", m.py().get_type::<VictorError>())?;
+    m.add("WarcWarning", m.py().get_type::<WarcWarning>())?;
     Ok(())
 }

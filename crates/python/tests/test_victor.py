@@ -94,3 +94,24 @@ def test_errors_are_python_exceptions():
         victor.clean(42)
     with pytest.raises(victor.VictorError, match="page 1"):
         victor.Cleaner().clean_many([b"<p>fine</p>", b"\x89PNG\r\n\x1a\n" + b"\0" * 64])
+
+
+def test_clean_many_skips_failed_pages_with_their_reasons():
+    png = b"\x89PNG\r\n\x1a\n" + b"\0" * 64
+    page = sorted(EXAMPLES.glob("*.html"))[0].read_bytes()
+    want = victor.clean(page)
+    c = victor.Cleaner()
+    for threads in (1, 3):
+        r = c.clean_many([page, png, page, 42, page], threads=threads, errors="skip")
+        assert isinstance(r, victor.Texts) and isinstance(r, list)
+        assert r == [want, None, want, None, want]
+        assert sorted(r.errors) == [1, 3]
+        assert "binary" in r.errors[1]
+        assert "str or bytes" in r.errors[3]
+    ok = c.clean_many([page, page], threads=2)
+    assert ok == [want, want] and ok.errors == {}
+    # errors="raise" (the default) names the first failed page, after the batch was tried.
+    with pytest.raises(victor.VictorError, match="page 1"):
+        c.clean_many([page, png, png], errors="raise")
+    with pytest.raises(ValueError, match="errors must be"):
+        c.clean_many([page], errors="ignore")

@@ -95,7 +95,8 @@ def test_chunked_and_compressed_bodies_give_the_same_pages(warc_files, tmp_path)
     f = tmp_path / "cut.warc"
     f.write_bytes(good + bad + good)
     it = c.clean_warc(f)
-    assert [d["url"] for d in it] == ["http://a/", "http://a/"]
+    with pytest.warns(victor.WarcWarning, match=f"byte {len(good)} \\(http://b/\\): the gzip body"):
+        assert [d["url"] for d in it] == ["http://a/", "http://a/"]
     assert it.stats["broken"] == 1 and it.stats["pages"] == 2
     r = subprocess.run([str(victor_bin()), "label", "--format", "jsonl-text", str(f)], capture_output=True, text=True)
     assert r.returncode == 1
@@ -129,3 +130,41 @@ def test_label_and_clean_take_the_http_charset_and_url(tmp_path):
     assert w["text"] == d["text"] and w["title"] == d["title"]
     with pytest.raises(TypeError):
         c.label(html, "windows-1251")
+
+
+def test_broken_records_warn_with_file_offset_and_reason(tmp_path):
+    """A record with a malformed header, one whose Content-Length runs past it, and one whose gzip
+    body is cut: each a WarcWarning naming the file and offset; the good pages all come through."""
+    page = sorted((ROOT / "annotations/examples/pages").glob("*.html"))[0].read_bytes()
+    _, good = response_record("http://a/", page)
+    malformed = b"WARC/1.0\r\nWARC-Type: response\r\nno colon here\r\n\r\n"
+    _, long = response_record("http://long/", page)
+    long = long.replace(b"Content-Length: ", b"Content-Length: 9", 1)
+    gz = gzip.compress(page)
+    http = b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Encoding: gzip\r\n\r\n"
+    _, cut = http_record("http://cut/", http + gz[: len(gz) // 2])
+    parts = [good, malformed, good, long, good, cut, good]
+    offsets = [sum(map(len, parts[:i])) for i in range(len(parts))]
+    f = tmp_path / "broken.warc"
+    f.write_bytes(b"".join(parts))
+    it = victor.Cleaner().clean_warc(f)
+    with pytest.warns(victor.WarcWarning) as caught:
+        urls = [d["url"] for d in it]
+    assert urls == ["http://a/"] * 4
+    messages = [str(w.message) for w in caught]
+    assert len(messages) == 3, messages
+    for k, i in enumerate((1, 3, 5)):
+        assert messages[k].startswith(f"{f}: broken record at byte {offsets[i]}"), messages[k]
+    assert "runs past the record" in messages[1] and "bytes skipped" in messages[1]
+    assert "gzip body does not decode" in messages[2]
+    assert it.stats == {"pages": 4, "failed": 0, "not_html": 0, "other": 0, "broken": 3}
+    assert [o for o, _ in it.broken_records] == [offsets[1], offsets[3], offsets[5]]
+    # Where warnings are errors, the first broken record raises (never a silent end).
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", victor.WarcWarning)
+        it = victor.Cleaner().clean_warc(f)
+        assert next(it)["url"] == "http://a/"
+        with pytest.raises(victor.WarcWarning, match=f"byte {offsets[1]}"):
+            next(it)

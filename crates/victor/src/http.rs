@@ -8,6 +8,10 @@
 //! white space and a byte-order mark) keeps those bytes: they were decoded already. A record that
 //! says it was cut (`WARC-Truncated`) keeps what decodes before the cut; any other failure is an
 //! error with the reason.
+//!
+//! Archives also hold chunked bodies whose header lost its `Transfer-Encoding` (the chunk sizes
+//! would then show in the text: `Reg 3e8 arding`). A body without that header whose every byte
+//! parses as chunk framing ([`strictly_chunked`]) is de-chunked.
 
 use std::borrow::Cow;
 use std::io::{self, Read};
@@ -112,6 +116,15 @@ pub(crate) fn decode_body<'a>(
     codings: Codings<'_>,
     truncated: bool,
 ) -> Result<Cow<'a, [u8]>, BodyError> {
+    let names_chunked = codings.transfer.is_some_and(|t| {
+        t.split(',')
+            .any(|c| matches!(Coding::parse(c), Ok(Some(Coding::Chunked))))
+    });
+    if !names_chunked && let Some(dechunked) = strictly_chunked(body) {
+        // Chunk framing archived without its header: undone first, then the rest as named.
+        let rest = decode_body(&dechunked, codings, truncated)?.into_owned();
+        return Ok(Cow::Owned(rest));
+    }
     if codings.is_identity() || body.is_empty() {
         return Ok(Cow::Borrowed(body));
     }
@@ -178,6 +191,52 @@ fn read_limited(r: impl Read, out: &mut Vec<u8>) -> io::Result<()> {
         return Err(io::Error::new(io::ErrorKind::OutOfMemory, "body too large"));
     }
     Ok(())
+}
+
+/// The body de-chunked if the whole of it is chunk framing, strictly: a size line of 1 to 16
+/// hexadecimal digits and CRLF, that many bytes and CRLF, again and again (at least one chunk
+/// with data), then `0` CRLF, trailer field lines each ending CRLF, and CRLF; nothing after but
+/// line ends. Anything else (extensions, bare LF, a size that does not fit, a missing last chunk)
+/// is `None`: a body as sent.
+pub(crate) fn strictly_chunked(body: &[u8]) -> Option<Vec<u8>> {
+    // Cheap refusal of the common case: a page starts with markup, not a hex digit.
+    if !body.first().is_some_and(u8::is_ascii_hexdigit) {
+        return None;
+    }
+    let mut out = Vec::new();
+    let mut rest = body;
+    loop {
+        let nl = memchr::memmem::find(rest.get(..18.min(rest.len()))?, b"\r\n")?;
+        let (digits, after) = rest.split_at(nl);
+        if digits.is_empty() || !digits.iter().all(u8::is_ascii_hexdigit) {
+            return None;
+        }
+        let size = usize::from_str_radix(std::str::from_utf8(digits).ok()?, 16).ok()?;
+        let after = after.get(2..)?;
+        if size == 0 {
+            // Trailer field lines (`Name: value`), then the empty line; then only line ends.
+            let mut t = after;
+            loop {
+                let end = memchr::memmem::find(t, b"\r\n")?;
+                let (line, next) = t.split_at(end);
+                t = next.get(2..)?;
+                if line.is_empty() {
+                    break;
+                }
+                if !line.contains(&b':') {
+                    return None;
+                }
+            }
+            let only_line_ends = t.iter().all(|&b| b == b'\r' || b == b'\n');
+            return (only_line_ends && !out.is_empty()).then_some(out);
+        }
+        if out.len().saturating_add(size) > MAX_BODY {
+            return None;
+        }
+        let data = after.get(..size)?;
+        rest = after.get(size..)?.strip_prefix(b"\r\n")?;
+        out.extend_from_slice(data);
+    }
 }
 
 /// Undoes the chunked transfer coding: hexadecimal sizes (with optional `;extensions`), each
@@ -326,6 +385,39 @@ mod tests {
             decode_body(&gz, codings(None, Some("zstd")), false),
             Err(BodyError::Unsupported(c)) if c == "zstd"
         ));
+    }
+
+    #[test]
+    fn chunk_framing_without_its_header_is_undone_strictly() {
+        let page = b"<p>Regarding the chunks</p>";
+        let mut body = b"3\r\n<p>\r\n6\r\nRegard\r\n".to_vec();
+        body.extend_from_slice(b"12\r\ning the chunks</p>\r\n0\r\n\r\n");
+        let got = decode_body(&body, codings(None, None), false).unwrap();
+        assert_eq!(&*got, page);
+        // With trailers and trailing line ends, and under a content coding the header names.
+        let gz = gzip(page);
+        let mut framed = Vec::new();
+        for c in gz.chunks(9) {
+            framed.extend_from_slice(format!("{:X}\r\n", c.len()).as_bytes());
+            framed.extend_from_slice(c);
+            framed.extend_from_slice(b"\r\n");
+        }
+        framed.extend_from_slice(b"0\r\nX-Trailer: 1\r\n\r\n\r\n");
+        let got = decode_body(&framed, codings(None, Some("gzip")), false).unwrap();
+        assert_eq!(&*got, page);
+        // Not whole framing: kept as it is.
+        for not in [
+            &b"3\r\n<p>\r\n6\r\nRegard\r\n"[..],  // no last chunk
+            b"3\n<p>\n0\n\n",                     // bare LF
+            b"3;x=1\r\n<p>\r\n0\r\n\r\n",         // an extension
+            b"4\r\n<p>\r\n0\r\n\r\n",             // a size that does not fit
+            b"3\r\n<p>\r\n0\r\n\r\n<p>after</p>", // text after the framing
+            b"0\r\n\r\n",                         // no data
+            b"cafe\r\nbabe",                      // a page that starts with hex
+        ] {
+            let got = decode_body(not, codings(None, None), false).unwrap();
+            assert_eq!(&*got, not, "{:?}", String::from_utf8_lossy(not));
+        }
     }
 
     #[test]

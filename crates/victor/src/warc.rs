@@ -6,7 +6,13 @@
 //! member that does not decompress is reported and reading goes on at the next member. A
 //! record whose header is malformed is reported as a [`RecordError`] with its offset and the
 //! reader goes on at the next `WARC/` version line; a file cut short ends with an error for its
-//! last record. Offsets count bytes of the uncompressed WARC stream.
+//! last record. A record whose `Content-Length` is too large (its block runs into the records
+//! after it, or past the end of the file) is found out by what follows its block (not the CRLF
+//! CRLF and next version line that end a record) and reported as [`RecordError::Overrun`];
+//! reading goes on at the first `WARC/1.` line inside the block, so the records it swallowed
+//! are read after all (a length that ends exactly where a later record's block ends cannot be
+//! told from a record that holds records, and is taken as written). Offsets count bytes of the uncompressed WARC
+//! stream.
 //!
 //! [`html_page`] picks the pages: `response` records with an HTTP message whose `Content-Type`
 //! is HTML (the HTTP header stripped, its `charset` kept for the decoder), and `resource`
@@ -109,6 +115,21 @@ pub enum RecordError {
         /// Its `Content-Length`.
         len: u64,
     },
+    /// The `Content-Length` runs past the record: the block takes in a `WARC/1.` line and does
+    /// not end where a record ends. The record is skipped and reading goes on at that line.
+    #[error(
+        "at byte {offset}: Content-Length {len} runs past the record into the next one; {skipped} bytes skipped, reading goes on at byte {resumed}"
+    )]
+    Overrun {
+        /// Where the record starts.
+        offset: u64,
+        /// Its `Content-Length`.
+        len: u64,
+        /// Bytes skipped: from the record's start to where reading goes on.
+        skipped: u64,
+        /// Where reading goes on (the next `WARC/1.` line).
+        resumed: u64,
+    },
 }
 
 impl RecordError {
@@ -116,19 +137,114 @@ impl RecordError {
     pub fn recoverable(&self) -> bool {
         matches!(
             self,
-            RecordError::Malformed { .. } | RecordError::TooLarge { .. } | RecordError::Gzip { .. }
+            RecordError::Malformed { .. }
+                | RecordError::TooLarge { .. }
+                | RecordError::Gzip { .. }
+                | RecordError::Overrun { .. }
         )
     }
 }
 
 /// A streaming reader of WARC records (see the module docs).
 pub struct Reader<R> {
-    inner: R,
+    inner: Replay<R>,
     offset: u64,
     line: Vec<u8>,
     done: bool,
     /// A version line met while skipping a malformed record: the next record starts with it.
     pending: Option<(u64, Vec<u8>)>,
+    /// An error met reading past a whole record's block: reported at the next call.
+    deferred: Option<io::Error>,
+}
+
+/// A byte stream with bytes put back in front of it: the part of an overrunning block that
+/// belongs to the records after it is read again from here.
+struct Replay<R> {
+    back: Vec<u8>,
+    /// How much of `back` was read.
+    pos: usize,
+    inner: R,
+}
+
+impl<R> Replay<R> {
+    /// Puts `bytes` back, to be read before anything else.
+    fn unread(&mut self, mut bytes: Vec<u8>) {
+        if let Some(rest) = self.back.get(self.pos..) {
+            bytes.extend_from_slice(rest);
+        }
+        self.back = bytes;
+        self.pos = 0;
+    }
+
+    /// The bytes put back and not read yet (empty when there are none).
+    fn replayed(&self) -> &[u8] {
+        // `consume` resets `back` once `pos` reaches its end, so `pos` is within it.
+        debug_assert!(self.pos <= self.back.len());
+        self.back.get(self.pos..).unwrap_or(&[])
+    }
+}
+
+impl<R: BufRead> Read for Replay<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let rest = self.replayed();
+        if rest.is_empty() {
+            return self.inner.read(buf);
+        }
+        let n = rest.len().min(buf.len());
+        if let (Some(to), Some(from)) = (buf.get_mut(..n), rest.get(..n)) {
+            to.copy_from_slice(from);
+        }
+        self.consume(n);
+        Ok(n)
+    }
+}
+
+impl<R: BufRead> BufRead for Replay<R> {
+    fn fill_buf(&mut self) -> io::Result<&[u8]> {
+        if self.pos < self.back.len() {
+            return Ok(self.replayed());
+        }
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, n: usize) {
+        if self.pos < self.back.len() {
+            // `fill_buf` gave the put-back bytes, so `n` counts among them.
+            self.pos += n;
+            if self.pos >= self.back.len() {
+                self.back = Vec::new();
+                self.pos = 0;
+            }
+        } else {
+            self.inner.consume(n);
+        }
+    }
+}
+
+/// What follows a block.
+struct After {
+    /// The bytes read after the block: blank lines, and the junk line last when `ends` is false
+    /// (a version line that ends them is the reader's pending line).
+    between: Vec<u8>,
+    /// Whether a record ends there: blank lines, then a version line or the end of the stream.
+    ends: bool,
+}
+
+impl After {
+    /// Whether the record ends as the standard writes it: CRLF CRLF (or LF LF), then the next
+    /// version line or the end. A length that ran into a later record ends otherwise, unless it
+    /// happens to end exactly where a later record's block does.
+    fn exact(&self) -> bool {
+        self.ends && matches!(self.between.as_slice(), b"\r\n\r\n" | b"\n\n")
+    }
+}
+
+/// Where the first line starting `WARC/1.` begins in a block (a block starts a line).
+fn version_line_in(block: &[u8]) -> Option<usize> {
+    if block.starts_with(b"WARC/1.") {
+        return Some(0);
+    }
+    memchr::memmem::find(block, b"\nWARC/1.").map(|i| i + 1)
 }
 
 impl Reader<Box<dyn BufRead + Send>> {
@@ -245,11 +361,16 @@ impl<R: BufRead> Reader<R> {
     /// A reader over an uncompressed WARC stream.
     pub fn new(inner: R) -> Self {
         Reader {
-            inner,
+            inner: Replay {
+                back: Vec::new(),
+                pos: 0,
+                inner,
+            },
             offset: 0,
             line: Vec::new(),
             done: false,
             pending: None,
+            deferred: None,
         }
     }
 
@@ -299,6 +420,188 @@ impl<R: BufRead> Reader<R> {
         self.resync();
         Some(Err(RecordError::Malformed { offset, reason }))
     }
+
+    /// Reads what follows a whole block: blank lines, then the next version line (kept for the
+    /// next record) or the end, as a record ends; else up to a line that is not blank. Blank
+    /// lines are kept up to 64 KB (more counts as junk: put back, they are skipped as ever).
+    fn after_block(&mut self) -> io::Result<After> {
+        let mut between = Vec::new();
+        loop {
+            let n = self.read_line()?;
+            if n == 0 {
+                return Ok(After {
+                    between,
+                    ends: true,
+                });
+            }
+            if self.line.starts_with(b"WARC/") {
+                self.pending = Some((self.offset - n as u64, self.line.clone()));
+                return Ok(After {
+                    between,
+                    ends: true,
+                });
+            }
+            between.extend_from_slice(&self.line);
+            if !self.line.trim_ascii().is_empty() || between.len() > 64 << 10 {
+                return Ok(After {
+                    between,
+                    ends: false,
+                });
+            }
+        }
+    }
+
+    /// After a whole block of the record at `start`: `None` when the record ends there (what
+    /// did not end it is put back, for the next call to report); else the
+    /// [`RecordError::Overrun`] that goes back to where `candidate` says, when the record does
+    /// not end exactly ([`After::exact`]). `candidate` gets the bytes read after the block (the
+    /// next version line included) and gives where the first `WARC/1.` line that starts inside
+    /// the block begins, with the bytes from there on (a line cut by the block's end counts).
+    fn end_of_block(
+        &mut self,
+        start: u64,
+        len: u64,
+        candidate: impl FnOnce(&[u8]) -> Option<(u64, Vec<u8>)>,
+    ) -> Option<RecordError> {
+        let after = match self.after_block() {
+            Ok(a) => a,
+            Err(e) => {
+                // The record is whole; what follows fails at the next call.
+                self.deferred = Some(e);
+                return None;
+            }
+        };
+        if !after.exact() {
+            let mut tail = after.between.clone();
+            if let Some((_, line)) = &self.pending {
+                tail.extend_from_slice(line);
+            }
+            if let Some((at, back)) = candidate(&tail) {
+                self.pending = None;
+                return self.overrun(start, len, at, back);
+            }
+        }
+        if !after.ends {
+            self.unread(after.between);
+        }
+        None
+    }
+
+    /// Puts bytes read back in front of the stream (the offset goes back with them).
+    fn unread(&mut self, bytes: Vec<u8>) {
+        self.offset -= bytes.len() as u64;
+        self.inner.unread(bytes);
+    }
+
+    /// The record at `start` with `Content-Length` `len` ran past its end: reading goes on at
+    /// `resumed`, with `back` (the bytes from there on that were read) read again.
+    fn overrun(
+        &mut self,
+        start: u64,
+        len: u64,
+        resumed: u64,
+        back: Vec<u8>,
+    ) -> Option<RecordError> {
+        self.unread(back);
+        debug_assert_eq!(self.offset, resumed);
+        Some(RecordError::Overrun {
+            offset: start,
+            len,
+            skipped: resumed - start,
+            resumed,
+        })
+    }
+
+    /// A whole block was read: the record, unless what follows shows its `Content-Length` ran
+    /// into the records after it ([`Self::end_of_block`]).
+    fn checked(
+        &mut self,
+        rec: Record,
+        len: u64,
+        block_start: u64,
+    ) -> Option<Result<Record, RecordError>> {
+        let block = &rec.block;
+        let candidate = |tail: &[u8]| {
+            let at = version_line_in(block).or_else(|| {
+                // A version line that the block's end cuts: its last line, ended by `tail`.
+                let at = memchr::memrchr(b'\n', block).map_or(0, |i| i + 1);
+                let cut = block.get(at..).filter(|c| !c.is_empty())?;
+                let mut probe = cut.to_vec();
+                probe.extend(tail.iter().take(8));
+                probe.starts_with(b"WARC/1.").then_some(at)
+            })?;
+            let mut back = block.get(at..)?.to_vec();
+            back.extend_from_slice(tail);
+            Some((block_start + at as u64, back))
+        };
+        match self.end_of_block(rec.offset, len, candidate) {
+            Some(e) => Some(Err(e)),
+            None => Some(Ok(rec)),
+        }
+    }
+
+    /// Skips the block of a record over [`MAX_RECORD`] bytes, keeping (up to [`MAX_RECORD`]
+    /// bytes) from the first `WARC/1.` line in it, in case the length is wrong and ran into the
+    /// records after it.
+    fn skip_large(&mut self, start: u64, len: u64) -> Option<Result<Record, RecordError>> {
+        let mut left = len;
+        let mut line_start = true;
+        // Where the kept bytes start, and the bytes.
+        let mut kept: Option<(u64, Vec<u8>)> = None;
+        // The last line read when the block's end cut it (with where it starts).
+        let mut cut_line: Option<(u64, Vec<u8>)> = None;
+        while left > 0 {
+            self.line.clear();
+            let r = (&mut self.inner)
+                .take(left.min(64 << 10))
+                .read_until(b'\n', &mut self.line);
+            let n = match r {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) => return self.io_error(e),
+            };
+            let at = self.offset;
+            self.offset += n as u64;
+            left -= n as u64;
+            match &mut kept {
+                Some((_, k)) if k.len() + n <= MAX_RECORD as usize => {
+                    k.extend_from_slice(&self.line);
+                }
+                Some(_) => kept = None,
+                None if line_start && self.line.starts_with(b"WARC/1.") => {
+                    kept = Some((at, self.line.clone()));
+                }
+                None => {}
+            }
+            cut_line = (line_start && !self.line.ends_with(b"\n")).then(|| (at, self.line.clone()));
+            line_start = self.line.ends_with(b"\n");
+        }
+        if left > 0 {
+            if let Some((at, back)) = kept {
+                return self.overrun(start, len, at, back).map(Err);
+            }
+            self.done = true;
+            return Some(Err(RecordError::Truncated {
+                offset: start,
+                missing: left,
+            }));
+        }
+        let candidate = |tail: &[u8]| match (kept, cut_line) {
+            (Some((at, mut back)), _) => {
+                back.extend_from_slice(tail);
+                Some((at, back))
+            }
+            (None, Some((at, mut line))) => {
+                line.extend_from_slice(tail);
+                line.starts_with(b"WARC/1.").then_some((at, line))
+            }
+            (None, None) => None,
+        };
+        let e = self.end_of_block(start, len, candidate);
+        Some(Err(
+            e.unwrap_or(RecordError::TooLarge { offset: start, len })
+        ))
+    }
 }
 
 impl<R: BufRead> Iterator for Reader<R> {
@@ -307,6 +610,9 @@ impl<R: BufRead> Iterator for Reader<R> {
     fn next(&mut self) -> Option<Self::Item> {
         if self.done {
             return None;
+        }
+        if let Some(e) = self.deferred.take() {
+            return self.io_error(e);
         }
         // The version line, after the blank lines that end the previous record.
         let (start, version) = match self.pending.take() {
@@ -382,38 +688,54 @@ impl<R: BufRead> Iterator for Reader<R> {
             return self.malformed(start, format!("Content-Length {len:?} is not a number"));
         };
         if len > MAX_RECORD {
-            match io::copy(&mut (&mut self.inner).take(len), &mut io::sink()) {
-                Ok(n) if n == len => {
-                    self.offset += n;
-                    return Some(Err(RecordError::TooLarge { offset: start, len }));
-                }
-                Ok(n) => {
-                    self.done = true;
-                    return Some(Err(RecordError::Truncated {
-                        offset: start,
-                        missing: len - n,
-                    }));
-                }
-                Err(e) => return self.io_error(e),
-            }
+            return self.skip_large(start, len);
         }
+        let block_start = self.offset;
         // The length is within MAX_RECORD, so it fits in usize.
         rec.block.reserve(len as usize);
-        match (&mut self.inner).take(len).read_to_end(&mut rec.block) {
-            Ok(n) => {
-                self.offset += n as u64;
-                if (n as u64) < len {
-                    self.done = true;
-                    return Some(Err(RecordError::Truncated {
-                        offset: start,
-                        missing: len - n as u64,
-                    }));
-                }
-            }
+        let n = match (&mut self.inner).take(len).read_to_end(&mut rec.block) {
+            Ok(n) => n as u64,
             Err(e) => return self.io_error(e),
+        };
+        self.offset += n;
+        if n < len {
+            // The stream ends inside the block: a file cut short, or a length that ran past the
+            // records after it to the end.
+            if let Some(at) = version_line_in(&rec.block) {
+                let mut back = rec.block;
+                back.drain(..at);
+                return self
+                    .overrun(start, len, block_start + at as u64, back)
+                    .map(Err);
+            }
+            self.done = true;
+            return Some(Err(RecordError::Truncated {
+                offset: start,
+                missing: len - n,
+            }));
         }
-        Some(Ok(rec))
+        self.checked(rec, len, block_start)
     }
+}
+
+/// Whether the first bytes of a stream are the start of a WARC file: a `WARC/1.` version line,
+/// plain or as the start of a gzip member. `head` may be cut anywhere (it is a sniff of a stream
+/// whose kind is not known: a gzip member that does not inflate this far is not taken for WARC).
+pub fn starts_warc(head: &[u8]) -> bool {
+    const VERSION: &[u8] = b"WARC/1.";
+    if !head.starts_with(&[0x1f, 0x8b]) {
+        return head.starts_with(VERSION);
+    }
+    let mut first = [0u8; VERSION.len()];
+    let mut n = 0;
+    let mut gz = flate2::bufread::GzDecoder::new(head);
+    while let Some(rest) = first.get_mut(n..).filter(|r| !r.is_empty()) {
+        match gz.read(rest) {
+            Ok(0) | Err(_) => break,
+            Ok(k) => n += k,
+        }
+    }
+    first.get(..n) == Some(VERSION)
 }
 
 /// Why a record holds no page: the ones that are not asked for are counted by kind.
@@ -590,6 +912,177 @@ mod tests {
         // A resource record has no HTTP header and no Content-Type here: not HTML.
         assert_eq!(html_page(ok[3]).err(), Some(Skip::NotHtml));
         assert!(matches!(&recs[5], Err(RecordError::Truncated { missing, .. }) if *missing > 0));
+    }
+
+    /// Five resource records of HTML; the third's `Content-Length` is replaced by `len` (given
+    /// the true length).
+    fn five_with_third_length(len: impl Fn(usize) -> String) -> (Vec<u8>, u64) {
+        let mut warc = Vec::new();
+        let mut third = 0;
+        for i in 0..5 {
+            let block = format!("<p>page {i}</p>\r\n\r\n<p>more</p>");
+            let mut r = record("resource", &format!("http://{i}/"), block.as_bytes());
+            if i == 2 {
+                third = warc.len() as u64;
+                let head = format!("Content-Length: {}\r\n", block.len());
+                let at = memchr::memmem::find(&r, head.as_bytes()).unwrap();
+                r.splice(
+                    at..at + head.len(),
+                    format!("Content-Length: {}\r\n", len(block.len())).into_bytes(),
+                );
+            }
+            warc.extend(r);
+        }
+        (warc, third)
+    }
+
+    #[test]
+    fn a_content_length_too_large_loses_its_record_only() {
+        for (case, len) in [
+            // Into the middle of the fifth record (a record here is 113 bytes: 33 bytes in).
+            (
+                "into a later record",
+                &(|n: usize| (n + 150).to_string()) as &dyn Fn(usize) -> String,
+            ),
+            // Past the end of the file.
+            ("past the end", &|n| (n + 5000).to_string()),
+            // Over MAX_RECORD, past the end.
+            ("over the limit", &|_| (MAX_RECORD * 4).to_string()),
+        ] {
+            let (warc, third) = five_with_third_length(len);
+            let recs: Vec<_> = Reader::new(&warc[..]).collect();
+            let uris: Vec<&str> = recs
+                .iter()
+                .filter_map(|r| r.as_ref().ok())
+                .filter_map(|r| r.header("WARC-Target-URI"))
+                .collect();
+            assert_eq!(
+                uris,
+                ["http://0/", "http://1/", "http://3/", "http://4/"],
+                "{case}: {recs:?}"
+            );
+            let errs: Vec<&RecordError> = recs.iter().filter_map(|r| r.as_ref().err()).collect();
+            assert_eq!(errs.len(), 1, "{case}: {errs:?}");
+            let e = errs[0];
+            assert!(e.recoverable());
+            let RecordError::Overrun {
+                offset,
+                skipped,
+                resumed,
+                ..
+            } = *e
+            else {
+                panic!("{case}: {e}");
+            };
+            assert_eq!(offset, third, "{case}");
+            assert_eq!(resumed, offset + skipped);
+            // Reading goes on exactly where the fourth record starts.
+            let fourth = recs[3].as_ref().unwrap();
+            assert_eq!(fourth.offset, resumed, "{case}");
+            assert!(warc[resumed as usize..].starts_with(b"WARC/1.0\r\n"));
+            assert!(e.to_string().contains("bytes skipped"), "{e}");
+            assert_eq!(fourth.block, b"<p>page 3</p>\r\n\r\n<p>more</p>");
+        }
+        // A Content-Length too small leaves junk: the record, then the junk reported, then the
+        // rest as before.
+        let (warc, _) = five_with_third_length(|n| (n - 4).to_string());
+        let recs: Vec<_> = Reader::new(&warc[..]).collect();
+        assert_eq!(recs.iter().filter(|r| r.is_ok()).count(), 5, "{recs:?}");
+        assert!(
+            matches!(recs[3], Err(RecordError::Malformed { .. })),
+            "{recs:?}"
+        );
+    }
+
+    #[test]
+    fn random_content_lengths_end_and_keep_whole_records_whole() {
+        // Six records; one or two get a random Content-Length (shorter, longer, past the end,
+        // over the limit). The reader ends, offsets only grow, and every record it returns
+        // whole that was not changed has its own block. A length that ends exactly where a later
+        // record's block ends reads as a record holding records (as a WARC file archived in a
+        // resource record would): not drawn.
+        let blocks: Vec<String> = (0..6)
+            .map(|i| format!("<p>page {i}</p>\r\n{}\r\n", "x".repeat(i * 37)))
+            .collect();
+        let mut x: u64 = 7;
+        let mut rand = move |n: u64| {
+            x = x
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (x >> 33) % n.max(1)
+        };
+        let mut drawn = 0;
+        while drawn < 2000 {
+            let damaged: Vec<usize> = (0..1 + rand(2)).map(|_| rand(6) as usize).collect();
+            let mut warc = Vec::new();
+            // Where each block starts and ends as written, and each block's end by its length.
+            let mut ends = Vec::new();
+            let mut claimed = Vec::new();
+            for (i, b) in blocks.iter().enumerate() {
+                let mut r = record("resource", &format!("http://{i}/"), b.as_bytes());
+                if damaged.contains(&i) {
+                    let len = match rand(4) {
+                        0 => rand(b.len() as u64),
+                        1 => b.len() as u64 + 1 + rand(400),
+                        2 => b.len() as u64 + 1 + rand(4000),
+                        _ => MAX_RECORD + 1 + rand(1 << 40),
+                    };
+                    let head = format!("Content-Length: {}\r\n", b.len());
+                    let at = memchr::memmem::find(&r, head.as_bytes()).unwrap();
+                    let new = format!("Content-Length: {len}\r\n").into_bytes();
+                    r.splice(at..at + head.len(), new);
+                    let block_start = warc.len() + r.len() - 4 - b.len();
+                    claimed.push(block_start as u64 + len);
+                }
+                ends.push((warc.len() + r.len() - 4) as u64);
+                warc.extend(r);
+            }
+            if claimed.iter().any(|c| ends.contains(c)) {
+                continue;
+            }
+            drawn += 1;
+            let recs: Vec<_> = Reader::new(&warc[..]).take(100).collect();
+            assert!(recs.len() < 100, "{damaged:?}: {recs:?}");
+            let mut last = None;
+            for r in recs.iter().flatten() {
+                assert!(last < Some(r.offset), "{damaged:?}: {recs:?}");
+                last = Some(r.offset);
+                let uri = r.header("WARC-Target-URI").unwrap_or("");
+                let i = (0..6).find(|i| uri == format!("http://{i}/"));
+                if let Some(i) = i.filter(|i| !damaged.contains(i)) {
+                    assert_eq!(r.block, blocks[i].as_bytes(), "{damaged:?}: {recs:?}");
+                }
+            }
+            // A record after the last damaged one is never lost.
+            let after = damaged.iter().max().map_or(0, |d| d + 1);
+            for i in after..6 {
+                let uri = format!("http://{i}/");
+                assert!(
+                    recs.iter()
+                        .flatten()
+                        .any(|r| r.header("WARC-Target-URI") == Some(uri.as_str())),
+                    "{uri} lost, {damaged:?}: {recs:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_warc_stream_is_recognised_plain_or_gzipped() {
+        use std::io::Write;
+        let warc = record("resource", "http://a/", b"<p>x");
+        assert!(starts_warc(&warc));
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(&warc).unwrap();
+        let gz = gz.finish().unwrap();
+        assert!(starts_warc(&gz));
+        assert!(starts_warc(&gz[..gz.len() - 10]), "a stream cut short");
+        assert!(!starts_warc(b"<html><p>WARC/1.0</p>"));
+        assert!(!starts_warc(b"WARC/0.9\r\n"));
+        assert!(!starts_warc(&gz[..12]), "too little to tell");
+        let mut page = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        page.write_all(b"<html>").unwrap();
+        assert!(!starts_warc(&page.finish().unwrap()));
     }
 
     #[test]

@@ -2,7 +2,8 @@
 //!
 //! Each line is a JSON object with the page id, its files relative to `DIR` (`html`, `gold`,
 //! L3S-GN1's `blocks`) and facts about it (`lang`, `split`, `url`, `source_set` or
-//! `source_split`). Unknown fields are ignored. Blank lines are skipped.
+//! `source_split`). Other fields are kept as they are ([`ManifestEntry::fields`]). Blank lines
+//! are skipped.
 
 use std::path::{Path, PathBuf};
 
@@ -38,6 +39,37 @@ pub struct ManifestEntry {
     /// The original split (dragnet's `train`).
     #[serde(default)]
     pub source_split: Option<String>,
+    /// The line's other fields (wcxb's `page_type`, `domain`, `title`, ...), for grouping
+    /// figures (`victor eval --group-by`) and reports.
+    #[serde(flatten)]
+    pub fields: std::collections::BTreeMap<String, serde_json::Value>,
+}
+
+impl ManifestEntry {
+    /// A field of the line as text: a string as it is, a number or a boolean written out;
+    /// `None` when the line lacks it or it is null. The named fields (`id`, `split`, `lang`,
+    /// ...) are found too.
+    pub fn field(&self, name: &str) -> Option<String> {
+        let named = match name {
+            "id" => Some(&self.id),
+            "html" => Some(&self.html),
+            "gold" => self.gold.as_ref(),
+            "lang" => self.lang.as_ref(),
+            "split" => self.split.as_ref(),
+            "url" => self.url.as_ref(),
+            "source_set" => self.source_set.as_ref(),
+            "source_split" => self.source_split.as_ref(),
+            _ => None,
+        };
+        if let Some(v) = named {
+            return Some(v.clone());
+        }
+        match self.fields.get(name)? {
+            serde_json::Value::Null => None,
+            serde_json::Value::String(s) => Some(s.clone()),
+            other => Some(other.to_string()),
+        }
+    }
 }
 
 /// Reads `dir/manifest.jsonl`.

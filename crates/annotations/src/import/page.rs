@@ -64,6 +64,18 @@ pub fn import_page(
         promote_headings(&page, &mut labels);
     }
     let fidelity = alignment.fidelity(&labels)?;
+    if let Some(min) = options.min_coverage
+        && fidelity.gold_content_tokens > 0
+    {
+        let covered = fidelity.gold_content_covered as f64 / fidelity.gold_content_tokens as f64;
+        if covered < min {
+            return Err(ImportError::LowCoverage {
+                id: entry.id.clone(),
+                covered: covered * 100.0,
+                min: min * 100.0,
+            });
+        }
+    }
     let totals = alignment.totals();
     let anchors = anchor_labels(&page, &labels)?;
     let counts = LabelCounts::of(&labels);

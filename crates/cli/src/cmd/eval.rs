@@ -65,6 +65,10 @@ pub(crate) struct Args {
     /// List the N pages with the lowest text-level F1.
     #[arg(long, value_name = "N", default_value_t = 0)]
     worst: usize,
+    /// Also give the text-level figures per value of this manifest field (e.g. `page_type` of
+    /// wcxb), with the pages under F1 .5 ("collapsed") per value.
+    #[arg(long, value_name = "FIELD")]
+    group_by: Option<String>,
 }
 
 /// What one page contributes.
@@ -74,6 +78,8 @@ struct Outcome {
     input: usize,
     /// Page id.
     id: String,
+    /// The value of `--group-by`'s field for this page (`None`: no such field).
+    group: Option<String>,
     /// Block counts, when the page was labelled and has gold labels.
     blocks: Option<BlockCounts>,
     /// Text-level counts, when the page has a gold text.
@@ -121,6 +127,7 @@ fn score_page(
     let mut out = Outcome {
         input: input_index,
         id: input.page_id(page).to_string(),
+        group: None,
         blocks: None,
         text: None,
         failed: None,
@@ -179,7 +186,13 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         &model,
         "evaluate",
         "evaluating",
-        |w, k, input, i| score_page(w, input, k, i, decoding),
+        |w, k, input, i| {
+            let mut o = score_page(w, input, k, i, decoding);
+            if let Some(field) = &args.group_by {
+                o.group = input.page_field(i, field);
+            }
+            o
+        },
     )?;
 
     let mut per_input: Vec<Totals> = inputs.iter().map(|_| Totals::default()).collect();
@@ -205,6 +218,13 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.input.split
     )?;
     write!(std::io::stdout(), "{}", report(&inputs, &per_input, &all))?;
+    if let Some(field) = &args.group_by {
+        write!(
+            std::io::stdout(),
+            "{}",
+            by_group(&inputs, &outcomes, field)
+        )?;
+    }
     if args.worst > 0 {
         write!(
             std::io::stdout(),
@@ -318,6 +338,46 @@ fn report(inputs: &[Input], per_input: &[Totals], all: &Totals) -> String {
         b.render(),
         x.render()
     )
+}
+
+/// The text-level figures per input and value of a manifest field (`--group-by`).
+fn by_group(inputs: &[Input], outcomes: &[Outcome], field: &str) -> String {
+    let mut groups: std::collections::BTreeMap<(usize, String), TextScores> = Default::default();
+    for o in outcomes {
+        if let Some(t) = o.text {
+            let value = o.group.clone().unwrap_or_else(|| "(none)".to_string());
+            groups
+                .entry((o.input, value))
+                .or_insert_with(TextScores::new)
+                .push(t);
+        }
+    }
+    let mut x = Table::new(&[
+        "set",
+        field,
+        "pages",
+        "P",
+        "R",
+        "F1",
+        "median F1",
+        "micro P",
+        "micro R",
+        "micro F1",
+        "F1<.5",
+    ]);
+    for ((input, value), scores) in &groups {
+        let mut row = vec![
+            inputs
+                .get(*input)
+                .map_or(String::new(), |i| i.name.clone()),
+            value.clone(),
+            scores.len().to_string(),
+        ];
+        row.extend(text_cells(scores.summary(), fig));
+        row.push(below_half(scores).to_string());
+        x.row(row);
+    }
+    format!("\nText level by {field}\n{}", x.render())
 }
 
 /// Pages with text-level F1 below 0.5.

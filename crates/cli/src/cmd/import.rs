@@ -55,6 +55,12 @@ pub(crate) struct Args {
     /// Share of a block's tokens that must align to content gold for it to be content.
     #[arg(long, default_value_t = 0.5, allow_negative_numbers = true)]
     threshold: f64,
+    /// Leave out pages whose labelled blocks cover less than this share of their gold text
+    /// (0 to 1; e.g. 0.5: pages whose content is not in their HTML blocks, such as forums that
+    /// ship their posts inside JavaScript data, are skipped and listed instead of teaching that
+    /// everything is boilerplate). Default: keep every page.
+    #[arg(long, value_name = "SHARE", value_parser = crate::util::values::unit)]
+    min_coverage: Option<f64>,
     /// Name of the set (default: DIR's folder name).
     #[arg(long)]
     name: Option<String>,
@@ -81,6 +87,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     options.sample = args.sample;
     options.threshold = args.threshold;
     options.name = args.name.clone();
+    options.min_coverage = args.min_coverage;
 
     output::prepare_dir(&args.out, "--out")?;
     let mut pool = rayon::ThreadPoolBuilder::new();

@@ -138,11 +138,13 @@ pub(crate) struct Args {
     /// Threads (default: all cores).
     #[arg(long, short, value_name = "N", value_parser = crate::util::values::jobs)]
     jobs: Option<usize>,
-    /// What the inputs are: `auto` takes files named *.warc or *.warc.gz as WARC files and
-    /// everything else as pages; `warc` reads every input (`-` too) as a WARC file, gzipped or
-    /// not. From a WARC file, `response` records of HTML (and `resource` records of HTML) are
-    /// labelled, with the charset of their HTTP header; jsonl formats add `WARC-Record-ID`,
-    /// `WARC-Target-URI` and `WARC-Date`; `--out DIR` writes one file per WARC file.
+    /// What the inputs are: `auto` takes files named *.warc or *.warc.gz, folders holding such
+    /// files (and no pages) and a WARC stream on standard input as WARC, everything else as
+    /// pages; `warc` reads every input (`-` too) as a WARC file, gzipped or not, walking folders
+    /// for *.warc and *.warc.gz; `html` reads them as pages. From a WARC file, `response`
+    /// records of HTML (and `resource` records of HTML) are labelled, with the charset of their
+    /// HTTP header; jsonl formats add `WARC-Record-ID`, `WARC-Target-URI` and `WARC-Date`;
+    /// `--out DIR` writes one file per WARC file.
     #[arg(long, value_enum, default_value_t = Input::Auto)]
     input: Input,
     /// No progress display.

@@ -1,5 +1,7 @@
 //! Finding input pages: files, folders walked recursively, lists of paths (`--files-from`), and
-//! `-` for one page read from standard input; and reading them, gzip-compressed or not.
+//! `-` for one page read from standard input; and reading them, gzip-compressed or not. WARC
+//! files are found the same way ([`collect_warcs`]), and standard input is sniffed for a WARC
+//! stream ([`stdin_is_warc`]).
 //!
 //! Crawls often store pages compressed (`page.html.gz`), so a page whose bytes start with the
 //! gzip magic number is decompressed before it reaches the library, which takes the HTML bytes
@@ -8,6 +10,7 @@
 use std::ffi::{OsStr, OsString};
 use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use anyhow::Context;
 use victor_features::file;
@@ -28,6 +31,73 @@ fn is_page_name(path: &Path) -> bool {
         .extension()
         .and_then(|e| e.to_str())
         .is_some_and(|e| PAGE_EXTENSIONS.iter().any(|x| x.eq_ignore_ascii_case(e)))
+}
+
+/// Whether a file is named like a WARC file: `*.warc` or `*.warc.gz` (any case).
+/// The rest of the name may be any bytes.
+pub(crate) fn is_warc_name(path: &Path) -> bool {
+    let ext_is = |p: &Path, ext: &str| p.extension().is_some_and(|e| e.eq_ignore_ascii_case(ext));
+    ext_is(path, "warc")
+        || (ext_is(path, "gz")
+            && path
+                .file_stem()
+                .is_some_and(|s| ext_is(Path::new(s), "warc")))
+}
+
+/// What a walk of folders looks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    /// Pages ([`PAGE_EXTENSIONS`], optionally `.gz`).
+    Pages,
+    /// WARC files (`*.warc`, `*.warc.gz`).
+    Warcs,
+}
+
+impl Kind {
+    /// Whether a file's name is one of this kind's.
+    fn wants(self, path: &Path) -> bool {
+        match self {
+            Kind::Pages => is_page_name(path),
+            Kind::Warcs => is_warc_name(path),
+        }
+    }
+
+    /// Why a regular file of another name is passed over.
+    fn other_name(self) -> Skip {
+        match self {
+            Kind::Pages => Skip::OtherName,
+            Kind::Warcs => Skip::NotWarcName,
+        }
+    }
+
+    /// The inputs' name in messages.
+    fn noun(self) -> &'static str {
+        match self {
+            Kind::Pages => "pages",
+            Kind::Warcs => "WARC files",
+        }
+    }
+}
+
+/// Whether folder `dir` holds (at any depth) WARC files and pages, by their names; the walk stops
+/// once both are seen. Entries that cannot be read are passed over here: the walk that collects
+/// the inputs reports them.
+pub(crate) fn folder_holds(dir: &Path) -> (bool, bool) {
+    let (mut warcs, mut pages) = (false, false);
+    for entry in walkdir::WalkDir::new(dir)
+        .follow_links(true)
+        .into_iter()
+        .flatten()
+    {
+        if entry.file_type().is_file() {
+            warcs |= is_warc_name(entry.path());
+            pages |= is_page_name(entry.path());
+            if warcs && pages {
+                break;
+            }
+        }
+    }
+    (warcs, pages)
 }
 
 /// The path without a trailing `.gz` (as a file name: `a/b.html.gz` -> `b.html`), else the path.
@@ -91,12 +161,46 @@ pub(crate) fn is_stdin(path: &Path) -> bool {
     path == Path::new(STDIN)
 }
 
+/// The first bytes of standard input, read by [`stdin_is_warc`] to see what it holds; whoever
+/// reads standard input after that reads them first ([`stdin`]).
+static STDIN_HEAD: Mutex<Vec<u8>> = Mutex::new(Vec::new());
+
+/// How many bytes of standard input [`stdin_is_warc`] reads to tell (a gzip header with a file
+/// name, and the first line).
+const SNIFF_BYTES: u64 = 8 << 10;
+
+/// The lock on [`STDIN_HEAD`]; a panic while it was held is an error (the bytes may be lost).
+fn stdin_head() -> std::io::Result<std::sync::MutexGuard<'static, Vec<u8>>> {
+    STDIN_HEAD
+        .lock()
+        .map_err(|_| std::io::Error::other("the first bytes of standard input were lost"))
+}
+
+/// Whether standard input holds a WARC stream, plain or gzipped ([`victor::warc::starts_warc`]):
+/// reads its first bytes (up to 8 KB, or to its end), which [`stdin`] gives back first.
+pub(crate) fn stdin_is_warc() -> std::io::Result<bool> {
+    let mut head = stdin_head()?;
+    if head.is_empty() {
+        std::io::stdin()
+            .lock()
+            .take(SNIFF_BYTES)
+            .read_to_end(&mut head)?;
+    }
+    Ok(victor::warc::starts_warc(&head))
+}
+
+/// Standard input, with the bytes [`stdin_is_warc`] read from it first.
+pub(crate) fn stdin() -> std::io::Result<impl Read + Send + 'static> {
+    let head = std::mem::take(&mut *stdin_head()?);
+    Ok(std::io::Cursor::new(head).chain(std::io::stdin()))
+}
+
 /// Reads a page's bytes: the file, or all of standard input for `-`; decompressed if they are
 /// gzip (whatever the file is called; [`victor_features::file`]).
 pub(crate) fn read_page(path: &Path) -> std::io::Result<Vec<u8>> {
     if is_stdin(path) {
         let mut bytes = Vec::new();
-        std::io::stdin().lock().read_to_end(&mut bytes)?;
+        stdin()?.read_to_end(&mut bytes)?;
         file::inflate(bytes, file::MAX_PAGE_BYTES)
     } else {
         file::read_page_file(path)
@@ -131,6 +235,8 @@ impl Input {
 pub(crate) enum Skip {
     /// A regular file whose name is not a page's ([`PAGE_EXTENSIONS`]).
     OtherName,
+    /// A regular file not named as a WARC file (looking for WARC files).
+    NotWarcName,
     /// A FIFO, socket or device.
     NotRegular,
     /// A symbolic link whose target does not exist.
@@ -149,6 +255,7 @@ impl Skip {
                 "not named as a page (*.{}, optionally .gz)",
                 PAGE_EXTENSIONS.join(", *.")
             ),
+            Skip::NotWarcName => "not named as a WARC file (*.warc, *.warc.gz)".into(),
             Skip::NotRegular => "FIFO, socket or device".into(),
             Skip::DanglingLink => "dangling link".into(),
             Skip::LinkLoop => "link loop".into(),
@@ -160,6 +267,7 @@ impl Skip {
     fn reason(self) -> &'static str {
         match self {
             Skip::OtherName => "not named as a page",
+            Skip::NotWarcName => "not named as a WARC file",
             Skip::NotRegular => "not a regular file (FIFO, socket or device)",
             Skip::DanglingLink => "a link to nothing",
             Skip::LinkLoop => "a link that loops back to a folder it is in",
@@ -171,7 +279,8 @@ impl Skip {
 /// The pages a set of paths holds, and what walking their folders passed over.
 #[derive(Debug, Default)]
 pub(crate) struct Walk {
-    /// The pages, in order: each argument in turn (a folder's pages sorted), then the list's.
+    /// The pages (or WARC files), in order: each argument in turn (a folder's sorted), then the
+    /// list's.
     pub pages: Vec<Input>,
     /// What walking the folders passed over, with why.
     pub skipped: Vec<(PathBuf, Skip)>,
@@ -220,6 +329,18 @@ impl Walk {
         paths: &[PathBuf],
         files_from: Option<&Path>,
     ) -> anyhow::Error {
+        self.none_of(Kind::Pages, verb, paths, files_from)
+    }
+
+    /// The error for a run that found none of `kind`: names the arguments, and what was skipped.
+    pub(crate) fn none_of(
+        &self,
+        kind: Kind,
+        verb: &str,
+        paths: &[PathBuf],
+        files_from: Option<&Path>,
+    ) -> anyhow::Error {
+        let noun = kind.noun();
         let mut named: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
         if let Some(list) = files_from {
             named.push(format!("--files-from {}", list.display()));
@@ -229,10 +350,10 @@ impl Walk {
             .map_or_else(String::new, |s| format!("; {s}"));
         if named.is_empty() {
             anyhow::anyhow!(
-                "no pages to {verb}: give files, folders, `-` for standard input, or --files-from"
+                "no {noun} to {verb}: give files, folders, `-` for standard input, or --files-from"
             )
         } else {
-            anyhow::anyhow!("no pages to {verb} in {}{skipped}", named.join(", "))
+            anyhow::anyhow!("no {noun} to {verb} in {}{skipped}", named.join(", "))
         }
     }
 }
@@ -251,12 +372,13 @@ fn skip_of(e: &walkdir::Error) -> Skip {
     Skip::Unreadable
 }
 
-/// Walks folder `root`: its pages (sorted) into `pages`, what it passes over into `skipped`;
-/// never into the folder `exclude` (the canonical path of the command's output folder), so
-/// that a run writing inside its input folder does not read its own, or an earlier run's,
-/// outputs.
+/// Walks folder `root`: its files of `kind` (sorted) into `pages`, what it passes over into
+/// `skipped`; never into the folder `exclude` (the canonical path of the command's output
+/// folder), so that a run writing inside its input folder does not read its own, or an earlier
+/// run's, outputs.
 fn walk_folder(
     root: &Path,
+    kind: Kind,
     exclude: Option<&Path>,
     pages: &mut Vec<Input>,
     skipped: &mut Vec<(PathBuf, Skip)>,
@@ -292,10 +414,10 @@ fn walk_folder(
         }
         if !t.is_file() {
             skipped.push((entry.into_path(), Skip::NotRegular));
-        } else if is_page_name(entry.path()) {
+        } else if kind.wants(entry.path()) {
             found.push(entry.into_path());
         } else {
-            skipped.push((entry.into_path(), Skip::OtherName));
+            skipped.push((entry.into_path(), kind.other_name()));
         }
     }
     found.sort();
@@ -352,6 +474,27 @@ pub(crate) fn collect_pages(
     files_from: Option<&Path>,
     out: Option<&Path>,
 ) -> anyhow::Result<Walk> {
+    collect(paths, files_from, Kind::Pages, out)
+}
+
+/// The WARC files named: files as given, folders walked for `*.warc` and `*.warc.gz` (sorted),
+/// and `--files-from`'s paths, as [`collect_pages`] finds pages (`-` is a WARC stream on
+/// standard input); walks never enter `out`.
+pub(crate) fn collect_warcs(
+    paths: &[PathBuf],
+    files_from: Option<&Path>,
+    out: Option<&Path>,
+) -> anyhow::Result<Walk> {
+    collect(paths, files_from, Kind::Warcs, out)
+}
+
+/// [`collect_pages`] and [`collect_warcs`].
+fn collect(
+    paths: &[PathBuf],
+    files_from: Option<&Path>,
+    kind: Kind,
+    out: Option<&Path>,
+) -> anyhow::Result<Walk> {
     let stdin_pages = paths.iter().filter(|p| is_stdin(p)).count();
     if stdin_pages > 1 {
         anyhow::bail!("`-` (a page from standard input) can be given only once");
@@ -367,7 +510,13 @@ pub(crate) fn collect_pages(
     for p in paths {
         if p.is_dir() {
             let before = walk.skipped.len();
-            walk_folder(p, exclude.as_deref(), &mut walk.pages, &mut walk.skipped);
+            walk_folder(
+                p,
+                kind,
+                exclude.as_deref(),
+                &mut walk.pages,
+                &mut walk.skipped,
+            );
             walk.skipped[before..].sort();
         } else {
             walk.pages.push(Input {

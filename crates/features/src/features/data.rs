@@ -13,6 +13,7 @@ use super::Extractor;
 use super::candidate::{self, Candidates, Density};
 use super::lexicon::{iso639_1, tokens, word_hash};
 use super::module::Module;
+use super::repeat::{self, Repeats};
 use super::seeds;
 use super::structure::{ElemInfo, Structure};
 use super::text::TextStats;
@@ -74,6 +75,8 @@ pub(crate) struct PageData<'p> {
     pub(super) groups: GroupMemo<'p>,
     pub(super) cand: Candidates,
     pub(super) dens: Density,
+    /// Runs of repeated items (module `repeat`).
+    pub(super) reps: Repeats,
     /// Per element, the `class_outer` groups on it or an ancestor (bit per group).
     pub(super) outer: Vec<u32>,
     /// Title words (distinct, with a letter or digit).
@@ -168,6 +171,11 @@ impl<'p> PageData<'p> {
         } else {
             Density::default()
         };
+        let reps = if ex.on(Module::Repeat) {
+            repeat::repeats(page, &st, &stats)
+        } else {
+            Repeats::default()
+        };
         let (lang_value, lang_block) = ex.block_languages(page, &stats, lang);
         let (regex_hits, nre) = ex.regex_hits(page);
         let date_window = ex.date_window(&regex_hits, nre, n);
@@ -217,6 +225,7 @@ impl<'p> PageData<'p> {
             groups,
             cand,
             dens,
+            reps,
             outer,
             title_len,
             doc_words: 0,

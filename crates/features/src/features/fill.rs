@@ -333,6 +333,50 @@ pub(super) fn density_in_article(d: &PageData<'_>, _: u8, out: &mut [f32]) {
     });
 }
 
+// repeat
+
+pub(super) fn repeat_items(d: &PageData<'_>, _: u8, out: &mut [f32]) {
+    fill(out, |i| d.reps.items.get(i).copied().unwrap_or(0.0));
+}
+
+pub(super) fn repeat_share(d: &PageData<'_>, _: u8, out: &mut [f32]) {
+    fill(out, |i| d.reps.share.get(i).copied().unwrap_or(0.0));
+}
+
+pub(super) fn repeat_item_words(d: &PageData<'_>, _: u8, out: &mut [f32]) {
+    fill(out, |i| d.reps.item_words.get(i).copied().unwrap_or(0.0));
+}
+
+pub(super) fn repeat_spread(d: &PageData<'_>, _: u8, out: &mut [f32]) {
+    fill(out, |i| d.reps.spread.get(i).copied().unwrap_or(0.0));
+}
+
+pub(super) fn repeat_first_item(d: &PageData<'_>, _: u8, out: &mut [f32]) {
+    fill(out, |i| {
+        flag(d.reps.first_item.get(i).copied().unwrap_or(false))
+    });
+}
+
+pub(super) fn repeat_item_start(d: &PageData<'_>, _: u8, out: &mut [f32]) {
+    fill(out, |i| {
+        flag(d.reps.item_start.get(i).copied().unwrap_or(false))
+    });
+}
+
+pub(super) fn repeat_page_share(d: &PageData<'_>, _: u8, out: &mut [f32]) {
+    out.fill(d.reps.page_share);
+}
+
+pub(super) fn repeat_page_items(d: &PageData<'_>, _: u8, out: &mut [f32]) {
+    out.fill(d.reps.page_items);
+}
+
+// declared
+
+pub(super) fn page_declared(d: &PageData<'_>, _: u8, out: &mut [f32]) {
+    out.fill(f32::from(d.page.declared.index()));
+}
+
 // justext
 
 pub(super) fn justext_cf(d: &PageData<'_>, _: u8, out: &mut [f32]) {

@@ -50,6 +50,7 @@ pub(crate) mod lexicon;
 mod module;
 mod regexp;
 mod registry;
+mod repeat;
 pub mod seeds;
 pub(crate) mod structure;
 mod table;
@@ -262,6 +263,8 @@ impl Extractor {
             Module::Density,
             Module::JusText,
             Module::Kimatu,
+            Module::Repeat,
+            Module::Declared,
         ] {
             c.fixed(m)?;
         }

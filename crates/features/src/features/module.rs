@@ -38,11 +38,15 @@ pub enum Module {
     JusText,
     /// `kimatu`.
     Kimatu,
+    /// `repeat`.
+    Repeat,
+    /// `declared`.
+    Declared,
 }
 
 impl Module {
     /// Every module, in column order.
-    pub const ALL: [Module; 17] = [
+    pub const ALL: [Module; 19] = [
         Module::Main,
         Module::Markup,
         Module::Content,
@@ -60,6 +64,8 @@ impl Module {
         Module::Density,
         Module::JusText,
         Module::Kimatu,
+        Module::Repeat,
+        Module::Declared,
     ];
 
     /// The module's name in configurations.
@@ -82,6 +88,8 @@ impl Module {
             Module::Density => "density",
             Module::JusText => "justext",
             Module::Kimatu => "kimatu",
+            Module::Repeat => "repeat",
+            Module::Declared => "declared",
         }
     }
 

@@ -57,6 +57,9 @@ fn names(list: &[&str]) -> Vec<String> {
 /// Values of `paragraph.position`.
 pub(super) const PARA_POSITIONS: [&str; 4] = ["only", "first", "middle", "last"];
 
+/// Default bins of the items in a run of repeated items (below 2.5: in no run).
+const RUN_ITEMS: [f64; 4] = [2.5, 4.5, 9.5, 24.5];
+
 /// Default bins of the density shares.
 const SHARES: [f64; 6] = [0.02, 0.05, 0.1, 0.25, 0.5, 0.75];
 
@@ -113,8 +116,25 @@ const REGISTRY: &[Entry] = {
         entry(M::JusText, "justext.good", f::justext_good, Flag),
         entry(M::Kimatu, "kimatu.relevance", f::kimatu_relevance, N(Some(&[-1.5, -1.0, -0.5, 0.0, 0.1, 0.32, 0.5]))),
         entry(M::Kimatu, "kimatu.kept", f::kimatu_kept, Flag),
+        entry(M::Repeat, "repeat.items", f::repeat_items, N(Some(&RUN_ITEMS))),
+        entry(M::Repeat, "repeat.share", f::repeat_share, N(Some(&SHARES))),
+        entry(M::Repeat, "repeat.item-words", f::repeat_item_words, N(Some(&[5.0, 15.0, 40.0, 100.0, 250.0]))),
+        entry(M::Repeat, "repeat.spread", f::repeat_spread, N(Some(&[0.3, 0.6, 1.0, 1.5]))),
+        entry(M::Repeat, "repeat.first-item", f::repeat_first_item, Flag),
+        entry(M::Repeat, "repeat.item-start", f::repeat_item_start, Flag),
+        entry(M::Repeat, "repeat.page-share", f::repeat_page_share, N(Some(&SHARES))),
+        entry(M::Repeat, "repeat.page-items", f::repeat_page_items, N(Some(&RUN_ITEMS))),
+        entry(M::Declared, "page.declared", f::page_declared, C(declared_names)),
     ]
 };
+
+/// The values of `page.declared`: the kinds a page declares.
+fn declared_names() -> Vec<String> {
+    crate::Declared::ALL
+        .iter()
+        .map(|d| d.name().to_string())
+        .collect()
+}
 
 /// The values of `justext.cf`: jusText's classes.
 fn justext_names() -> Vec<String> {

@@ -59,9 +59,11 @@
 //!
 //! [`Block`]: crate::page::Block
 
+pub mod declared;
 pub mod lex;
 #[cfg(test)]
 mod lex_oracle;
+mod noscript;
 pub mod scan;
 pub mod tags;
 pub mod tree;
@@ -160,8 +162,25 @@ impl Segmenter {
         self.max_blocks
     }
 
-    /// Segments one decoded document.
+    /// Segments one decoded document: as a browser with scripting on parses it, or, when the
+    /// text inside its `<noscript>` elements outweighs that of its blocks, as a script-less one
+    /// does (the page's content is a crawler view; [`Page::noscript_view`]).
     pub fn segment(&mut self, html: &str) -> Result<Page, SegmentError> {
+        let page = self.segment_scripted(html)?;
+        let mut page = match noscript::crawler_view(html, || page.text.split_whitespace().count()) {
+            Some(view) => {
+                let mut page = self.segment_scripted(&view)?;
+                page.noscript_view = true;
+                page
+            }
+            None => page,
+        };
+        page.declared = declared::declared(html);
+        Ok(page)
+    }
+
+    /// Segments one decoded document with scripting on (`<noscript>` content is text).
+    fn segment_scripted(&mut self, html: &str) -> Result<Page, SegmentError> {
         if html.len() >= MAX_DOCUMENT {
             return Err(SegmentError::TooLarge(html.len()));
         }

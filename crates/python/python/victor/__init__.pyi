@@ -24,6 +24,17 @@ class Document(TypedDict):
 class VictorError(ValueError):
     """A page could not be cleaned, or a model could not be loaded; the message says why."""
 
+class WarcWarning(UserWarning):
+    """A broken record in a WARC file read by Cleaner.clean_warc: the message names the file, the
+    record's byte offset and the reason; reading goes on."""
+
+class Texts(list[str | None]):
+    """What Cleaner.clean_many returns: the texts in order; with errors="skip" a failed page is
+    None and `errors` maps its index to the reason."""
+
+    errors: dict[int, str]
+    def __init__(self, texts: Iterable[str | None] = ..., errors: dict[int, str] | None = ...) -> None: ...
+
 class Cleaner:
     """Cleans web pages with a victor model (the built-in default when model is None)."""
 
@@ -42,10 +53,18 @@ class Cleaner:
     def label(self, html: str | bytes, *, charset: str | None = None, url: str | None = None) -> Document:
         """URL, title, language, text and every block with its label and probabilities;
         `charset` and `url` as for `clean`."""
-    def clean_many(self, pages: Iterable[str | bytes], threads: int = 1) -> list[str]:
-        """The texts of many pages, in order, cleaned on `threads` threads."""
+    def clean_many(
+        self,
+        pages: Iterable[str | bytes],
+        threads: int = 1,
+        errors: Literal["raise", "skip"] = "raise",
+    ) -> Texts:
+        """The texts of many pages, in order, cleaned on `threads` threads. errors="raise": a
+        page that cannot be cleaned raises VictorError naming its index; errors="skip": it gives
+        None and the result's `errors` maps its index to the reason."""
     def clean_warc(self, path: str | PathLike[str]) -> WarcPages:
-        """The HTML pages of a WARC file (gzipped or not), cleaned as they are read."""
+        """The HTML pages of a WARC file (gzipped or not), cleaned as they are read. A broken
+        record is skipped with a WarcWarning naming the file, its byte offset and the reason."""
     @property
     def decoding(self) -> str: ...
 
@@ -62,7 +81,10 @@ class WarcPages(Iterator[WarcPage]):
     def __next__(self) -> WarcPage: ...
     @property
     def stats(self) -> dict[str, int]:
-        """pages, failed, not_html, other (records that are no page), broken."""
+        """Counts so far: pages, failed, not_html, other (records that are no page), broken."""
+    @property
+    def broken_records(self) -> list[tuple[int, str]]:
+        """The broken records so far: (byte offset, reason), in file order."""
 
 def clean(
     html: str | bytes,

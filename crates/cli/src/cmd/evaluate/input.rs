@@ -118,6 +118,15 @@ impl Input {
         }
     }
 
+    /// A manifest field of page `i` as text (`None` for an annotated set, or a page whose line
+    /// lacks the field).
+    pub(crate) fn page_field(&self, i: usize, field: &str) -> Option<String> {
+        match &self.source {
+            Source::Annotated(_) => None,
+            Source::Manifest { entries, .. } => entries.get(i).and_then(|e| e.field(field)),
+        }
+    }
+
     /// How the gold is read, for tables: `annotated` or `manifest (importer)`.
     pub(crate) fn describe(&self) -> String {
         match &self.source {

@@ -2,7 +2,6 @@
 //! thread of their own), labelled on the thread pool in chunks (output keeps the records'
 //! order), written to standard output or one file per WARC file under `--out`.
 
-use std::ffi::OsString;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -13,7 +12,7 @@ use victor::warc::{Reader, Record, Skip, html_page};
 use victor::{Cleaner, Page};
 
 use super::{Args, Format, Input, Job, StdoutState, label_html, thread_pool, to_stdout};
-use crate::util::{interrupt, output};
+use crate::util::{inputs, interrupt, output};
 use victor_features::within::Within;
 
 /// Records labelled together on the pool (bounded, so memory stays flat).
@@ -22,54 +21,52 @@ const CHUNK: usize = 256;
 /// Bytes of record blocks in one chunk at most: three chunks are in memory at once.
 const CHUNK_BYTES: usize = 8 << 20;
 
-/// Whether the inputs are WARC files: `--input warc`, or (with `--input auto`) every input
-/// named *.warc or *.warc.gz. A mix of WARC files and pages is refused.
+/// Whether the inputs are WARC files: `--input warc`, or (with `--input auto`) when every input
+/// is a file named *.warc or *.warc.gz, a folder holding such files, or standard input holding
+/// a WARC stream (plain or gzipped; sniffed). A mix of WARC files and pages is refused, and so
+/// is a folder holding both.
 pub(super) fn wanted(args: &Args) -> anyhow::Result<bool> {
     match args.input {
         Input::Warc => Ok(true),
         Input::Html => Ok(false),
         Input::Auto => {
-            let warc = args
-                .sources
-                .pages
-                .iter()
-                .filter(|p| is_warc_name(p))
-                .count();
-            if warc > 0 && (warc < args.sources.pages.len() || args.sources.files_from.is_some()) {
+            let (mut warcs, mut pages, mut stdin_warc) = (0, 0, false);
+            for p in &args.sources.pages {
+                let warc = if inputs::is_stdin(p) {
+                    stdin_warc = inputs::stdin_is_warc().context("cannot read standard input")?;
+                    stdin_warc
+                } else if p.is_dir() {
+                    match inputs::folder_holds(p) {
+                        (true, true) => anyhow::bail!(
+                            "{} holds both WARC files and pages: label them separately \
+                             (--input warc takes only its WARC files, --input html only its pages)",
+                            p.display()
+                        ),
+                        (warc, _) => warc,
+                    }
+                } else {
+                    inputs::is_warc_name(p)
+                };
+                if warc {
+                    warcs += 1;
+                } else {
+                    pages += 1;
+                }
+            }
+            if warcs > 0 && (pages > 0 || args.sources.files_from.is_some()) {
+                if stdin_warc {
+                    anyhow::bail!(
+                        "standard input holds a WARC stream, the other inputs are pages: \
+                         label them separately (--input warc reads `-` as WARC)"
+                    );
+                }
                 anyhow::bail!(
                     "WARC files and pages in one run: label them separately (or say --input warc)"
                 );
             }
-            Ok(warc > 0)
+            Ok(warcs > 0)
         }
     }
-}
-
-/// Whether a file is named like a WARC file (`*.warc`, `*.warc.gz`, in any case; the rest of
-/// the name may be any bytes).
-fn is_warc_name(p: &Path) -> bool {
-    let ext_is = |p: &Path, ext: &str| p.extension().is_some_and(|e| e.eq_ignore_ascii_case(ext));
-    ext_is(p, "warc")
-        || (ext_is(p, "gz") && p.file_stem().is_some_and(|s| ext_is(Path::new(s), "warc")))
-}
-
-/// The name of a WARC file without .warc.gz, .warc or .gz (in any case), its bytes kept as
-/// they are (`stdin` for standard input).
-fn warc_stem(p: &Path) -> OsString {
-    let Some(name) = p.file_name() else {
-        return "stdin".into();
-    };
-    let mut stem = Path::new(name);
-    for ext in ["gz", "warc"] {
-        if stem
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case(ext))
-            && let Some(s) = stem.file_stem()
-        {
-            stem = Path::new(s);
-        }
-    }
-    stem.as_os_str().to_os_string()
 }
 
 /// What one WARC file gave.
@@ -133,33 +130,42 @@ pub(super) fn run(args: &Args, cleaner: &Cleaner, job: Job<'_>) -> anyhow::Resul
             "--format html is for pages, not WARC files: use jsonl, jsonl-text, text or csv"
         );
     }
-    let mut files: Vec<PathBuf> = args.sources.pages.clone();
-    if let Some(list) = &args.sources.files_from {
-        let text = if list.as_os_str() == "-" {
-            std::io::read_to_string(std::io::stdin()).context("cannot read standard input")?
-        } else {
-            std::fs::read_to_string(list)
-                .with_context(|| format!("cannot read {}", list.display()))?
-        };
-        files.extend(
-            text.lines()
-                .filter(|l| !l.trim().is_empty())
-                .map(PathBuf::from),
-        );
+    let walk = inputs::collect_warcs(
+        &args.sources.pages,
+        args.sources.files_from.as_deref(),
+        args.out.as_deref(),
+    )?;
+    walk.report(args.verbose);
+    if walk.pages.is_empty() {
+        return Err(walk.none_of(
+            inputs::Kind::Warcs,
+            "label",
+            &args.sources.pages,
+            args.sources.files_from.as_deref(),
+        ));
     }
-    if files.is_empty() {
-        anyhow::bail!("no WARC file given");
-    }
+    let files = walk.pages;
+    // Under --out, each WARC file's output: its path relative to the folder it was found in (or
+    // its file name) without .warc(.gz), with the format's extension; `-` is `stdin`.
+    let mut out_paths = Vec::with_capacity(files.len());
     if let Some(dir) = &args.out {
         output::prepare_dir(dir, "--out")?;
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = std::collections::HashMap::<PathBuf, &Path>::new();
         for f in &files {
-            if !seen.insert(warc_stem(f)) {
+            let out = f.out_path(dir, args.format.extension());
+            if let Some(other) = seen.insert(out.clone(), &f.path) {
                 anyhow::bail!(
-                    "two WARC files named {} would write one file under --out",
-                    warc_stem(f).to_string_lossy()
+                    "{} and {} would both write {}: rename one, or label them into separate folders",
+                    other.display(),
+                    f.path.display(),
+                    out.display()
                 );
             }
+            if let Some(folder) = out.parent() {
+                std::fs::create_dir_all(folder)
+                    .with_context(|| format!("cannot create {}", folder.display()))?;
+            }
+            out_paths.push(out);
         }
     }
     let jobs = crate::util::values::threads(args.jobs, usize::MAX);
@@ -173,13 +179,14 @@ pub(super) fn run(args: &Args, cleaner: &Cleaner, job: Job<'_>) -> anyhow::Resul
     let stdout = std::io::stdout();
     let stdout_state = StdoutState::default();
     let mut all_ok = true;
-    for file in &files {
+    for (i, input) in files.iter().enumerate() {
         if interrupt::requested() {
             break;
         }
+        let file = &input.path;
         let name = file.display().to_string();
-        let reader = if file.as_os_str() == "-" {
-            Reader::from_read(std::io::stdin())
+        let reader = if inputs::is_stdin(file) {
+            inputs::stdin().and_then(Reader::from_read)
         } else {
             Reader::open(file)
         };
@@ -192,14 +199,15 @@ pub(super) fn run(args: &Args, cleaner: &Cleaner, job: Job<'_>) -> anyhow::Resul
             }
         };
         let mut counts = Counts::default();
-        let r = match &args.out {
-            Some(dir) => {
-                let mut out_name = warc_stem(file);
-                out_name.push(".");
-                out_name.push(args.format.extension());
-                let path = dir.join(out_name);
-                // Written whole into a temporary file, then renamed over `path`: an interrupted
-                // or failed file leaves nothing, neither half an output nor the temporary file.
+        let r = match out_paths.get(i) {
+            Some(path) => {
+                // Written whole into a temporary file beside it, then renamed over `path`: an
+                // interrupted or failed file leaves nothing, neither half an output nor the
+                // temporary file.
+                let dir = match path.parent() {
+                    Some(d) if !d.as_os_str().is_empty() => d,
+                    _ => Path::new("."),
+                };
                 let mut tmp = output::temp_file_in(dir)?;
                 let mut w = BufWriter::new(&mut tmp);
                 let state = StdoutState::default();
@@ -211,7 +219,7 @@ pub(super) fn run(args: &Args, cleaner: &Cleaner, job: Job<'_>) -> anyhow::Resul
                 drop(w);
                 match r {
                     Ok(()) if !interrupt::requested() => tmp
-                        .persist(&path)
+                        .persist(path)
                         .map(drop)
                         .map_err(|e| e.error)
                         .with_context(|| {

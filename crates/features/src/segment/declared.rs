@@ -1,0 +1,168 @@
+//! What a page declares itself to be: its schema.org `@type` (JSON-LD) and its Open Graph
+//! `og:type`.
+//!
+//! What counts as content depends on the kind of page (a thread's posts, a listing's items, a
+//! product's description), and a block and its neighbours do not show the kind. Most pages of
+//! today's web say it in their structured data: on wcxb's `dev` pages, 50 of 70 product pages
+//! declare a `Product`, 36 of 91 forum pages a `DiscussionForumPosting` or `QAPage`, and most
+//! articles an `Article` type or `og:type` `article`. The segmenter scans the document once for
+//! the two markers (`"@type"` and `og:type`, with a SIMD substring search; script contents are
+//! never blocks, so the scan reads the raw document) and keeps the most telling kind.
+
+use memchr::memmem;
+
+/// The kind of page a document declares, most telling first.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Declared {
+    /// A discussion: `DiscussionForumPosting`, `QAPage`, `Question`, `SocialMediaPosting`.
+    Forum,
+    /// A product: `Product`, `Offer`, `AggregateOffer`, `og:type` `product`.
+    Product,
+    /// A list of things: `ItemList`, `CollectionPage`, `SearchResultsPage`, `OfferCatalog`,
+    /// `og:type` `product.group`.
+    List,
+    /// An article: `Article`, `NewsArticle`, `BlogPosting`, `Recipe`, ..., `og:type` `article`.
+    Article,
+    /// Only a generic declaration: `WebPage`, `WebSite`, `og:type` `website`, ...
+    Website,
+    /// Nothing declared.
+    #[default]
+    None,
+}
+
+impl Declared {
+    /// Every value, in the order of [`Declared::index`].
+    pub const ALL: [Declared; 6] = [
+        Declared::Forum,
+        Declared::Product,
+        Declared::List,
+        Declared::Article,
+        Declared::Website,
+        Declared::None,
+    ];
+
+    /// The value's name (the feature's category).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Declared::Forum => "forum",
+            Declared::Product => "product",
+            Declared::List => "list",
+            Declared::Article => "article",
+            Declared::Website => "website",
+            Declared::None => "none",
+        }
+    }
+
+    /// The value's position in [`Declared::ALL`].
+    pub const fn index(self) -> u8 {
+        self as u8
+    }
+
+    /// The kind a schema.org type or an `og:type` names (`None` for the rest).
+    fn of_type(name: &[u8]) -> Option<Declared> {
+        let kind = match name {
+            b"DiscussionForumPosting" | b"QAPage" | b"Question" | b"SocialMediaPosting" => {
+                Declared::Forum
+            }
+            b"Product" | b"Offer" | b"AggregateOffer" | b"ProductGroup" | b"product" => {
+                Declared::Product
+            }
+            b"ItemList" | b"CollectionPage" | b"SearchResultsPage" | b"OfferCatalog"
+            | b"product.group" => Declared::List,
+            b"Article" | b"NewsArticle" | b"BlogPosting" | b"Blog" | b"Report" | b"TechArticle"
+            | b"ScholarlyArticle" | b"Recipe" | b"HowTo" | b"article" => Declared::Article,
+            b"WebPage" | b"WebSite" | b"website" | b"AboutPage" | b"ContactPage" => {
+                Declared::Website
+            }
+            _ => return None,
+        };
+        Some(kind)
+    }
+}
+
+/// At most this many markers of each kind are read (a page of thousands of JSON-LD items
+/// repeats the same few types).
+const MAX_MARKERS: usize = 64;
+
+/// The most telling kind among the page's `"@type"` values and `og:type` contents.
+pub(crate) fn declared(html: &str) -> Declared {
+    let bytes = html.as_bytes();
+    let mut best = Declared::None;
+    for at in memmem::find_iter(bytes, b"\"@type\"").take(MAX_MARKERS) {
+        let rest = bytes.get(at + b"\"@type\"".len()..).unwrap_or_default();
+        for name in type_values(rest) {
+            if let Some(k) = Declared::of_type(name) {
+                best = best.min(k);
+            }
+        }
+    }
+    for at in memmem::find_iter(bytes, b"og:type").take(MAX_MARKERS) {
+        // `<meta property="og:type" content="article">`: the content within the tag.
+        let rest = bytes.get(at..).unwrap_or_default();
+        let tag = &rest[..rest.iter().position(|&b| b == b'>').unwrap_or(rest.len())];
+        if let Some(c) = memmem::find(tag, b"content=") {
+            let value = tag.get(c + b"content=".len()..).unwrap_or_default();
+            if let Some(name) = quoted(value)
+                && let Some(k) = Declared::of_type(name)
+            {
+                best = best.min(k);
+            }
+        }
+    }
+    best
+}
+
+/// The string or strings after `"@type"`: `: "Product"` or `: ["Article", "NewsArticle"]`.
+fn type_values(rest: &[u8]) -> impl Iterator<Item = &[u8]> {
+    let rest = skip_space(rest);
+    let rest = match rest.split_first() {
+        Some((b':', r)) => skip_space(r),
+        _ => &[][..],
+    };
+    let (list, single) = match rest.split_first() {
+        Some((b'[', r)) => {
+            let end = r.iter().position(|&b| b == b']').unwrap_or(0).min(512);
+            (&r[..end], None)
+        }
+        _ => (&[][..], quoted(rest)),
+    };
+    let listed = list
+        .split(|&b| b == b',')
+        .filter_map(|item| quoted(skip_space(item)));
+    single.into_iter().chain(listed)
+}
+
+/// The text of a string that starts `s` (`"x"` or `'x'`), at most 64 bytes long.
+fn quoted(s: &[u8]) -> Option<&[u8]> {
+    let (&q, rest) = s.split_first()?;
+    if q != b'"' && q != b'\'' {
+        return None;
+    }
+    let end = rest.iter().take(64).position(|&b| b == q)?;
+    rest.get(..end)
+}
+
+fn skip_space(s: &[u8]) -> &[u8] {
+    let n = s.iter().take_while(|b| b.is_ascii_whitespace()).count();
+    &s[n..]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_ld_and_open_graph_types_are_read_and_the_most_telling_wins() {
+        let article = r#"<meta property="og:type" content="article"><script type="application/ld+json">{"@type": "WebPage"}</script>"#;
+        assert_eq!(declared(article), Declared::Article);
+        let product = r#"<script>{"@context":"https://schema.org","@type":"Product","offers":{"@type":"Offer"}}</script><meta property='og:type' content='website'>"#;
+        assert_eq!(declared(product), Declared::Product);
+        let thread = r#"{"@type" : ["DiscussionForumPosting", "Article"]}"#;
+        assert_eq!(declared(thread), Declared::Forum);
+        let list = r#"<meta property="og:type" content="product.group">"#;
+        assert_eq!(declared(list), Declared::List);
+        assert_eq!(declared("<p>no markers</p>"), Declared::None);
+        assert_eq!(declared(r#"{"@type": "Person"}"#), Declared::None);
+        assert_eq!(declared(r#""@type": ["#), Declared::None, "cut short");
+    }
+}

@@ -1,0 +1,153 @@
+//! Crawler views: a page whose content sits inside `<noscript>`.
+//!
+//! victor parses as a browser with scripting on does: the content of `<noscript>` is raw text
+//! and never becomes a block. That is right for the usual tracking pixel or "please enable
+//! JavaScript", but JavaScript applications ship the page's whole text there for crawlers and
+//! script-less browsers: a Discourse forum's posts are in `<noscript data-path=...>` while the
+//! visible tree holds a splash screen (18 of the 90 forum pages of wcxb's `dev` split had none of
+//! their gold text in victor's blocks). When the text inside a page's `<noscript>` elements
+//! outweighs the text of its blocks, the page is parsed again as a script-less browser would
+//! parse it: each such `<noscript>` read as a `<div>`.
+//!
+//! The start and end tags are rewritten in place with tags of the same length (`<noscript` as
+//! `<div` and five spaces, `</noscript>` as `</div` and five spaces and `>`, both valid HTML),
+//! so that every block's byte offsets still point into the document as it was.
+
+use memchr::memmem;
+
+/// Words the `<noscript>` text must hold before a page is parsed again for it.
+const MIN_WORDS: usize = 100;
+
+/// How many times the visible blocks' words the `<noscript>` text must hold.
+const OUTWEIGH: usize = 2;
+
+/// A `<noscript>` element's start tag (from `<`) and end tag (from `<`), in bytes.
+struct Span {
+    start: usize,
+    end: usize,
+}
+
+/// The `<noscript>` elements of a document whose text counts: their start and end tags, and
+/// the words of text (outside markup) between them. An unclosed one counts for nothing.
+fn spans(html: &str) -> (Vec<Span>, usize) {
+    let bytes = html.as_bytes();
+    let mut out = Vec::new();
+    let mut words = 0;
+    let mut from = 0;
+    while let Some(at) = find_ci(bytes, from, b"<noscript", b"<NOSCRIPT") {
+        // The tag name must end here (`<noscripts>` is another tag).
+        let after = at + b"<noscript".len();
+        if !matches!(
+            bytes.get(after),
+            Some(b'>' | b' ' | b'\t' | b'\n' | b'\r' | b'/')
+        ) {
+            from = after;
+            continue;
+        }
+        let Some(end) = find_ci(bytes, after, b"</noscript", b"</NOSCRIPT") else {
+            break;
+        };
+        let close = end + b"</noscript".len();
+        if bytes.get(close) != Some(&b'>') {
+            from = close;
+            continue;
+        }
+        words += text_words(bytes.get(after..end).unwrap_or_default());
+        out.push(Span { start: at, end });
+        from = close;
+    }
+    (out, words)
+}
+
+/// The first position at or after `from` of a tag name written in lower case (`lower`) or in
+/// upper case (`upper`).
+fn find_ci(hay: &[u8], from: usize, lower: &[u8], upper: &[u8]) -> Option<usize> {
+    let rest = hay.get(from..)?;
+    match (memmem::find(rest, lower), memmem::find(rest, upper)) {
+        (Some(a), Some(b)) => Some(from + a.min(b)),
+        (Some(a), None) | (None, Some(a)) => Some(from + a),
+        (None, None) => None,
+    }
+}
+
+/// Words of text in a piece of HTML: runs of alphanumeric characters outside `<...>`.
+fn text_words(html: &[u8]) -> usize {
+    let (mut words, mut in_tag, mut in_word) = (0, false, false);
+    for &b in html {
+        match b {
+            b'<' => {
+                in_tag = true;
+                in_word = false;
+            }
+            b'>' => in_tag = false,
+            _ if in_tag => {}
+            _ if b.is_ascii_alphanumeric() || b >= 0x80 => {
+                if !in_word {
+                    words += 1;
+                    in_word = true;
+                }
+            }
+            _ => in_word = false,
+        }
+    }
+    words
+}
+
+/// The document read as a script-less browser reads it (each counted `<noscript>` as a `<div>`,
+/// bytes in place), when the text of its `<noscript>` elements outweighs `visible_words()`, the
+/// words of the blocks the scripted parse found (counted only for a page with `<noscript>`);
+/// else `None`.
+pub(super) fn crawler_view(html: &str, visible_words: impl FnOnce() -> usize) -> Option<String> {
+    if memmem::find(html.as_bytes(), b"<noscript").is_none()
+        && memmem::find(html.as_bytes(), b"<NOSCRIPT").is_none()
+    {
+        return None;
+    }
+    let (spans, words) = spans(html);
+    if words < MIN_WORDS || words < OUTWEIGH.saturating_mul(visible_words()) {
+        return None;
+    }
+    let mut doc = html.as_bytes().to_vec();
+    for s in &spans {
+        doc.get_mut(s.start..s.start + b"<noscript".len())?
+            .copy_from_slice(b"<div     ");
+        doc.get_mut(s.end..s.end + b"</noscript>".len())?
+            .copy_from_slice(b"</div     >");
+    }
+    // Only ASCII bytes were replaced by ASCII bytes.
+    String::from_utf8(doc).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(n: usize) -> String {
+        (0..n).map(|i| format!("word{i} ")).collect()
+    }
+
+    #[test]
+    fn a_page_whose_text_is_in_noscript_is_read_without_scripts() {
+        let html = format!(
+            "<body><div>Loading</div><noscript data-path=\"/t/1\"><p>{}</p></NOSCRIPT></body>",
+            words(150)
+        );
+        let view = crawler_view(&html, || 1).expect("the crawler view");
+        assert_eq!(view.len(), html.len());
+        assert!(view.contains("<div      data-path=\"/t/1\"><p>word0"));
+        assert!(view.contains("</div     ></body>"));
+    }
+
+    #[test]
+    fn a_page_with_its_text_visible_or_a_small_noscript_is_left_alone() {
+        let small = "<body><p>Text</p><noscript><img src=x>Enable JavaScript</noscript></body>";
+        assert!(crawler_view(small, || 1).is_none());
+        let big = format!("<body><noscript><p>{}</p></noscript></body>", words(150));
+        assert!(crawler_view(&big, || 500).is_none(), "the page shows more");
+        assert!(crawler_view(&big, || 10).is_some());
+        let unclosed = format!("<body><noscript><p>{}</p></body>", words(150));
+        assert!(crawler_view(&unclosed, || 0).is_none());
+        let other = format!("<body><noscripts>{}</noscripts></body>", words(150));
+        assert!(crawler_view(&other, || 0).is_none());
+    }
+}
