@@ -219,11 +219,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     )?;
     write!(std::io::stdout(), "{}", report(&inputs, &per_input, &all))?;
     if let Some(field) = &args.group_by {
-        write!(
-            std::io::stdout(),
-            "{}",
-            by_group(&inputs, &outcomes, field)
-        )?;
+        write!(std::io::stdout(), "{}", by_group(&inputs, &outcomes, field))?;
     }
     if args.worst > 0 {
         write!(
@@ -346,10 +342,7 @@ fn by_group(inputs: &[Input], outcomes: &[Outcome], field: &str) -> String {
     for o in outcomes {
         if let Some(t) = o.text {
             let value = o.group.clone().unwrap_or_else(|| "(none)".to_string());
-            groups
-                .entry((o.input, value))
-                .or_insert_with(TextScores::new)
-                .push(t);
+            groups.entry((o.input, value)).or_default().push(t);
         }
     }
     let mut x = Table::new(&[
@@ -367,9 +360,7 @@ fn by_group(inputs: &[Input], outcomes: &[Outcome], field: &str) -> String {
     ]);
     for ((input, value), scores) in &groups {
         let mut row = vec![
-            inputs
-                .get(*input)
-                .map_or(String::new(), |i| i.name.clone()),
+            inputs.get(*input).map_or(String::new(), |i| i.name.clone()),
             value.clone(),
             scores.len().to_string(),
         ];
