@@ -151,7 +151,9 @@ impl FeatureConfig {
 
     /// The configuration as pretty JSON.
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_default()
+        // Structs of strings, numbers and lists, with string keys: nothing serde_json refuses
+        // (a NaN becomes `null`).
+        serde_json::to_string_pretty(self).expect("a feature configuration serializes")
     }
 
     /// Whether a module is switched on.

@@ -35,6 +35,7 @@
 use std::borrow::Cow;
 use std::sync::LazyLock;
 
+use crate::within::Within;
 use encoding_rs::{Encoding, UTF_8};
 use regex::bytes::Regex;
 
@@ -101,7 +102,8 @@ pub fn decode_with_charset<'a>(
         .and_then(|c| Encoding::for_label(c.trim().as_bytes()))
         .map(Encoding::output_encoding);
     if let Some((enc, bom_len)) = Encoding::for_bom(bytes) {
-        let rest = bytes.get(bom_len..).unwrap_or_default();
+        // The mark was found at the start of `bytes`.
+        let rest = bytes.within(bom_len..);
         return Ok(decode_as(enc, rest, EncodingSource::Bom));
     }
     if let Some(enc) = declared_utf16_without_bom(bytes) {
@@ -139,6 +141,12 @@ pub fn decode_with_charset<'a>(
         // has a stray legacy byte. What detection says decides: a legacy encoding other than
         // windows-1252 (windows-1251 Cyrillic under a copied `<meta charset=utf-8>`) is read as
         // such; windows-1252 is what the UTF-8 reading below gives the stray bytes anyway.
+        //
+        // Overlong forms and surrogates (`C0 AF`, `ED A0 80`) are UTF-8 that a careless encoder
+        // wrote, not legacy text: a page made of UTF-8 and such sequences is read as declared,
+        // each of them U+FFFD as browsers read them, not re-detected (chardetng would take the
+        // bytes for Chinese or Japanese and turn the whole page into mojibake).
+        Some(enc) if enc == UTF_8 && forbidden_utf8(bytes) => (UTF_8, EncodingSource::Meta),
         Some(enc) if enc == UTF_8 => match guess_legacy(bytes) {
             (guess, source) if guess != UTF_8 && guess != encoding_rs::WINDOWS_1252 => {
                 (guess, source)
@@ -256,7 +264,7 @@ fn push_piece(sample: &mut Vec<u8>, bytes: &[u8], start: usize, end: usize) {
     if !sample.is_empty() {
         sample.push(b' ');
     }
-    sample.extend_from_slice(bytes.get(start..end).unwrap_or_default());
+    sample.extend_from_slice(bytes.within(start..end));
 }
 
 /// The page as UTF-8, when it is mostly UTF-8: its multi-byte sequences, whole or cut short
@@ -270,18 +278,40 @@ fn mostly_utf8(bytes: &[u8]) -> Option<String> {
     utf8_runs(bytes, |run| match run {
         Utf8Run::Valid(s) => utf8 += count_multibyte(s.as_bytes()),
         Utf8Run::Cut => utf8 += 1,
+        // Counted byte by byte, as lone bytes, here: rule 3 weighs them as it always has;
+        // under a UTF-8 declaration [`forbidden_utf8`] counts them as UTF-8.
+        Utf8Run::Forbidden(raw) => lone += raw.len(),
         Utf8Run::Lone(_) => lone += 1,
     });
     (utf8 >= 2 && utf8 >= 2 * lone).then(|| utf8_with_fallback(bytes))
 }
 
-/// Invalid UTF-8 read as well as it goes: a cut multi-byte sequence becomes U+FFFD, a lone byte
-/// its windows-1252 character (the usual stray byte in a UTF-8 page: `\x92` for `’`).
+/// Whether invalid UTF-8 is UTF-8 written with forbidden sequences (overlong forms, surrogates,
+/// code points past U+10FFFF): at least one of them, and they, the multi-byte sequences and the
+/// cut ones at least twice the lone bytes (as in [`mostly_utf8`], with the forbidden sequences
+/// counted as UTF-8's evidence: legacy text almost never holds a lead byte followed by the two
+/// or three continuation bytes they need).
+fn forbidden_utf8(bytes: &[u8]) -> bool {
+    let (mut utf8, mut forbidden, mut lone) = (0usize, 0usize, 0usize);
+    utf8_runs(bytes, |run| match run {
+        Utf8Run::Valid(s) => utf8 += count_multibyte(s.as_bytes()),
+        Utf8Run::Cut => utf8 += 1,
+        Utf8Run::Forbidden(_) => forbidden += 1,
+        Utf8Run::Lone(_) => lone += 1,
+    });
+    forbidden >= 1 && utf8 + forbidden >= 2 * lone
+}
+
+/// Invalid UTF-8 read as well as it goes: a cut multi-byte sequence becomes U+FFFD, a forbidden
+/// sequence what browsers make of it (U+FFFD for each of its bytes, as the WHATWG decoder
+/// does), a lone byte its windows-1252 character (the usual stray byte in a UTF-8 page: `\x92`
+/// for `’`).
 fn utf8_with_fallback(bytes: &[u8]) -> String {
     let mut out = String::with_capacity(bytes.len() + 16);
     utf8_runs(bytes, |run| match run {
         Utf8Run::Valid(s) => out.push_str(s),
         Utf8Run::Cut => out.push('\u{fffd}'),
+        Utf8Run::Forbidden(raw) => out.push_str(&UTF_8.decode_without_bom_handling(raw).0),
         Utf8Run::Lone(b) => {
             let byte = [b];
             let (text, _) = encoding_rs::WINDOWS_1252.decode_without_bom_handling(&byte);
@@ -297,8 +327,27 @@ enum Utf8Run<'a> {
     Valid(&'a str),
     /// A multi-byte sequence cut short (two or more bytes, or the input's end).
     Cut,
+    /// A sequence shaped as UTF-8 (a lead byte and its continuation bytes) that UTF-8 forbids:
+    /// an overlong form, a surrogate, a code point past U+10FFFF.
+    Forbidden(&'a [u8]),
     /// A byte no UTF-8 sequence explains.
     Lone(u8),
+}
+
+/// The length of the forbidden UTF-8 sequence `bad` starts with, if it starts with one: an
+/// overlong form (`C0`/`C1`, `E0 80..9F`, `F0 80..8F`), a surrogate (`ED A0..BF`) or a code
+/// point past U+10FFFF (`F4 90..BF`, `F5..F7`), each with all its continuation bytes.
+fn forbidden_len(bad: &[u8]) -> Option<usize> {
+    let cont = |b: &u8| (0x80..=0xbf).contains(b);
+    let (&lead, rest) = bad.split_first()?;
+    let second = *rest.first()?;
+    let len = match (lead, second) {
+        (0xc0 | 0xc1, 0x80..=0xbf) => 2,
+        (0xe0, 0x80..=0x9f) | (0xed, 0xa0..=0xbf) => 3,
+        (0xf0, 0x80..=0x8f) | (0xf4, 0x90..=0xbf) | (0xf5..=0xf7, 0x80..=0xbf) => 4,
+        _ => return None,
+    };
+    bad.get(1..len)?.iter().all(cont).then_some(len)
 }
 
 /// Splits `bytes` into valid runs, cut sequences and lone bytes, in order.
@@ -319,6 +368,12 @@ fn utf8_runs<'a>(bytes: &'a [u8], mut f: impl FnMut(Utf8Run<'a>)) {
                     && !s.is_empty()
                 {
                     f(Utf8Run::Valid(s));
+                }
+                if let Some(len) = forbidden_len(bad) {
+                    let (raw, after) = bad.split_at(len);
+                    f(Utf8Run::Forbidden(raw));
+                    rest = after;
+                    continue;
                 }
                 let skip = e.error_len().unwrap_or(bad.len()).clamp(1, bad.len());
                 let (raw, after) = bad.split_at(skip);
@@ -362,15 +417,15 @@ fn sparse_symbols(bytes: &[u8]) -> bool {
     };
     let mut from = 0;
     for m in CODE.find_iter(bytes) {
-        count(bytes.get(from..m.start()).unwrap_or_default());
+        count(bytes.within(from..m.start()));
         from = m.end();
     }
-    count(bytes.get(from..).unwrap_or_default());
+    count(bytes.within(from..));
     high > 0 && high * 200 < letters
 }
 
 fn check_not_binary(bytes: &[u8]) -> Result<(), DecodeError> {
-    let head = bytes.get(..SNIFF_LEN.min(bytes.len())).unwrap_or_default();
+    let head = bytes.within(..SNIFF_LEN.min(bytes.len()));
     if head.is_empty() {
         return Ok(());
     }
@@ -438,7 +493,7 @@ fn meta_label(bytes: &[u8]) -> Option<&'static Encoding> {
         Regex::new(r#"(?i-u)<meta\b[^>]*?charset\s*=\s*["']?\s*([a-z0-9_:.+-]+)"#)
             .expect("constant regex compiles")
     });
-    let head = bytes.get(..SNIFF_LEN.min(bytes.len())).unwrap_or_default();
+    let head = bytes.within(..SNIFF_LEN.min(bytes.len()));
     let caps = META.captures(head)?;
     Encoding::for_label(caps.get(1)?.as_bytes())
 }
@@ -454,6 +509,38 @@ mod tests {
         assert_eq!(d.encoding, UTF_8);
         assert_eq!(d.source, EncodingSource::ValidUtf8);
         assert!(d.text.contains("Kosovo\u{2019}s"));
+    }
+
+    #[test]
+    fn overlong_and_surrogate_utf8_under_a_utf8_declaration_is_replacement_characters() {
+        // Each forbidden sequence as the WHATWG decoder reads it: U+FFFD for each byte.
+        for (bad, fffd) in [
+            (&b"\xc0\xaf"[..], 2),
+            (b"\xe0\x80\xaf", 3),
+            (b"\xed\xa0\x80", 3),
+            (b"\xed\xbf\xbf\xed\xa0\x80", 6),
+            (b"\xf0\x80\x80\xaf", 4),
+            (b"\xf4\x90\x80\x80", 4),
+        ] {
+            let mut page =
+                b"<html><head><meta charset=\"utf-8\"><title>T</title></head><body><p>".to_vec();
+            for k in 0..20 {
+                page.extend_from_slice(format!("Paragraph {k} of plain text ").as_bytes());
+                page.extend_from_slice(bad);
+                page.extend_from_slice(" caf\u{e9} ".as_bytes());
+            }
+            page.extend_from_slice(b"</p></body></html>");
+            let d = decode(&page).expect("decodes");
+            assert_eq!(d.encoding, UTF_8, "{bad:x?}");
+            assert_eq!(
+                d.text.matches('\u{fffd}').count(),
+                20 * fffd,
+                "{bad:x?}: {}",
+                d.text
+            );
+            assert_eq!(d.text.matches("caf\u{e9}").count(), 20, "{bad:x?}");
+            assert_eq!(d.text, String::from_utf8_lossy(&page), "{bad:x?}");
+        }
     }
 
     #[test]

@@ -26,6 +26,7 @@ mod page;
 #[allow(unreachable_pub)]
 mod segment;
 mod template;
+pub mod within;
 
 pub use config::{
     ConfigError, DEFAULT_CONFIG_JSON, FEATURE_VERSION, FeatureConfig, KeywordGroup, LangIdConfig,

@@ -8,6 +8,7 @@
 use std::ops::Range;
 
 use crate::segment::tags::Tag;
+use crate::within::Within;
 
 /// Index of an element in [`Page::elements`]. Element 0 is the document root (`#document`).
 pub type ElementId = u32;
@@ -98,17 +99,14 @@ impl Page {
     /// The text of a block.
     #[inline]
     pub fn block_text(&self, b: &Block) -> &str {
-        self.text
-            .get(b.text.start as usize..b.text.end as usize)
-            .unwrap_or_default()
+        self.text.within(b.text.start as usize..b.text.end as usize)
     }
 
     /// The split records of a block.
     #[inline]
     pub fn block_splits(&self, b: &Block) -> &[Split] {
         self.splits
-            .get(b.splits.start as usize..b.splits.end as usize)
-            .unwrap_or_default()
+            .within(b.splits.start as usize..b.splits.end as usize)
     }
 
     /// An element by id (the root for an out-of-range id).
@@ -124,16 +122,13 @@ impl Page {
     #[inline]
     pub fn class_of(&self, e: &Element) -> &str {
         self.attrs
-            .get(e.class.start as usize..e.class.end as usize)
-            .unwrap_or_default()
+            .within(e.class.start as usize..e.class.end as usize)
     }
 
     /// The lowercased `id` attribute of an element (empty if none).
     #[inline]
     pub fn id_of(&self, e: &Element) -> &str {
-        self.attrs
-            .get(e.id.start as usize..e.id.end as usize)
-            .unwrap_or_default()
+        self.attrs.within(e.id.start as usize..e.id.end as usize)
     }
 
     /// The name of a tag, known or interned for this page.

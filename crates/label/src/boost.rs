@@ -29,6 +29,7 @@ use serde::{Deserialize, Serialize};
 use victor_features::{FeatureTable, Schema};
 
 use victor_core::Probs;
+use victor_features::within::Within;
 
 /// A forest of regression trees over the raw feature values of a block; the sum of their
 /// leaves, plus `base`, is the log-odds of `other`.
@@ -433,14 +434,9 @@ impl Complete {
             let m = sums.len();
             let possible = &mut possible[..m];
             for k in 0..trees {
-                let splits = self
-                    .splits
-                    .get(k * inner..(k + 1) * inner)
-                    .unwrap_or_default();
-                let leaves = self
-                    .leaves
-                    .get(k * (inner + 1)..(k + 1) * (inner + 1))
-                    .unwrap_or_default();
+                // Complete trees: `inner` splits and `inner + 1` leaves each.
+                let splits = self.splits.within(k * inner..(k + 1) * inner);
+                let leaves = self.leaves.within(k * (inner + 1)..(k + 1) * (inner + 1));
                 possible.fill(all);
                 for split in splits {
                     let values = column(usize::from(split.feature))

@@ -25,6 +25,7 @@ use victor_features::Tag;
 use victor_features::{Block, Page};
 
 use crate::render::Line;
+use victor_features::within::ItemAt;
 
 /// The structure every element belongs to, found in one pass over the elements from the root.
 #[derive(Clone, Copy, Debug, Default)]
@@ -54,7 +55,8 @@ fn places(page: &Page) -> (Vec<Place>, Vec<bool>) {
     let mut nested = vec![false; n];
     for e in victor_features::top_down(page) {
         let el = page.element(e);
-        let up = p.get(el.parent as usize).copied().unwrap_or_default();
+        // Every element's parent is an element (the root is its own).
+        let up = p.item_at(el.parent as usize);
         let mut me = up;
         let t = el.tag;
         if is_list(t) {
@@ -220,7 +222,7 @@ fn table_rows(
         let Some(b) = page.blocks.get(i) else {
             continue;
         };
-        let pl = place.get(b.parent as usize).copied().unwrap_or_default();
+        let pl = place.item_at(b.parent as usize);
         if !labels.get(i).is_some_and(|l| l.is_content()) {
             continue;
         }
@@ -287,8 +289,8 @@ pub(crate) fn linearize(
     let place_of = |block: usize| {
         page.blocks
             .get(block)
-            .and_then(|b| place.get(b.parent as usize))
-            .copied()
+            .map(|b| place.item_at(b.parent as usize))
+            // A block index past the page (none is asked for) has no place.
             .unwrap_or_default()
     };
     let mut groups: Vec<Group> = Vec::new();

@@ -17,6 +17,7 @@ use victor_features::{Block, Page};
 use victor_features::{Props, Tag};
 
 use victor_core::Probs;
+use victor_features::within::Within;
 
 /// How a kept block connects to the previous kept block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,6 +54,22 @@ pub(crate) fn marker(page: &Page, block: &Block, label: Label) -> &'static str {
         "<l>"
     } else {
         "<p>"
+    }
+}
+
+/// Checks, in debug builds, that `labels` and `probs` hold one entry a block, as a labeler's
+/// output does. The rendering functions are public and take slices a caller could get wrong:
+/// a release build renders a block without an entry as `other` with P(other) = 1, the label
+/// that keeps nothing.
+#[track_caller]
+fn debug_check_lengths(page: &Page, labels: &[Label], probs: Option<&[Probs]>) {
+    debug_assert_eq!(labels.len(), page.blocks.len(), "one label a block");
+    if let Some(probs) = probs {
+        debug_assert_eq!(
+            probs.len(),
+            page.blocks.len(),
+            "one probability triple a block"
+        );
     }
 }
 
@@ -193,6 +210,7 @@ pub fn write_jsonl(
     probs: &[Probs],
     blocks: bool,
 ) -> io::Result<()> {
+    debug_check_lengths(page, labels, Some(probs));
     let mut text = String::new();
     render_text(page, labels, false, &mut text);
     let obj = JsonPage {
@@ -283,6 +301,7 @@ pub fn write_csv(
     labels: &[Label],
     probs: &[Probs],
 ) -> csv::Result<()> {
+    debug_check_lengths(page, labels, Some(probs));
     let mut num = String::new();
     for (i, b) in page.blocks.iter().enumerate() {
         let p = probs.get(i).copied().unwrap_or([0.0, 0.0, 1.0]);
@@ -313,7 +332,7 @@ pub const CSV_HEADER: [&str; 9] = [
 /// stay its doctype, or browsers render it in quirks mode), else at the start.
 fn injection_point(doc: &str, limit: usize) -> usize {
     let limit = limit.min(doc.len());
-    let head = doc.as_bytes().get(..limit).unwrap_or_default();
+    let head = doc.as_bytes().within(..limit);
     let lower: Vec<u8> = head.iter().map(u8::to_ascii_lowercase).collect();
     let find = |needle: &[u8], from: usize| -> Option<usize> {
         lower
@@ -353,6 +372,7 @@ fn injection_point(doc: &str, limit: usize) -> usize {
 /// as a static picture of what victor kept. The tags victor adds go inside `<head>` (or after
 /// the doctype), never before the doctype.
 pub fn render_html(doc: &str, page: &Page, labels: &[Label], probs: &[Probs]) -> String {
+    debug_check_lengths(page, labels, Some(probs));
     let mut out = String::with_capacity(doc.len() + page.blocks.len() * 120 + 1024);
     let first_block = page
         .blocks
@@ -396,7 +416,8 @@ pub fn render_html(doc: &str, page: &Page, labels: &[Label], probs: &[Probs]) ->
         out.push_str("</span>");
         pos = e;
     }
-    out.push_str(doc.get(pos..).unwrap_or_default());
+    // `pos` is 0 or the end of a block checked above to be in the document.
+    out.push_str(doc.within(pos..));
     out
 }
 

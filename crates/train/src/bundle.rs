@@ -80,7 +80,7 @@ pub(crate) const BUNDLE_FILES: &[&str] = &[META_FILE, MODEL_FILE, HELD_OUT_FILE]
 
 /// What [`write_bundle_replacing`] may write into at the destination.
 ///
-/// Whatever the choice, a bundle writer replaces only a bundle's own files ([`BUNDLE_FILES`])
+/// Whatever the choice, a bundle writer replaces only a bundle's own files (`BUNDLE_FILES`)
 /// and never removes anything else: the choice says only whether a folder that holds other
 /// things may receive a bundle's files beside them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -216,7 +216,7 @@ pub fn write_bundle(dir: &Path, meta: &BundleMeta, model_file: &Path) -> Result<
 /// A new folder is staged whole next to its place and renamed into it. In a folder that exists
 /// each of the bundle's files is staged in the folder and renamed over its name, the model
 /// before the description, once both are written: a failure before the renames leaves the old
-/// bundle as it was. Nothing but the bundle's own files ([`BUNDLE_FILES`]) is ever replaced or
+/// bundle as it was. Nothing but the bundle's own files (`BUNDLE_FILES`) is ever replaced or
 /// removed: a `held-out.txt` of an earlier `cv --keep-models` is removed only from a folder
 /// that was a bundle and nothing else.
 pub fn write_bundle_replacing(

@@ -324,6 +324,8 @@ impl Cleaner {
             .lock()
             .ok()
             .and_then(|mut p| p.pop())
+            // None spare (or the pool's lock poisoned by a panic): a new labeler, the same as
+            // a pooled one but for its buffers.
             .unwrap_or_default();
         let extractor = &inner.model.extractor;
         let language = processed

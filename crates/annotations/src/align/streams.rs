@@ -12,6 +12,7 @@ use rustc_hash::FxHashMap;
 use super::AlignError;
 use super::tag::GoldSegment;
 use super::token::{Tokenizer, strip_bullet};
+use victor_features::within::{ItemAt, Within};
 
 /// Marks "no position" in the position maps, and a gold token absent from the page.
 pub(crate) const NONE: u32 = u32::MAX;
@@ -118,10 +119,9 @@ impl Streams {
 
     /// The text of word `id`.
     pub(crate) fn word(&self, id: u32) -> &str {
-        self.word_span
-            .get(id as usize)
-            .and_then(|&(a, b)| self.word_text.get(a as usize..b as usize))
-            .unwrap_or("")
+        // Ids are handed out by `intern`, which records each word's span as it appends it.
+        let (a, b) = self.word_span.item_at(id as usize);
+        self.word_text.within(a as usize..b as usize)
     }
 
     /// Whether word `id` occurs in the page.
@@ -179,7 +179,8 @@ mod tests {
         assert_eq!(s.gold, [0, 1, 3]);
         assert_eq!(s.page_vocab, 3);
         assert!(s.in_page(2) && !s.in_page(3));
-        assert_eq!((s.word(1), s.word(3), s.word(9)), ("world", "goodbye", ""));
+        // Ids are the ones `intern` handed out (an id past them is a bug, asserted in debug).
+        assert_eq!((s.word(1), s.word(3)), ("world", "goodbye"));
         assert_eq!(s.gold_segment, [0, 0, 1]);
         assert_eq!(s.gold_wild, [false, false, true]);
         assert_eq!(s.segment_start, [0, 2, 3]);

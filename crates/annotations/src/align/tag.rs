@@ -6,6 +6,7 @@
 //! itself is a tag too.
 
 use crate::Label;
+use victor_features::within::Within;
 
 /// A tag carried by gold segments: small, copyable, comparable, and mapped to a block label.
 ///
@@ -61,7 +62,8 @@ impl SegmentKind {
             Some("<s>") => SegmentKind::Supplemental,
             _ => return (SegmentKind::Unmarked, line),
         };
-        (kind, line.get(3..).unwrap_or(""))
+        // The marker matched: three ASCII bytes.
+        (kind, line.within(3..))
     }
 }
 

@@ -19,6 +19,7 @@
 
 use unicode_normalization::UnicodeNormalization;
 use unicode_normalization::char::is_combining_mark;
+use victor_features::within::Within;
 
 /// One token: its place in the tokenizer's buffer and whether a `?` touches it.
 #[derive(Clone, Copy, Debug)]
@@ -78,7 +79,8 @@ impl Tokenizer {
 
     /// The text of a span returned by the last [`Tokenizer::run`].
     pub(crate) fn token(&self, span: &Span) -> &str {
-        self.buf.get(span.start..span.end).unwrap_or("")
+        // Spans are made by `run` over this buffer, at character boundaries.
+        self.buf.within(span.start..span.end)
     }
 
     fn push(&mut self, state: &mut State, c: char) {

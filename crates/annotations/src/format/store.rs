@@ -41,6 +41,16 @@ pub enum StoreError {
     /// The folder is not an annotated set (no readable `set.json`).
     #[error("{0} is not an annotated set (no readable set.json)")]
     NotASet(PathBuf),
+    /// The folder to write a set into holds files and is not an annotated set: writing there
+    /// could replace files victor did not write.
+    #[error(
+        "{0} holds files and is not an annotated set (no set.json of victor's): write the set \
+         into a new or empty folder, or into an existing set"
+    )]
+    NotEmpty(PathBuf),
+    /// The path to write a set into is a file.
+    #[error("{0} is a file, not a folder")]
+    NotAFolder(PathBuf),
     /// Labels were written for a page that is not in the set.
     #[error("no page file {0}: write the page with its labels first")]
     NoPage(PathBuf),
@@ -90,7 +100,8 @@ pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoreError> 
         _ => Path::new("."),
     };
     let mut builder = tempfile::Builder::new();
-    builder.prefix(".tmp-");
+    // Hidden, and recognisable as victor's should a crash leave it behind.
+    builder.prefix(".victor-tmp-");
     #[cfg(unix)]
     {
         // The umask decides, as for any new file (not 0600, as for temporary files).
@@ -103,6 +114,34 @@ pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoreError> 
     Ok(())
 }
 
+/// Checks that a set may be written into `dir`: it does not exist, is an empty folder, or holds
+/// a `set.json` that reads as a set's (of any format version: [`SetWriter::create`] names a
+/// version it does not write).
+fn check_set_folder(dir: &Path) -> Result<(), StoreError> {
+    let io = |source| StoreError::Io {
+        path: dir.to_path_buf(),
+        source,
+    };
+    let meta = match std::fs::metadata(dir) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(io(e)),
+    };
+    if !meta.is_dir() {
+        return Err(StoreError::NotAFolder(dir.to_path_buf()));
+    }
+    let is_set = std::fs::read(dir.join(SET_FILE))
+        .ok()
+        .is_some_and(|b| serde_json::from_slice::<SetInfo>(&b).is_ok());
+    if is_set {
+        return Ok(());
+    }
+    match std::fs::read_dir(dir).map_err(io)?.next() {
+        None => Ok(()),
+        Some(_) => Err(StoreError::NotEmpty(dir.to_path_buf())),
+    }
+}
+
 /// Writes pages into an annotated set folder.
 #[derive(Clone, Debug)]
 pub struct SetWriter {
@@ -112,14 +151,19 @@ pub struct SetWriter {
 impl SetWriter {
     /// Creates the set folder (or opens an existing set) and writes its `set.json`.
     ///
-    /// Pages already in the folder stay; writing a page with the same id replaces it.
+    /// Pages already in the folder stay; writing a page with the same id replaces it. Only a
+    /// new folder, an empty one or an annotated set is written into: a folder holding other
+    /// files is refused, since its `pages/`, `labels/` or `set.json` could be files victor did
+    /// not write.
     ///
     /// # Errors
     ///
-    /// [`StoreError::Io`] if the folders or `set.json` cannot be written,
+    /// [`StoreError::NotAFolder`] for a file, [`StoreError::NotEmpty`] for a folder of other
+    /// files, [`StoreError::Io`] if the folders or `set.json` cannot be written,
     /// [`StoreError::OtherFormat`] if the folder holds a set of another format version.
     pub fn create(dir: impl Into<PathBuf>, info: &SetInfo) -> Result<Self, StoreError> {
         let dir = dir.into();
+        check_set_folder(&dir)?;
         for sub in [PAGES_DIR, LABELS_DIR] {
             let path = dir.join(sub);
             std::fs::create_dir_all(&path).map_err(|source| StoreError::Io { path, source })?;

@@ -64,6 +64,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         &args.pages,
         args.files_from.as_deref(),
         args.split.as_deref(),
+        &args.out,
     )?;
     let model = match &args.model {
         Some(m) => Some(model::load(Some(m))?),
@@ -102,7 +103,12 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
         server
             .run(async {
-                let _ = tokio::signal::ctrl_c().await;
+                // Without a Ctrl-C handler the server would stop at once: it runs on, and the
+                // default action of SIGINT and SIGTERM ends it.
+                if let Err(e) = tokio::signal::ctrl_c().await {
+                    eprintln!("victor: warning: cannot listen for Ctrl-C ({e}); it still ends the server, without a last word");
+                    std::future::pending::<()>().await;
+                }
             })
             .await
             .context("annotation server failed")
@@ -111,11 +117,13 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
 }
 
 /// The pages of the arguments: annotated sets give their `pages/`, the rest is walked as by the
-/// other commands; ids are the file stems made safe as file names, unique.
+/// other commands (never into the output set `out`); ids are the file stems made safe as file
+/// names, unique.
 fn collect(
     paths: &[PathBuf],
     files_from: Option<&Path>,
     split: Option<&str>,
+    out: &Path,
 ) -> anyhow::Result<Vec<PageSource>> {
     let mut plain = Vec::new();
     let mut found: Vec<PathBuf> = Vec::new();
@@ -150,7 +158,7 @@ fn collect(
         }
     }
     if !plain.is_empty() || files_from.is_some() {
-        let walk = inputs::collect_pages(&plain, files_from)?;
+        let walk = inputs::collect_pages(&plain, files_from, Some(out))?;
         walk.report(false);
         if walk.pages.iter().any(|i| inputs::is_stdin(&i.path)) {
             anyhow::bail!("the annotation tool cannot read a page from standard input");
@@ -161,9 +169,9 @@ fn collect(
         anyhow::bail!("no pages found in {}", inputs::joined(paths));
     }
     listed.extend(
-        found
-            .into_iter()
-            .map(|path| PageSource::new(safe_id(&inputs::page_stem(&path)), path)),
+        found.into_iter().map(|path| {
+            PageSource::new(safe_id(&inputs::page_stem(&path).to_string_lossy()), path)
+        }),
     );
     let mut seen = HashSet::new();
     for page in &mut listed {

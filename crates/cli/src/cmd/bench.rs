@@ -53,7 +53,7 @@ fn median(v: &mut [f64]) -> f64 {
 
 /// Runs the subcommand.
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let walk = args.sources.collect("time")?;
+    let walk = args.sources.collect("time", None)?;
     walk.report(args.verbose);
     let paths: Vec<PathBuf> = walk.pages.into_iter().map(|i| i.path).collect();
     let mut pages: Vec<Vec<u8>> = Vec::with_capacity(paths.len());

@@ -174,6 +174,7 @@ fn score_page(
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let model = model::load(args.input.model.as_deref())?;
     let method = args.input.method.method();
+    args.decoding.check_method(method)?;
     let decoding = match method {
         Some(_) => Decoding::Threshold(0.5),
         None => args.decoding.decoding(&model)?,

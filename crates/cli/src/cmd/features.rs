@@ -78,7 +78,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             )
         }
     };
-    let walk = args.sources.collect("read")?;
+    let walk = args.sources.collect("read", None)?;
     walk.report(args.verbose);
     let pages: Vec<PathBuf> = walk.pages.into_iter().map(|i| i.path).collect();
     let stdout = std::io::stdout();
@@ -121,11 +121,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                     let mut feats = serde_json::Map::new();
                     for (c, col) in schema.columns.iter().enumerate() {
                         let raw = p.table.raw(i, c);
-                        let bin = col
-                            .labels
-                            .get(p.table.value(i, c) as usize)
-                            .cloned()
-                            .unwrap_or_default();
+                        let bin = bin_label(col, p.table.value(i, c)).to_string();
                         let raw = serde_json::Number::from_f64(f64::from(raw))
                             .map_or(serde_json::Value::Null, serde_json::Value::Number);
                         feats.insert(
@@ -158,12 +154,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                         let mut rec = vec![name.clone(), i.to_string(), text.to_string()];
                         for (c, col) in schema.columns.iter().enumerate() {
                             rec.push(p.table.raw(i, c).to_string());
-                            rec.push(
-                                col.labels
-                                    .get(p.table.value(i, c) as usize)
-                                    .cloned()
-                                    .unwrap_or_default(),
-                            );
+                            rec.push(bin_label(col, p.table.value(i, c)).to_string());
                         }
                         w.write_record(&rec)?;
                     }
@@ -197,4 +188,16 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// The name of a column's bin `value`. The discretization gives each column's values from its
+/// own bins, so the name is always there; a release build prints `""` where it were not.
+fn bin_label(col: &victor_features::Column, value: u16) -> &str {
+    let label = col.labels.get(usize::from(value));
+    debug_assert!(
+        label.is_some(),
+        "bin {value} of a column with {} bins",
+        col.labels.len()
+    );
+    label.map_or("", String::as_str)
 }

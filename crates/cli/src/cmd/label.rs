@@ -4,6 +4,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 use anyhow::Context;
 use clap::ValueEnum;
@@ -15,7 +16,7 @@ use victor_label::{
     CSV_HEADER, JsonlMeta, TextOptions, render_html, render_text_with, write_csv, write_jsonl,
 };
 
-use crate::util::{inputs, model, output, progress};
+use crate::util::{inputs, interrupt, model, output, progress};
 
 mod warc;
 
@@ -304,6 +305,52 @@ fn label_page(
     label_html(cleaner, page, &source, job, buf)
 }
 
+/// A page that failed, with the reason the report gives.
+type Failure = (PathBuf, String);
+
+/// Adds a failure to the run's list. A thread that panicked while holding the lock cannot have
+/// left the list half pushed (a push is the only thing done under it), so a poisoned lock is
+/// used as it is: every failure is kept, none lost with the lock.
+fn push_failure(failures: &Mutex<Vec<Failure>>, failure: Failure) {
+    failures
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .push(failure);
+}
+
+/// The run's failures, also from a poisoned lock (see [`push_failure`]).
+fn into_failures(failures: Mutex<Vec<Failure>>) -> Vec<Failure> {
+    failures
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Refuses a run where an output file would replace one of the pages it reads (`--format html
+/// --out DIR` with DIR the input folder writes `DIR/a.html` over the page `DIR/a.html`): victor
+/// never replaces a file it did not write. Only outputs that exist can be inputs.
+fn refuse_outputs_over_inputs(
+    inputs: &[inputs::Input],
+    out_paths: &std::collections::HashMap<&Path, PathBuf>,
+) -> anyhow::Result<()> {
+    let read: std::collections::HashMap<PathBuf, &Path> = inputs
+        .iter()
+        .filter_map(|i| Some((std::fs::canonicalize(&i.path).ok()?, i.path.as_path())))
+        .collect();
+    for (input, out) in out_paths {
+        let Ok(canonical) = std::fs::canonicalize(out) else {
+            continue;
+        };
+        if let Some(page) = read.get(&canonical) {
+            anyhow::bail!(
+                "the output of {} would replace the page {}: choose another --out folder or --format",
+                input.display(),
+                page.display()
+            );
+        }
+    }
+    Ok(())
+}
+
 /// A pool of `jobs` labeling threads.
 fn thread_pool(jobs: usize) -> anyhow::Result<rayon::ThreadPool> {
     rayon::ThreadPoolBuilder::new()
@@ -317,6 +364,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let model = model::load(args.model.as_deref())?;
     let decoding = args.decoding.decoding(&model)?;
     let method = args.method.method();
+    args.decoding.check_method(method)?;
     let decoding_name = match method {
         Some(m) => m.name().to_string(),
         None => decoding.to_string(),
@@ -332,10 +380,12 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         linearize: args.linearize,
         decoding_name: &decoding_name,
     };
+    // From here on a first Ctrl-C stops the batch between pages (util::interrupt).
+    interrupt::install()?;
     if warc::wanted(&args)? {
         return warc::run(&args, &cleaner, job);
     }
-    let walk = args.sources.collect("label")?;
+    let walk = args.sources.collect("label", args.out.as_deref())?;
     walk.report(args.verbose);
     let inputs = walk.pages;
     let pages: Vec<PathBuf> = inputs.iter().map(|i| i.path.clone()).collect();
@@ -357,6 +407,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
             out_paths.insert(&input.path, out);
         }
+        refuse_outputs_over_inputs(&inputs, &out_paths)?;
         let folders: std::collections::BTreeSet<&Path> =
             out_paths.values().filter_map(|p| p.parent()).collect();
         for folder in folders {
@@ -367,20 +418,31 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let jobs = crate::util::values::threads(args.jobs, pages.len());
     let bar = progress::bar(pages.len() as u64, "pages", args.quiet);
     bar.set_message("labeling");
-    let failures = std::sync::Mutex::new(Vec::<(PathBuf, String)>::new());
+    let failures = Mutex::new(Vec::<Failure>::new());
     let written = AtomicUsize::new(0);
     let stdout = std::io::stdout();
     let stdout_state = StdoutState::default();
     // Standard output was closed by its reader (`victor label DIR | head -1`): the batch stops
     // at once and the run ends quietly, as `grep` and `rg` do.
     let closed = AtomicBool::new(false);
-    let write_stdout = |lock: &mut std::io::StdoutLock<'_>, page: &[u8]| -> Result<(), String> {
+    // Any other failed write to standard output (`> /dev/full`) stops the batch too: every
+    // later page would fail the same way. The first error is the run's error.
+    let stdout_error = std::sync::OnceLock::<std::io::Error>::new();
+    let stopped =
+        || closed.load(Ordering::SeqCst) || stdout_error.get().is_some() || interrupt::requested();
+    // Writes a page to standard output; false if it could not be (the batch then stops).
+    let write_stdout = |lock: &mut std::io::StdoutLock<'_>, page: &[u8]| -> bool {
         match to_stdout(lock, args.format, page, &stdout_state) {
+            Ok(()) => true,
             Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
                 closed.store(true, Ordering::SeqCst);
-                Ok(())
+                false
             }
-            r => r.map_err(|e| format!("cannot write output: {e}")),
+            Err(e) => {
+                // Only the first error is kept: the batch stops after it.
+                let _ = stdout_error.set(e);
+                false
+            }
         }
     };
 
@@ -394,16 +456,19 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                 }
                 file.extend_from_slice(buf);
                 let target = out_paths.get(path.as_path()).cloned().unwrap_or_else(|| {
-                    dir.join(format!(
-                        "{}.{}",
-                        inputs::page_stem(path),
-                        args.format.extension()
-                    ))
+                    let mut name = inputs::page_stem(path);
+                    name.push(".");
+                    name.push(args.format.extension());
+                    dir.join(name)
                 });
                 output::write_atomic_in_existing(&target, &file)
                     .map_err(|e| crate::util::errors::message(&e))?;
             }
-            None => write_stdout(&mut stdout.lock(), buf)?,
+            None => {
+                if !write_stdout(&mut stdout.lock(), buf) {
+                    return Ok(());
+                }
+            }
         }
         written.fetch_add(1, Ordering::Relaxed);
         Ok(())
@@ -411,9 +476,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let report = |path: &PathBuf, r: Result<(), String>| {
         if let Err(reason) = r {
             bar.println(format!("victor: {}: {reason}", path.display()));
-            if let Ok(mut f) = failures.lock() {
-                f.push((path.clone(), reason));
-            }
+            push_failure(&failures, (path.clone(), reason));
         }
         bar.inc(1);
     };
@@ -422,7 +485,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         let mut buf = Vec::new();
         if jobs == 1 || pages.len() < 2 {
             for p in &pages {
-                if closed.load(Ordering::SeqCst) {
+                if stopped() {
                     break;
                 }
                 let r = one(&mut buf, p);
@@ -432,28 +495,34 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             let pool = thread_pool(jobs)?;
             // Chunks keep memory flat while preserving order on stdout.
             for chunk in pages.chunks(256) {
-                if closed.load(Ordering::SeqCst) {
+                if stopped() {
                     break;
                 }
-                let outs: Vec<Result<Vec<u8>, String>> = pool.install(|| {
+                // `None`: not labelled, the run was interrupted first.
+                let outs: Vec<Option<Result<Vec<u8>, String>>> = pool.install(|| {
                     chunk
                         .par_iter()
                         .map(|p| {
+                            if interrupt::requested() {
+                                return None;
+                            }
                             let mut b = Vec::new();
                             let r = label_page(&cleaner, p, job, &mut b);
-                            r.map(|()| b)
+                            Some(r.map(|()| b))
                         })
                         .collect()
                 });
                 let mut lock = stdout.lock();
                 for (p, r) in chunk.iter().zip(outs) {
-                    if closed.load(Ordering::SeqCst) {
+                    // Labelled pages not yet written are dropped on an interruption too.
+                    let Some(r) = r else { break };
+                    if stopped() {
                         break;
                     }
-                    let r = r.and_then(|b| {
-                        write_stdout(&mut lock, &b)?;
-                        written.fetch_add(1, Ordering::Relaxed);
-                        Ok(())
+                    let r = r.map(|b| {
+                        if write_stdout(&mut lock, &b) {
+                            written.fetch_add(1, Ordering::Relaxed);
+                        }
                     });
                     report(p, r);
                 }
@@ -463,6 +532,11 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         let pool = thread_pool(jobs)?;
         pool.install(|| {
             pages.par_iter().for_each_init(Vec::new, |buf, p| {
+                // Pages not yet started when the run is interrupted are left alone; those in
+                // flight finish their write.
+                if interrupt::requested() {
+                    return;
+                }
                 let r = one(buf, p);
                 report(p, r);
             });
@@ -472,8 +546,14 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     if closed.load(Ordering::SeqCst) {
         return Ok(ExitCode::SUCCESS);
     }
-    let _ = std::io::stdout().flush();
-    let failures = failures.into_inner().unwrap_or_default();
+    if let Some(e) = stdout_error.into_inner() {
+        return Err(anyhow::Error::new(e).context("cannot write to standard output"));
+    }
+    match std::io::stdout().flush() {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
+        r => r.context("cannot write to standard output")?,
+    }
+    let failures = into_failures(failures);
     if !failures.is_empty() {
         eprintln!(
             "victor label: {} of {} pages failed:",
@@ -486,6 +566,16 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         if failures.len() > 20 {
             eprintln!("  ... and {} more", failures.len() - 20);
         }
+    }
+    if interrupt::requested() {
+        eprintln!(
+            "victor label: interrupted: {} of {} pages written, the rest not started",
+            written.load(Ordering::Relaxed),
+            pages.len()
+        );
+        return Ok(ExitCode::from(interrupt::EXIT_STATUS));
+    }
+    if !failures.is_empty() {
         return Ok(ExitCode::FAILURE);
     }
     if !args.quiet && args.out.is_some() {
@@ -494,4 +584,36 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         eprintln!("victor label: {n} {pages} labelled ({decoding_name})");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::PathBuf;
+    use std::sync::Mutex;
+
+    use super::{into_failures, push_failure};
+
+    #[test]
+    fn failures_survive_a_poisoned_lock() {
+        let failures = Mutex::new(Vec::new());
+        push_failure(&failures, (PathBuf::from("a.html"), "binary data".into()));
+        // A thread panics while holding the lock: the lock is poisoned.
+        let poisoned = std::thread::scope(|s| {
+            s.spawn(|| {
+                let _held = failures.lock();
+                panic!("a labelling thread panics");
+            })
+            .join()
+        });
+        assert!(poisoned.is_err() && failures.is_poisoned());
+        push_failure(
+            &failures,
+            (PathBuf::from("b.html"), "too many blocks".into()),
+        );
+        let kept: Vec<String> = into_failures(failures)
+            .into_iter()
+            .map(|(p, _)| p.display().to_string())
+            .collect();
+        assert_eq!(kept, ["a.html", "b.html"]);
+    }
 }

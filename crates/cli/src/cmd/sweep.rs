@@ -194,10 +194,13 @@ fn sweep_page(
             text: loaded.gold_text.as_ref().map(|_| {
                 rows.iter()
                     .map(|r| {
-                        r.text_pages
+                        let page = r
+                            .text_pages
                             .as_ref()
-                            .and_then(|t| t.pages().first().copied())
-                            .unwrap_or_default()
+                            .and_then(|t| t.pages().first().copied());
+                        // sweep_with_text scores the one page given at every threshold.
+                        debug_assert!(page.is_some(), "a sweep row without the page's text score");
+                        page.unwrap_or_default()
                     })
                     .collect()
             }),

@@ -217,10 +217,12 @@ pub(crate) fn set_infos(corpus: &Corpus, dirs: &[PathBuf], split: Option<&str>) 
                 .iter()
                 .find(|p| p.dir == *d)
                 .map(|p| p.set.clone())
+                // A folder without pages has no set name: the row says so with `""`.
                 .unwrap_or_default();
             SetInfo {
                 path: d.display().to_string(),
                 source,
+                // No --split: every page, written as `""`.
                 split: split.unwrap_or("").to_string(),
                 pages,
             }

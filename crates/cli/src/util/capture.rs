@@ -67,9 +67,8 @@ pub(crate) fn parse_iteration(line: &str) -> Option<(u64, f64)> {
     let loss = rest
         .split_once("loss = ")
         .map(|(_, l)| {
-            l.split(',')
-                .next()
-                .unwrap_or("")
+            l.split_once(',')
+                .map_or(l, |(first, _)| first)
                 .trim()
                 .parse()
                 .unwrap_or(f64::NAN)

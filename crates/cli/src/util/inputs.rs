@@ -7,6 +7,7 @@
 //! gzip magic number is decompressed before it reaches the library, which takes the HTML bytes
 //! only ([`victor_features::file`], shared with the importer, `eval` and the tests).
 
+use std::ffi::{OsStr, OsString};
 use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -25,7 +26,7 @@ pub(crate) const PAGE_EXTENSIONS: &[&str] = &[
 /// string a crawler kept in the name (`m.html?x=1`, `index.php?id=3.gz`) does not count.
 fn is_page_name(path: &Path) -> bool {
     let name = without_gz(path).to_string_lossy();
-    let before_query = name.split('?').next().unwrap_or("");
+    let before_query = name.split_once('?').map_or(&*name, |(page, _)| page);
     Path::new(before_query)
         .extension()
         .and_then(|e| e.to_str())
@@ -33,10 +34,14 @@ fn is_page_name(path: &Path) -> bool {
 }
 
 /// Whether a file is named like a WARC file: `*.warc` or `*.warc.gz` (any case).
+/// The rest of the name may be any bytes.
 pub(crate) fn is_warc_name(path: &Path) -> bool {
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-    let lower = name.to_ascii_lowercase();
-    lower.ends_with(".warc") || lower.ends_with(".warc.gz")
+    let ext_is = |p: &Path, ext: &str| p.extension().is_some_and(|e| e.eq_ignore_ascii_case(ext));
+    ext_is(path, "warc")
+        || (ext_is(path, "gz")
+            && path
+                .file_stem()
+                .is_some_and(|s| ext_is(Path::new(s), "warc")))
 }
 
 /// What a walk of folders looks for.
@@ -98,6 +103,7 @@ pub(crate) fn folder_holds(dir: &Path) -> (bool, bool) {
 /// The path without a trailing `.gz` (as a file name: `a/b.html.gz` -> `b.html`), else the path.
 fn without_gz(path: &Path) -> &Path {
     match path.extension().and_then(|e| e.to_str()) {
+        // A path with an extension has a stem: the default is never taken.
         Some(e) if e.eq_ignore_ascii_case("gz") => Path::new(path.file_stem().unwrap_or_default()),
         _ => path,
     }
@@ -105,21 +111,46 @@ fn without_gz(path: &Path) -> &Path {
 
 /// The name an output file takes after its input: the file name without its extension (and
 /// without `.gz` before that), `stdin` for `-`. A saved query string stays in the name
-/// (`m.html?x=1` -> `m?x=1`), so that two queries of one page keep two outputs.
-pub(crate) fn page_stem(path: &Path) -> String {
+/// (`m.html?x=1` -> `m?x=1`), so that two queries of one page keep two outputs. The name keeps
+/// the input's bytes as they are, also where they are not UTF-8 (on Unix a file name is any
+/// bytes: `bad\xffname.html` -> `bad\xffname`).
+pub(crate) fn page_stem(path: &Path) -> OsString {
     if is_stdin(path) {
         return "stdin".into();
     }
     let name = without_gz(path);
-    let text = name.file_name().map(|n| n.to_string_lossy().into_owned());
-    if let Some((page, query)) = text.as_deref().and_then(|t| t.split_once('?')) {
-        let stem = Path::new(page)
+    if let Some((page, query)) = name.file_name().and_then(split_query) {
+        let mut stem = Path::new(&page)
             .file_stem()
-            .map_or_else(|| "page".into(), |s| s.to_string_lossy().into_owned());
-        return format!("{stem}?{query}");
+            .map_or_else(|| OsString::from("page"), OsStr::to_os_string);
+        stem.push("?");
+        stem.push(query);
+        return stem;
     }
     name.file_stem()
-        .map_or_else(|| "page".into(), |s| s.to_string_lossy().into_owned())
+        .map_or_else(|| "page".into(), OsStr::to_os_string)
+}
+
+/// A file name split at its first `?` (a crawler's saved query string), byte for byte.
+#[cfg(unix)]
+fn split_query(name: &OsStr) -> Option<(OsString, OsString)> {
+    use std::os::unix::ffi::OsStrExt;
+    let bytes = name.as_bytes();
+    let at = bytes.iter().position(|&b| b == b'?')?;
+    let (page, query) = bytes.split_at(at);
+    let query = query.get(1..)?;
+    Some((
+        OsStr::from_bytes(page).to_os_string(),
+        OsStr::from_bytes(query).to_os_string(),
+    ))
+}
+
+/// A file name split at its first `?` (a crawler's saved query string); a name that is not
+/// Unicode, which only Unix allows, has no query here.
+#[cfg(not(unix))]
+fn split_query(name: &OsStr) -> Option<(OsString, OsString)> {
+    let (page, query) = name.to_str()?.split_once('?')?;
+    Some((page.into(), query.into()))
 }
 
 /// The page path that stands for standard input.
@@ -192,8 +223,10 @@ impl Input {
     /// ([`Input::rel`]) with the name's extensions (and `.gz`) replaced ([`page_stem`]).
     pub(crate) fn out_path(&self, dir: &Path, ext: &str) -> PathBuf {
         let folder = self.rel.parent().unwrap_or(Path::new(""));
-        dir.join(folder)
-            .join(format!("{}.{ext}", page_stem(&self.rel)))
+        let mut name = page_stem(&self.rel);
+        name.push(".");
+        name.push(ext);
+        dir.join(folder).join(name)
     }
 }
 
@@ -340,15 +373,30 @@ fn skip_of(e: &walkdir::Error) -> Skip {
 }
 
 /// Walks folder `root`: its files of `kind` (sorted) into `pages`, what it passes over into
-/// `skipped`.
+/// `skipped`; never into the folder `exclude` (the canonical path of the command's output
+/// folder), so that a run writing inside its input folder does not read its own, or an earlier
+/// run's, outputs.
 fn walk_folder(
     root: &Path,
     kind: Kind,
+    exclude: Option<&Path>,
     pages: &mut Vec<Input>,
     skipped: &mut Vec<(PathBuf, Skip)>,
 ) {
     let mut found: Vec<PathBuf> = Vec::new();
-    for entry in walkdir::WalkDir::new(root).follow_links(true) {
+    // The folder walked itself is never passed over: `--out` may be the input folder, where
+    // outputs then go beside their pages.
+    let outside = |e: &walkdir::DirEntry| match exclude {
+        Some(out) if e.depth() > 0 && e.file_type().is_dir() => {
+            std::fs::canonicalize(e.path()).map_or(true, |p| p != out)
+        }
+        _ => true,
+    };
+    for entry in walkdir::WalkDir::new(root)
+        .follow_links(true)
+        .into_iter()
+        .filter_entry(outside)
+    {
         let entry = match entry {
             Ok(e) => e,
             Err(e) => {
@@ -403,10 +451,11 @@ pub(crate) struct PageArgs {
 }
 
 impl PageArgs {
-    /// The pages named, as [`collect_pages`] finds them; none at all is an error that says what
-    /// was given and skipped (`verb` names the command's work: "label", "read").
-    pub(crate) fn collect(&self, verb: &str) -> anyhow::Result<Walk> {
-        let walk = collect_pages(&self.pages, self.files_from.as_deref())?;
+    /// The pages named, as [`collect_pages`] finds them (walks never entering the output folder
+    /// `out`); none at all is an error that says what was given and skipped (`verb` names the
+    /// command's work: "label", "read").
+    pub(crate) fn collect(&self, verb: &str, out: Option<&Path>) -> anyhow::Result<Walk> {
+        let walk = collect_pages(&self.pages, self.files_from.as_deref(), out)?;
         if walk.pages.is_empty() {
             return Err(walk.nothing_found(verb, &self.pages, self.files_from.as_deref()));
         }
@@ -418,20 +467,34 @@ impl PageArgs {
 /// (`-` for standard input, one path a line) into the pages, with where each page's output goes
 /// under an output folder ([`Input::rel`]) and what the walks skipped (unprinted: see
 /// [`Walk::report`]). A page path `-` (one page read from standard input) may appear once, and
-/// not with `--files-from -`.
-pub(crate) fn collect_pages(paths: &[PathBuf], files_from: Option<&Path>) -> anyhow::Result<Walk> {
-    collect(paths, files_from, Kind::Pages)
+/// not with `--files-from -`. A folder's walk never enters `out`, the command's output folder
+/// (where it exists): a page named in it directly, or listed, is still read.
+pub(crate) fn collect_pages(
+    paths: &[PathBuf],
+    files_from: Option<&Path>,
+    out: Option<&Path>,
+) -> anyhow::Result<Walk> {
+    collect(paths, files_from, Kind::Pages, out)
 }
 
 /// The WARC files named: files as given, folders walked for `*.warc` and `*.warc.gz` (sorted),
 /// and `--files-from`'s paths, as [`collect_pages`] finds pages (`-` is a WARC stream on
-/// standard input).
-pub(crate) fn collect_warcs(paths: &[PathBuf], files_from: Option<&Path>) -> anyhow::Result<Walk> {
-    collect(paths, files_from, Kind::Warcs)
+/// standard input); walks never enter `out`.
+pub(crate) fn collect_warcs(
+    paths: &[PathBuf],
+    files_from: Option<&Path>,
+    out: Option<&Path>,
+) -> anyhow::Result<Walk> {
+    collect(paths, files_from, Kind::Warcs, out)
 }
 
 /// [`collect_pages`] and [`collect_warcs`].
-fn collect(paths: &[PathBuf], files_from: Option<&Path>, kind: Kind) -> anyhow::Result<Walk> {
+fn collect(
+    paths: &[PathBuf],
+    files_from: Option<&Path>,
+    kind: Kind,
+    out: Option<&Path>,
+) -> anyhow::Result<Walk> {
     let stdin_pages = paths.iter().filter(|p| is_stdin(p)).count();
     if stdin_pages > 1 {
         anyhow::bail!("`-` (a page from standard input) can be given only once");
@@ -441,11 +504,19 @@ fn collect(paths: &[PathBuf], files_from: Option<&Path>, kind: Kind) -> anyhow::
             "standard input cannot hold both a page (`-`) and the list of --files-from -"
         );
     }
+    // An output folder that does not exist yet holds nothing to pass over.
+    let exclude = out.and_then(|o| std::fs::canonicalize(o).ok());
     let mut walk = Walk::default();
     for p in paths {
         if p.is_dir() {
             let before = walk.skipped.len();
-            walk_folder(p, kind, &mut walk.pages, &mut walk.skipped);
+            walk_folder(
+                p,
+                kind,
+                exclude.as_deref(),
+                &mut walk.pages,
+                &mut walk.skipped,
+            );
             walk.skipped[before..].sort();
         } else {
             walk.pages.push(Input {
@@ -505,6 +576,7 @@ mod tests {
         assert!(is_page_name(Path::new("a.xht")));
         assert!(!is_page_name(Path::new("m.txt?x=1.html")));
         assert_eq!(page_stem(Path::new("m.html?x=1")), "m?x=1");
+        assert_eq!(page_stem(Path::new("m.html?x=1.gz")), "m?x=1");
         assert_eq!(page_stem(Path::new("x/page.html.gz")), "page");
         assert_eq!(page_stem(Path::new("x/page.html")), "page");
         assert_eq!(page_stem(Path::new("-")), "stdin");

@@ -1,9 +1,10 @@
 //! Helpers shared by the subcommands: input discovery, atomic output, progress bars, error
-//! messages.
+//! messages, interruption.
 
 pub(crate) mod capture;
 pub(crate) mod errors;
 pub(crate) mod inputs;
+pub(crate) mod interrupt;
 pub(crate) mod model;
 pub(crate) mod output;
 pub(crate) mod progress;

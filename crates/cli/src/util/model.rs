@@ -144,4 +144,32 @@ impl DecodingArgs {
             None => Ok(model.recommended_decoding()),
         }
     }
+
+    /// Refuses a decoding option given with a rule-based `--method`: such a method labels by
+    /// its own rules, with one-hot probabilities, so `--threshold`, `--viterbi` and
+    /// `--expected-f1` would be ignored without a word (`None` is the CRF, which takes them).
+    pub(crate) fn check_method(
+        &self,
+        method: Option<victor_methods::Method>,
+    ) -> anyhow::Result<()> {
+        let Some(method) = method else {
+            return Ok(());
+        };
+        let given = if self.threshold.is_some() {
+            Some("--threshold")
+        } else if self.viterbi {
+            Some("--viterbi")
+        } else if self.expected_f1 {
+            Some("--expected-f1")
+        } else {
+            None
+        };
+        match given {
+            Some(option) => anyhow::bail!(
+                "{option} applies to the CRF only: --method {} labels by its own rules, without probabilities to decode",
+                method.name()
+            ),
+            None => Ok(()),
+        }
+    }
 }

@@ -107,6 +107,8 @@ impl<'a> Iterator for PyLines<'a> {
                 } else {
                     c.len_utf8()
                 };
+                // `tail` starts with the break, `\r\n` or `c`, which `skip` measures.
+                debug_assert!(tail.is_char_boundary(skip));
                 self.rest = tail.get(skip..).unwrap_or("");
                 Some(line)
             }

@@ -16,6 +16,7 @@
 use std::hash::{BuildHasher, Hasher};
 use std::sync::OnceLock;
 
+use crate::within::Within;
 use rustc_hash::{FxBuildHasher, FxHashSet};
 
 /// Han ideographs (with extensions and compatibility ideographs), Hiragana and Katakana (with
@@ -82,7 +83,8 @@ fn token_end(s: &str) -> usize {
         i += 1;
     }
     let mut cjk = false;
-    let tail = s.get(i..).unwrap_or_default();
+    // Every byte before `i` is ASCII: `i` is a character boundary.
+    let tail = s.within(i..);
     for (j, c) in tail.char_indices() {
         if c == ' ' {
             return i + j;
@@ -116,7 +118,7 @@ pub fn word_hash(word: &str) -> u64 {
             .rposition(u8::is_ascii_alphanumeric)
             .map_or(first, |i| i + 1);
         let mut h = FxBuildHasher.build_hasher();
-        for &c in b.get(first..last).unwrap_or_default() {
+        for &c in b.within(first..last) {
             h.write_u8(c.to_ascii_lowercase());
         }
         h.write_u8(0xff);
@@ -339,6 +341,8 @@ impl StopWords {
         let set = cell.get_or_init(|| {
             stop_words::lookup(code1)
                 .map(|words| words.iter().map(|w| word_hash(w)).collect())
+                // A language without a list has no stop words: the empty set, said as `None`
+                // below.
                 .unwrap_or_default()
         });
         (!set.is_empty()).then_some(set)

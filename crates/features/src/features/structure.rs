@@ -6,6 +6,7 @@
 
 use crate::page::{ElementId, Page};
 use crate::segment::tags::{KNOWN_TAGS, Props, Tag};
+use crate::within::ItemAt;
 
 /// A set of known tags.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -161,7 +162,7 @@ impl Structure {
     /// Facts of a block's parent element.
     #[inline]
     pub(crate) fn of_block(&self, parent: ElementId) -> ElemInfo {
-        self.info.get(parent as usize).copied().unwrap_or_default()
+        self.info.item_at(parent as usize)
     }
 }
 

@@ -2,6 +2,7 @@
 //! ([`FeatureTable`]): raw values, and the discrete values that templates turn into attributes.
 
 use super::registry::Fill;
+use crate::within::Within;
 
 /// How a column's raw values become discrete values.
 #[derive(Clone, Debug, PartialEq)]
@@ -121,9 +122,7 @@ impl FeatureTable {
     /// The raw values of one column, one per block.
     #[inline]
     pub fn raw_column(&self, col: usize) -> &[f32] {
-        self.raw
-            .get(col * self.blocks..(col + 1) * self.blocks)
-            .unwrap_or_default()
+        self.raw.within(col * self.blocks..(col + 1) * self.blocks)
     }
 
     /// The discretized value of a cell.
@@ -139,8 +138,7 @@ impl FeatureTable {
     #[inline]
     pub fn row(&self, block: usize) -> &[u16] {
         self.values
-            .get(block * self.columns..(block + 1) * self.columns)
-            .unwrap_or_default()
+            .within(block * self.columns..(block + 1) * self.columns)
     }
 
     /// The discretized values of every block, row after row (`blocks x columns`).

@@ -7,6 +7,7 @@ use std::hash::{BuildHasher, Hasher};
 use rustc_hash::{FxBuildHasher, FxHashSet, FxHasher};
 
 use super::lexicon::{is_cjk, tokens, word_hash};
+use crate::within::Within;
 
 /// Character classes: letters, digits, punctuation, white space, other.
 pub(crate) const CHAR_CLASSES: [&str; 5] = ["alpha", "num", "punct", "white", "other"];
@@ -414,7 +415,7 @@ fn single_pass<const ASCII: bool>(
             // The word hash runs from the first letter or digit to the last, inner marks
             // included.
             if let Some(end) = t.alnum_end {
-                let marks = text.get(end..at).unwrap_or_default();
+                let marks = text.within(end..at);
                 if ASCII {
                     marks
                         .bytes()

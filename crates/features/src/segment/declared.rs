@@ -9,6 +9,7 @@
 //! the two markers (`"@type"` and `og:type`, with a SIMD substring search; script contents are
 //! never blocks, so the scan reads the raw document) and keeps the most telling kind.
 
+use crate::within::Within;
 use memchr::memmem;
 
 /// The kind of page a document declares, most telling first.
@@ -89,7 +90,8 @@ pub(crate) fn declared(html: &str) -> Declared {
     let bytes = html.as_bytes();
     let mut best = Declared::None;
     for at in memmem::find_iter(bytes, b"\"@type\"").take(MAX_MARKERS) {
-        let rest = bytes.get(at + b"\"@type\"".len()..).unwrap_or_default();
+        // A match of the marker: it ends within the page.
+        let rest = bytes.within(at + b"\"@type\"".len()..);
         for name in type_values(rest) {
             if let Some(k) = Declared::of_type(name) {
                 best = best.min(k);
@@ -98,10 +100,10 @@ pub(crate) fn declared(html: &str) -> Declared {
     }
     for at in memmem::find_iter(bytes, b"og:type").take(MAX_MARKERS) {
         // `<meta property="og:type" content="article">`: the content within the tag.
-        let rest = bytes.get(at..).unwrap_or_default();
+        let rest = bytes.within(at..);
         let tag = &rest[..rest.iter().position(|&b| b == b'>').unwrap_or(rest.len())];
         if let Some(c) = memmem::find(tag, b"content=") {
-            let value = tag.get(c + b"content=".len()..).unwrap_or_default();
+            let value = tag.within(c + b"content=".len()..);
             if let Some(name) = quoted(value)
                 && let Some(k) = Declared::of_type(name)
             {

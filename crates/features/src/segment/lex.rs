@@ -40,6 +40,7 @@
 //! derivative of lol_html (Copyright (C) 2019, Cloudflare, Inc., BSD-3-Clause); its notice is in
 //! `LICENSE-THIRD-PARTY` at the repository root.
 
+use crate::within::Within;
 use std::ops::Range;
 
 /// The kind of a text span: which tokenizer state read it (lol_html's `TextType`).
@@ -460,14 +461,15 @@ impl<'a> Lexer<'a> {
     /// (`false`).
     #[inline(always)]
     fn skip_past(&mut self, byte: u8) -> bool {
-        let rest = self.input.get(self.np..).unwrap_or_default();
+        // `np` is never past the end of the input.
+        let rest = self.input.within(self.np..);
         self.jump(memchr::memchr(byte, rest))
     }
 
     /// Moves just past the next `a` or `b` and returns it, or past the end of the input.
     #[inline(always)]
     fn skip_past2(&mut self, a: u8, b: u8) -> Option<u8> {
-        let rest = self.input.get(self.np..).unwrap_or_default();
+        let rest = self.input.within(self.np..);
         let found = memchr::memchr2(a, b, rest);
         self.jump(found);
         found.and_then(|k| rest.get(k).copied())
@@ -559,7 +561,7 @@ impl<'a> Lexer<'a> {
         }
         let kind = self.text_type;
         let mut decoder = encoding_rs::UTF_8.new_decoder_without_bom_handling();
-        let mut raw = self.input.get(range.clone()).unwrap_or_default();
+        let mut raw = self.input.within(range.clone());
         let mut start = range.start;
         loop {
             let (status, read, written, _) =
@@ -576,7 +578,8 @@ impl<'a> Lexer<'a> {
             if status == encoding_rs::CoderResult::InputEmpty || read == 0 {
                 return true;
             }
-            raw = raw.get(read..).unwrap_or_default();
+            // The decoder read `read` bytes of `raw`.
+            raw = raw.within(read..);
         }
     }
 
@@ -743,10 +746,7 @@ impl<'a> Lexer<'a> {
             }
             return;
         }
-        let attrs = self
-            .input
-            .get(self.tag.attrs_from..tag_end + 1)
-            .unwrap_or_default();
+        let attrs = self.input.within(self.tag.attrs_from..tag_end + 1);
         if hash == FONT {
             if Attributes::new(attrs).any(|(n, _)| {
                 n.eq_ignore_ascii_case(b"color")
@@ -758,7 +758,7 @@ impl<'a> Lexer<'a> {
             return;
         }
         if hash.is_empty() && ns == Ns::MathMl {
-            let name = self.input.get(self.tag.name.clone()).unwrap_or_default();
+            let name = self.input.within(self.tag.name.clone());
             if !self.tag.self_closing
                 && name.eq_ignore_ascii_case(b"annotation-xml")
                 && Attributes::new(attrs).any(|(n, v)| {
@@ -789,7 +789,7 @@ impl<'a> Lexer<'a> {
             {
                 self.leave_ns();
             } else if hash.is_empty() && prev == Ns::MathMl {
-                let name = self.input.get(self.tag.name.clone()).unwrap_or_default();
+                let name = self.input.within(self.tag.name.clone());
                 if name.eq_ignore_ascii_case(b"annotation-xml") {
                     self.leave_ns();
                 }
@@ -1338,10 +1338,10 @@ impl<'a> Iterator for Attributes<'a> {
         match buf.get(self.i) {
             Some(&q @ (b'"' | b'\'')) => {
                 let from = self.i + 1;
-                let to = memchr::memchr(q, buf.get(from..).unwrap_or_default())
-                    .map_or(buf.len(), |k| from + k);
+                // `from` is just past the quote at `self.i`, `to` at most the end.
+                let to = memchr::memchr(q, buf.within(from..)).map_or(buf.len(), |k| from + k);
                 self.i = to + 1;
-                Some((name, Some(buf.get(from..to).unwrap_or_default())))
+                Some((name, Some(buf.within(from..to))))
             }
             // `=` then `>`: the attribute has no value.
             Some(b'>') | None => Some((name, None)),

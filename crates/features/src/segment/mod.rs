@@ -71,6 +71,7 @@ pub mod tree;
 use std::ops::Range;
 
 use crate::page::{Block, ElementId, Page};
+use crate::within::Within;
 use lex::{Event, Lexer, TextType};
 use scan::RawTag;
 use tags::Tag;
@@ -196,7 +197,14 @@ impl Segmenter {
                 }
                 Trouble::None => None,
             };
-            let Some((cut, insert)) = repair else {
+            // A cut is a position the lexer reported, so a character boundary in the document;
+            // one that were not would end the repairs, never splice a broken document.
+            let split = repair.and_then(|(cut, insert)| {
+                let halves = doc.split_at_checked(cut);
+                debug_assert!(halves.is_some(), "repair cut {cut} off the document");
+                halves.map(|(before, after)| (cut, insert, before, after))
+            });
+            let Some((cut, insert, before, after)) = split else {
                 // Done, or nothing to recover (the swallowed text holds no markup): keep what
                 // the strict rules gave.
                 if !insertions.is_empty() {
@@ -210,9 +218,9 @@ impl Segmenter {
                 return Ok(page);
             };
             let mut fixed = String::with_capacity(doc.len() + insert.len());
-            fixed.push_str(doc.get(..cut).unwrap_or_default());
+            fixed.push_str(before);
             fixed.push_str(insert);
-            fixed.push_str(doc.get(cut..).unwrap_or_default());
+            fixed.push_str(after);
             insertions.push((original_offset(&insertions, cut), insert.len()));
             insertions.sort_unstable();
             doc = std::borrow::Cow::Owned(fixed);
@@ -238,7 +246,8 @@ impl Segmenter {
         state.page.text.reserve(doc.len() / 3);
         let max_blocks = self.max_blocks;
         {
-            let input = doc.as_bytes().get(base..).unwrap_or_default();
+            // `base` is the length of a prefix of the document (its wrapper).
+            let input = doc.as_bytes().within(base..);
             let at = |r: Range<usize>| r.start + base..r.end + base;
             Lexer::new(input).run(|event| {
                 match event {
@@ -391,15 +400,13 @@ impl<'d> State<'d> {
         }
         let doc: &'d [u8] = self.doc.as_bytes();
         self.last_end = t.range.end;
-        let name = doc.get(t.name.clone()).unwrap_or_default();
+        let name = doc.within(t.name.clone());
         if t.end_tag {
             self.tag(RawTag::End { name }, t.range.end, 0);
         } else {
             // The scanner's reading: the bytes between the name and the `>`, self-closing when
             // the last of them is `/`.
-            let attrs = doc
-                .get(t.name.end..t.range.end.saturating_sub(1))
-                .unwrap_or_default();
+            let attrs = doc.within(t.name.end..t.range.end.saturating_sub(1));
             let tag = RawTag::Start {
                 name,
                 attrs,
@@ -421,7 +428,7 @@ impl<'d> State<'d> {
                 let t = self.intern(name);
                 if self.stray_lt.is_none()
                     && let Some(k) = scan::stray_lt(attrs)
-                    && swallows_markup(attrs.get(k..).unwrap_or_default())
+                    && swallows_markup(attrs.within(k..))
                 {
                     self.stray_lt = Some(attrs_at + k);
                 }
@@ -599,12 +606,10 @@ impl<'d> State<'d> {
         let doc = self.doc.as_bytes();
         // Read as lol_html read them: decoded as UTF-8 (a leading byte order mark dropped), the
         // name lowercased.
-        let part = |r: Option<Range<usize>>| {
-            r.map(|r| encoding_rs::UTF_8.decode(doc.get(r).unwrap_or_default()).0)
-        };
+        let part = |r: Option<Range<usize>>| r.map(|r| encoding_rs::UTF_8.decode(doc.within(r)).0);
         let name = part(name).map(|n| n.to_ascii_lowercase());
         let (public, system) = (part(public), part(system));
-        let src = doc.get(loc.clone()).unwrap_or_default();
+        let src = doc.within(loc.clone());
         let force_quirks = scan::doctype_forces_quirks(src);
         self.tree.doctype(
             name.as_deref(),
@@ -923,9 +928,9 @@ fn recovery_cut(doc: &str, content_start: usize, tag: Tag) -> Option<usize> {
         } else {
             (false, 0)
         };
+        // A name starts after `<`, or after `</` when `rest` starts with `/`.
         let name_len = rest
-            .get(name_from..)
-            .unwrap_or_default()
+            .within(name_from..)
             .iter()
             .take_while(|b| b.is_ascii_alphanumeric())
             .count();

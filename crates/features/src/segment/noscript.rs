@@ -13,6 +13,7 @@
 //! `<div` and five spaces, `</noscript>` as `</div` and five spaces and `>`, both valid HTML),
 //! so that every block's byte offsets still point into the document as it was.
 
+use crate::within::Within;
 use memchr::memmem;
 
 /// Words the `<noscript>` text must hold before a page is parsed again for it.
@@ -52,7 +53,8 @@ fn spans(html: &str) -> (Vec<Span>, usize) {
             from = close;
             continue;
         }
-        words += text_words(bytes.get(after..end).unwrap_or_default());
+        // `end` is where the closing tag was found, after `after`.
+        words += text_words(bytes.within(after..end));
         out.push(Span { start: at, end });
         from = close;
     }

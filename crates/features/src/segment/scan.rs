@@ -153,6 +153,7 @@ pub fn doctype_forces_quirks(src: &[u8]) -> bool {
     if i >= body.len() {
         return false;
     }
+    // Fewer than six bytes left: no keyword, which the empty slice says (it matches neither).
     let keyword = body.get(i..i + 6).unwrap_or_default();
     let public = keyword.eq_ignore_ascii_case(b"public");
     if !public && !keyword.eq_ignore_ascii_case(b"system") {

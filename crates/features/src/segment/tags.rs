@@ -256,6 +256,7 @@ impl Tag {
     /// Flags of this tag (empty for interned unknown names).
     #[inline]
     pub fn props(self) -> Props {
+        // Ids past the known tags are interned unknown names: no flags, by design.
         PROPS.get(self.0 as usize).copied().unwrap_or_default()
     }
 

@@ -23,6 +23,7 @@
 //! overflow, or allocate more than the buffer's size.
 
 use super::error::ModelError;
+use victor_features::within::Within;
 
 /// Size of the fixed file header.
 pub(super) const HEADER_SIZE: usize = 48;
@@ -213,9 +214,9 @@ impl Layout {
         buf: &'a [u8],
     ) -> impl ExactSizeIterator<Item = Result<RawFeature, ModelError>> + 'a {
         let (num_labels, num_attrs) = (self.num_labels, self.num_attrs);
+        // `parse` checked that the feature chunk lies in the buffer.
         let records = buf
-            .get(self.features_start..)
-            .unwrap_or_default()
+            .within(self.features_start..)
             .chunks_exact(FEATURE_SIZE)
             .take(self.num_features as usize);
         records.enumerate().map(move |(index, record)| {
@@ -288,7 +289,8 @@ impl Layout {
                     .ok_or_else(|| {
                         problem(format!("list {owner} of {len} ids runs past its chunk"))
                     })?;
-                let ids = buf.get(list + 4..ids_end).unwrap_or_default();
+                // `list` and `ids_end` were just checked to lie in the chunk.
+                let ids = buf.within(list + 4..ids_end);
                 for id in ids.chunks_exact(4) {
                     let fid = read_u32(id, 0).unwrap_or(u32::MAX);
                     let Some(feature) = features.get(fid as usize) else {

@@ -20,6 +20,7 @@ use ndarray::Array2;
 
 use super::error::ModelError;
 use super::layout::{Layout, RawFeature, STATE};
+use victor_features::within::{ItemAt, Within};
 
 /// Largest dense state-weight matrix accepted, in entries (2 GiB of `f64`).
 const MAX_STATE_WEIGHTS: usize = 1 << 28;
@@ -71,7 +72,8 @@ impl CrfModel {
         let mut attr_ids = HashMap::with_capacity(num_attrs);
         let mut start = 0;
         for (id, &end) in (0u32..).zip(&attr_ends) {
-            let name = attr_text.get(start..end).unwrap_or_default();
+            // read_names made the ends as it appended each name.
+            let name = attr_text.within(start..end);
             if attr_ids.insert(Box::from(name), id).is_some() {
                 return Err(ModelError::Dictionary {
                     dict: "attribute",
@@ -189,8 +191,16 @@ impl CrfModel {
     /// All attributes as `(id, name)`, in id order.
     pub fn attrs(&self) -> impl ExactSizeIterator<Item = (u32, &str)> + '_ {
         // Ids fit in u32: the file stores at most u32::MAX attributes.
-        (0..self.attr_ends.len())
-            .map(|id| (id as u32, self.attr_name(id as u32).unwrap_or_default()))
+        (0..self.attr_ends.len()).map(|id| {
+            let start = id
+                .checked_sub(1)
+                .map_or(0, |prev| self.attr_ends.item_at(prev));
+            // The ends were made as each name was appended to the text.
+            (
+                id as u32,
+                self.attr_text.within(start..self.attr_ends.item_at(id)),
+            )
+        })
     }
 
     /// State weights: `state_weights()[[a, y]]` is the weight of attribute `a` for label `y`

@@ -2,7 +2,6 @@
 //! thread of their own), labelled on the thread pool in chunks (output keeps the records'
 //! order), written to standard output or one file per WARC file under `--out`.
 
-use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -13,7 +12,8 @@ use victor::warc::{Reader, Record, Skip, html_page};
 use victor::{Cleaner, Page};
 
 use super::{Args, Format, Input, Job, StdoutState, label_html, thread_pool, to_stdout};
-use crate::util::{inputs, output};
+use crate::util::{inputs, interrupt, output};
+use victor_features::within::Within;
 
 /// Records labelled together on the pool (bounded, so memory stays flat).
 const CHUNK: usize = 256;
@@ -116,7 +116,8 @@ fn label_record(
                 .map_err(|e| Failure::Failed(e.to_string()))?;
             line.extend_from_slice(format!("{key:?}:{value},").as_bytes());
         }
-        line.extend_from_slice(buf.get(1..).unwrap_or_default());
+        // `buf` starts with `{`, checked above.
+        line.extend_from_slice(buf.within(1..));
         buf = line;
     }
     Ok(buf)
@@ -129,7 +130,11 @@ pub(super) fn run(args: &Args, cleaner: &Cleaner, job: Job<'_>) -> anyhow::Resul
             "--format html is for pages, not WARC files: use jsonl, jsonl-text, text or csv"
         );
     }
-    let walk = inputs::collect_warcs(&args.sources.pages, args.sources.files_from.as_deref())?;
+    let walk = inputs::collect_warcs(
+        &args.sources.pages,
+        args.sources.files_from.as_deref(),
+        args.out.as_deref(),
+    )?;
     walk.report(args.verbose);
     if walk.pages.is_empty() {
         return Err(walk.none_of(
@@ -175,6 +180,9 @@ pub(super) fn run(args: &Args, cleaner: &Cleaner, job: Job<'_>) -> anyhow::Resul
     let stdout_state = StdoutState::default();
     let mut all_ok = true;
     for (i, input) in files.iter().enumerate() {
+        if interrupt::requested() {
+            break;
+        }
         let file = &input.path;
         let name = file.display().to_string();
         let reader = if inputs::is_stdin(file) {
@@ -193,15 +201,32 @@ pub(super) fn run(args: &Args, cleaner: &Cleaner, job: Job<'_>) -> anyhow::Resul
         let mut counts = Counts::default();
         let r = match out_paths.get(i) {
             Some(path) => {
-                let f = File::create(path)
-                    .with_context(|| format!("cannot create {}", path.display()))?;
-                let mut w = BufWriter::new(f);
+                // Written whole into a temporary file beside it, then renamed over `path`: an
+                // interrupted or failed file leaves nothing, neither half an output nor the
+                // temporary file.
+                let dir = match path.parent() {
+                    Some(d) if !d.as_os_str().is_empty() => d,
+                    _ => Path::new("."),
+                };
+                let mut tmp = output::temp_file_in(dir)?;
+                let mut w = BufWriter::new(&mut tmp);
                 let state = StdoutState::default();
                 let r = one_file(reader, &name, work, &mut w, &state, &mut counts);
-                r.and_then(|()| {
+                let r = r.and_then(|()| {
                     w.flush()
                         .with_context(|| format!("cannot write {}", path.display()))
-                })
+                });
+                drop(w);
+                match r {
+                    Ok(()) if !interrupt::requested() => tmp
+                        .persist(path)
+                        .map(drop)
+                        .map_err(|e| e.error)
+                        .with_context(|| {
+                            format!("cannot move the output into place at {}", path.display())
+                        }),
+                    other => other,
+                }
             }
             None => one_file(
                 reader,
@@ -220,6 +245,18 @@ pub(super) fn run(args: &Args, cleaner: &Cleaner, job: Job<'_>) -> anyhow::Resul
             }
             return Err(e);
         }
+        if interrupt::requested() {
+            let kept = if args.out.is_some() {
+                "; its output file is not written"
+            } else {
+                ""
+            };
+            eprintln!(
+                "victor label: {name}: interrupted after {} pages{kept}",
+                counts.pages
+            );
+            break;
+        }
         if !args.quiet {
             eprintln!(
                 "victor label: {name}: {} pages labelled, {} failed; skipped {} non-HTML responses, {} other records; {} broken records",
@@ -228,7 +265,13 @@ pub(super) fn run(args: &Args, cleaner: &Cleaner, job: Job<'_>) -> anyhow::Resul
         }
         all_ok &= counts.failed == 0 && counts.broken == 0;
     }
-    let _ = std::io::stdout().flush();
+    match std::io::stdout().flush() {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
+        r => r.context("cannot write to standard output")?,
+    }
+    if interrupt::requested() {
+        return Ok(ExitCode::from(interrupt::EXIT_STATUS));
+    }
     Ok(if all_ok {
         ExitCode::SUCCESS
     } else {
@@ -286,6 +329,9 @@ fn read_chunks(
     let mut chunk: Vec<Record> = Vec::with_capacity(CHUNK);
     let mut bytes = 0;
     for rec in reader {
+        if interrupt::requested() {
+            return counts;
+        }
         match rec {
             Ok(rec) => match html_page(&rec) {
                 Ok(_) => {
@@ -309,6 +355,8 @@ fn read_chunks(
         }
     }
     if !chunk.is_empty() {
+        // A send fails only when the labelling side has stopped (an error it reports, or an
+        // interruption): nobody is left to label this chunk.
         let _ = tx.send(chunk);
     }
     counts
@@ -331,6 +379,9 @@ impl Work<'_> {
             pool,
         } = self;
         for chunk in rx {
+            if interrupt::requested() {
+                break;
+            }
             let outs: Vec<Result<Vec<u8>, Failure>> = pool.install(|| {
                 chunk
                     .par_iter()

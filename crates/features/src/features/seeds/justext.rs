@@ -30,6 +30,7 @@ use crate::page::Page;
 use rustc_hash::FxHashSet;
 
 use super::paragraph::{ParaStats, paragraphs};
+use crate::within::{Within, WithinMut};
 
 /// The parameters of the classification, with the seed's defaults.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -279,7 +280,7 @@ pub fn page_paragraphs(page: &Page, stop: Option<&FxHashSet<u64>>) -> Vec<Paragr
     ranges
         .into_iter()
         .map(|r| {
-            let blocks = page.blocks.get(r.clone()).unwrap_or_default();
+            let blocks = page.blocks.within(r.clone());
             let is = |marks: &[bool]| {
                 blocks
                     .iter()
@@ -327,10 +328,10 @@ pub fn block_classes_both(
     cf_out.clear();
     cf_out.resize(page.blocks.len(), Class::Bad);
     for ((p, c), f) in paras.iter().zip(&classes).zip(&cf) {
-        for slot in out.get_mut(p.blocks.clone()).unwrap_or_default() {
+        for slot in out.within_mut(p.blocks.clone()) {
             *slot = *c;
         }
-        for slot in cf_out.get_mut(p.blocks.clone()).unwrap_or_default() {
+        for slot in cf_out.within_mut(p.blocks.clone()) {
             *slot = *f;
         }
     }

@@ -38,6 +38,7 @@ use crate::page::Page;
 use rustc_hash::FxHashMap;
 
 use super::paragraph::{ParaStats, paragraph_tags, paragraphs};
+use crate::within::Within;
 
 /// References a candidate is compared with for quotes: the nearest earlier ones.
 const QUOTE_REFS: usize = 8;
@@ -251,7 +252,7 @@ pub fn lcs(a: &[u64], b: &[u64]) -> usize {
 fn block_words(page: &Page, paras: &[Range<usize>], b: &KBlock, max: usize) -> Vec<u64> {
     let mut out = Vec::new();
     'all: for &e in &b.elements {
-        for blk in page.blocks.get(paras[e].clone()).unwrap_or_default() {
+        for blk in page.blocks.within(paras[e].clone()) {
             for w in page.block_text(blk).split_ascii_whitespace() {
                 if out.len() >= max {
                     break 'all;
@@ -275,7 +276,7 @@ fn is_function_block(page: &Page, paras: &[Range<usize>], b: &KBlock, params: &P
     let mut total = 0u32;
     for &e in &b.elements {
         seen.clear();
-        for blk in page.blocks.get(paras[e].clone()).unwrap_or_default() {
+        for blk in page.blocks.within(paras[e].clone()) {
             for w in page.block_text(blk).split_ascii_whitespace() {
                 seen.push(word_hash(w));
                 total += 1;
@@ -290,7 +291,7 @@ fn is_function_block(page: &Page, paras: &[Range<usize>], b: &KBlock, params: &P
     // Occurrences of words that appear in at least half of the elements.
     let mut shared = 0u32;
     for &e in &b.elements {
-        for blk in page.blocks.get(paras[e].clone()).unwrap_or_default() {
+        for blk in page.blocks.within(paras[e].clone()) {
             for w in page.block_text(blk).split_ascii_whitespace() {
                 if df.get(&word_hash(w)).is_some_and(|&d| 2 * d as usize >= n) {
                     shared += 1;

@@ -15,6 +15,7 @@ use std::ops::Range;
 use crate::features::structure::TagSet;
 use crate::page::Page;
 use crate::segment::tags::Tag;
+use crate::within::Within;
 
 /// The tags that separate paragraphs (see the module docs).
 pub const PARAGRAPH_TAGS: &[&str] = &[
@@ -131,13 +132,7 @@ impl ParaStats {
     ) -> ParaStats {
         let mut s = ParaStats::default();
         let mut prev_anchor = false;
-        for (k, b) in page
-            .blocks
-            .get(range.clone())
-            .unwrap_or_default()
-            .iter()
-            .enumerate()
-        {
+        for (k, b) in page.blocks.within(range.clone()).iter().enumerate() {
             let t = page.block_text(b);
             let n = t.chars().count() as u32;
             let sep = u32::from(k > 0 && b.space_before);
