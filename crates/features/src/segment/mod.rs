@@ -167,7 +167,7 @@ impl Segmenter {
     /// does (the page's content is a crawler view; [`Page::noscript_view`]).
     pub fn segment(&mut self, html: &str) -> Result<Page, SegmentError> {
         let page = self.segment_scripted(html)?;
-        let mut page = match noscript::crawler_view(html, || page.text.split_whitespace().count()) {
+        let page = match noscript::crawler_view(html, || page.text.split_whitespace().count()) {
             Some(view) => {
                 let mut page = self.segment_scripted(&view)?;
                 page.noscript_view = true;
@@ -175,7 +175,6 @@ impl Segmenter {
             }
             None => page,
         };
-        page.declared = declared::declared(html);
         Ok(page)
     }
 
@@ -407,6 +406,9 @@ impl<'d> State<'d> {
             // The scanner's reading: the bytes between the name and the `>`, self-closing when
             // the last of them is `/`.
             let attrs = doc.within(t.name.end..t.range.end.saturating_sub(1));
+            if name.eq_ignore_ascii_case(b"meta") {
+                self.page.declared = self.page.declared.min(declared::in_meta(attrs));
+            }
             let tag = RawTag::Start {
                 name,
                 attrs,
@@ -629,6 +631,12 @@ impl<'d> State<'d> {
     fn on_text(&mut self, loc: Range<usize>, kind: TextType) {
         if loc.is_empty() {
             return;
+        }
+        if kind == TextType::ScriptData
+            && let Some(script) = self.doc.as_bytes().get(loc.clone())
+        {
+            // JSON-LD says what the page is ([`declared`]).
+            self.page.declared = self.page.declared.min(declared::in_script(script));
         }
         self.gap(loc.start);
         self.last_end = self.last_end.max(loc.end);

@@ -29,47 +29,33 @@ struct Span {
 }
 
 /// The `<noscript>` elements of a document whose text counts: their start and end tags, and
-/// the words of text (outside markup) between them. An unclosed one counts for nothing.
+/// the words of text (outside markup) between them. An unclosed one counts for nothing. One
+/// pass over the document for the lower-case name (an upper-case `<NOSCRIPT>` is not looked
+/// for); its content is raw text, so no `<noscript>` holds another.
 fn spans(html: &str) -> (Vec<Span>, usize) {
     let bytes = html.as_bytes();
     let mut out = Vec::new();
     let mut words = 0;
-    let mut from = 0;
-    while let Some(at) = find_ci(bytes, from, b"<noscript", b"<NOSCRIPT") {
-        // The tag name must end here (`<noscripts>` is another tag).
-        let after = at + b"<noscript".len();
-        if !matches!(
-            bytes.get(after),
-            Some(b'>' | b' ' | b'\t' | b'\n' | b'\r' | b'/')
-        ) {
-            from = after;
-            continue;
+    let mut open: Option<(usize, usize)> = None;
+    for at in memmem::find_iter(bytes, b"noscript") {
+        let next = bytes.get(at + b"noscript".len()).copied();
+        let before = |n: usize| at.checked_sub(n).and_then(|i| bytes.get(i)).copied();
+        if before(1) == Some(b'<') {
+            // A start tag; the name must end here (`<noscripts>` is another tag).
+            if open.is_none() && matches!(next, Some(b'>' | b' ' | b'\t' | b'\n' | b'\r' | b'/')) {
+                open = Some((at - 1, at + b"noscript".len()));
+            }
+        } else if before(1) == Some(b'/')
+            && before(2) == Some(b'<')
+            && next == Some(b'>')
+            && let Some((start, after)) = open.take()
+        {
+            let end = at - 2;
+            words += text_words(bytes.within(after..end));
+            out.push(Span { start, end });
         }
-        let Some(end) = find_ci(bytes, after, b"</noscript", b"</NOSCRIPT") else {
-            break;
-        };
-        let close = end + b"</noscript".len();
-        if bytes.get(close) != Some(&b'>') {
-            from = close;
-            continue;
-        }
-        // `end` is where the closing tag was found, after `after`.
-        words += text_words(bytes.within(after..end));
-        out.push(Span { start: at, end });
-        from = close;
     }
     (out, words)
-}
-
-/// The first position at or after `from` of a tag name written in lower case (`lower`) or in
-/// upper case (`upper`).
-fn find_ci(hay: &[u8], from: usize, lower: &[u8], upper: &[u8]) -> Option<usize> {
-    let rest = hay.get(from..)?;
-    match (memmem::find(rest, lower), memmem::find(rest, upper)) {
-        (Some(a), Some(b)) => Some(from + a.min(b)),
-        (Some(a), None) | (None, Some(a)) => Some(from + a),
-        (None, None) => None,
-    }
 }
 
 /// Words of text in a piece of HTML: runs of alphanumeric characters outside `<...>`.
@@ -100,11 +86,6 @@ fn text_words(html: &[u8]) -> usize {
 /// words of the blocks the scripted parse found (counted only for a page with `<noscript>`);
 /// else `None`.
 pub(super) fn crawler_view(html: &str, visible_words: impl FnOnce() -> usize) -> Option<String> {
-    if memmem::find(html.as_bytes(), b"<noscript").is_none()
-        && memmem::find(html.as_bytes(), b"<NOSCRIPT").is_none()
-    {
-        return None;
-    }
     let (spans, words) = spans(html);
     if words < MIN_WORDS || words < OUTWEIGH.saturating_mul(visible_words()) {
         return None;
@@ -131,7 +112,7 @@ mod tests {
     #[test]
     fn a_page_whose_text_is_in_noscript_is_read_without_scripts() {
         let html = format!(
-            "<body><div>Loading</div><noscript data-path=\"/t/1\"><p>{}</p></NOSCRIPT></body>",
+            "<body><div>Loading</div><noscript data-path=\"/t/1\"><p>{}</p></noscript></body>",
             words(150)
         );
         let view = crawler_view(&html, || 1).expect("the crawler view");
