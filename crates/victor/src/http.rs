@@ -256,7 +256,8 @@ fn dechunk(mut input: &[u8], truncated: bool, out: &mut Vec<u8>) -> Result<(), B
             return cut(out, "the body ends inside a chunk size line");
         };
         let (line, rest) = input.split_at(nl);
-        let rest = rest.get(1..).unwrap_or_default();
+        // `rest` starts with the line break.
+        let rest = rest.split_first().map_or(&[][..], |(_, r)| r);
         let size = line
             .split(|&b| b == b';')
             .next()
@@ -275,12 +276,11 @@ fn dechunk(mut input: &[u8], truncated: bool, out: &mut Vec<u8>) -> Result<(), B
         if out.len().saturating_add(size) > MAX_BODY {
             return Err(BodyError::TooLarge);
         }
-        let Some(data) = rest.get(..size) else {
+        let Some((data, after)) = rest.split_at_checked(size) else {
             out.extend_from_slice(rest);
             return cut(out, "the body ends inside a chunk");
         };
         out.extend_from_slice(data);
-        let after = rest.get(size..).unwrap_or_default();
         input = after
             .strip_prefix(b"\r\n")
             .or_else(|| after.strip_prefix(b"\n"))

@@ -813,12 +813,16 @@ pub fn html_page(rec: &Record) -> Result<HtmlPage<'_>, Skip> {
     let mut codings = Codings::default();
     let mut first = true;
     loop {
-        let rest = block.get(pos..).unwrap_or_default();
+        // `pos` is at most the block's length: it only moves past a line break found in it.
+        let Some((_, rest)) = block.split_at_checked(pos) else {
+            return Err(Skip::NotPage);
+        };
         let Some(nl) = memchr::memchr(b'\n', rest) else {
             // The header never ends: no body.
             return Err(Skip::NotPage);
         };
-        let line = rest.get(..nl).unwrap_or_default().trim_ascii_end();
+        let (line, _) = rest.split_at(nl);
+        let line = line.trim_ascii_end();
         pos += nl + 1;
         if line.is_empty() {
             break;
@@ -831,11 +835,9 @@ pub fn html_page(rec: &Record) -> Result<HtmlPage<'_>, Skip> {
             continue;
         };
         let (name, value) = line.split_at(colon);
-        let value = || {
-            std::str::from_utf8(value.get(1..).unwrap_or_default())
-                .ok()
-                .map(str::trim)
-        };
+        // `value` starts with the colon.
+        let value = value.split_first().map_or(&[][..], |(_, v)| v);
+        let value = || std::str::from_utf8(value).ok().map(str::trim);
         let name = name.trim_ascii();
         if name.eq_ignore_ascii_case(b"Content-Type") {
             content_type = value();
@@ -847,7 +849,10 @@ pub fn html_page(rec: &Record) -> Result<HtmlPage<'_>, Skip> {
     }
     match content_type {
         Some(ct) if is_html(ct) => Ok(HtmlPage {
-            body: block.get(pos..).unwrap_or_default(),
+            // Just past the blank line's break, so at most the block's length.
+            body: block
+                .split_at_checked(pos)
+                .map_or(&[][..], |(_, body)| body),
             charset: charset_of(ct),
             codings,
             truncated: rec.header("WARC-Truncated").is_some(),
