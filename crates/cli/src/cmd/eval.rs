@@ -305,28 +305,9 @@ fn report(inputs: &[Input], per_input: &[Totals], all: &Totals) -> String {
         row.extend(block_cells(&m, t.block_pages > 0, fig));
         b.row(row);
     }
-    let mut x = Table::new(&[
-        "set",
-        "gold",
-        "pages",
-        "P",
-        "R",
-        "F1",
-        "median F1",
-        "micro P",
-        "micro R",
-        "micro F1",
-        "F1<.5",
-    ]);
+    let mut x = text_table("gold");
     for (name, input, t) in &rows {
-        let mut row = vec![
-            name.to_string(),
-            input.map_or("", |i| i.text_gold()).to_string(),
-            t.text.len().to_string(),
-        ];
-        row.extend(text_cells(t.text.summary(), fig));
-        row.push(below_half(&t.text).to_string());
-        x.row(row);
+        x.row(text_row(name, input.map_or("", |i| i.text_gold()), &t.text));
     }
     format!(
         "\nBlock level (content = header or text; header/text confusions count as correct)\n{}\
@@ -345,9 +326,20 @@ fn by_group(inputs: &[Input], outcomes: &[Outcome], field: &str) -> String {
             groups.entry((o.input, value)).or_default().push(t);
         }
     }
-    let mut x = Table::new(&[
+    let mut x = text_table(field);
+    for ((input, value), scores) in &groups {
+        let name = inputs.get(*input).map_or("", |i| i.name.as_str());
+        x.row(text_row(name, value, scores));
+    }
+    format!("\nText level by {field}\n{}", x.render())
+}
+
+/// The text-level table's columns, with `second` (the gold's kind, or a grouping field) after
+/// the set's name.
+fn text_table(second: &str) -> Table {
+    Table::new(&[
         "set",
-        field,
+        second,
         "pages",
         "P",
         "R",
@@ -357,18 +349,19 @@ fn by_group(inputs: &[Input], outcomes: &[Outcome], field: &str) -> String {
         "micro R",
         "micro F1",
         "F1<.5",
-    ]);
-    for ((input, value), scores) in &groups {
-        let mut row = vec![
-            inputs.get(*input).map_or(String::new(), |i| i.name.clone()),
-            value.clone(),
-            scores.len().to_string(),
-        ];
-        row.extend(text_cells(scores.summary(), fig));
-        row.push(below_half(scores).to_string());
-        x.row(row);
-    }
-    format!("\nText level by {field}\n{}", x.render())
+    ])
+}
+
+/// One row of [`text_table`]: the set, the second column's value and the pages' figures.
+fn text_row(set: &str, second: &str, scores: &TextScores) -> Vec<String> {
+    let mut row = vec![
+        set.to_string(),
+        second.to_string(),
+        scores.len().to_string(),
+    ];
+    row.extend(text_cells(scores.summary(), fig));
+    row.push(below_half(scores).to_string());
+    row
 }
 
 /// Pages with text-level F1 below 0.5.
