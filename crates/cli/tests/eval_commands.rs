@@ -628,6 +628,76 @@ fn eval_groups_the_text_figures_by_a_manifest_field() {
 }
 
 #[test]
+fn sweep_groups_the_text_figures_by_a_manifest_field() {
+    let model_dir = tiny_model();
+    let tmp = tempfile::tempdir().unwrap();
+    let set = tmp.path().join("mini");
+    mini_manifest_set(&set);
+    let csv_path = tmp.path().join("g.csv");
+    let svg_path = tmp.path().join("g.svg");
+    let out = with_failures(&[
+        "sweep",
+        "--model",
+        s(model_dir),
+        s(&set),
+        "--split",
+        "test",
+        "--step",
+        "0.25",
+        "--group-by",
+        "page_type",
+        "--csv",
+        s(&csv_path),
+        "--plot",
+        s(&svg_path),
+        "-q",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let section = stdout
+        .split("Text F1 by page_type and threshold")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no grouped table: {stdout}"));
+    // Five pages alternate even/odd; the ghost has no page_type.
+    for head in ["even (3)", "odd (2)", "(none) (1)"] {
+        assert!(section.contains(head), "no column {head}: {section}");
+    }
+    assert!(
+        section.contains("best text F1 by page_type: all "),
+        "{section}"
+    );
+    let rows = read_csv(&csv_path);
+    // 0, 0.25, 0.5, 0.75, 1 for the overall rows and for each of the three groups.
+    assert_eq!(rows.len(), 5 * 4);
+    let groups: Vec<&str> = rows.iter().map(|r| r["group"].as_str()).collect();
+    assert_eq!(
+        &groups[..6],
+        ["(all)", "(all)", "(all)", "(all)", "(all)", "(none)"]
+    );
+    assert!(groups.contains(&"even") && groups.contains(&"odd"));
+    // Macro F1 is a mean over pages: the groups' means weighted by their pages (3, 2, 1) give
+    // the overall one at every threshold.
+    let f1 = |g: &str, k: usize| -> f64 {
+        num(
+            rows.iter().filter(|r| r["group"] == g).nth(k).unwrap(),
+            "text_f1",
+        )
+    };
+    for k in 0..5 {
+        let mixed = (3.0 * f1("even", k) + 2.0 * f1("odd", k) + f1("(none)", k)) / 6.0;
+        assert!(
+            (mixed - f1("(all)", k)).abs() < 1e-3,
+            "threshold {k}: {mixed} vs {}",
+            f1("(all)", k)
+        );
+    }
+    let svg = std::fs::read_to_string(&svg_path).unwrap();
+    assert!(
+        svg.contains("text: even (3)"),
+        "no curve per group in the plot"
+    );
+}
+
+#[test]
 fn import_leaves_out_pages_whose_gold_the_blocks_do_not_cover() {
     let tmp = tempfile::tempdir().unwrap();
     let set = tmp.path().join("mini");

@@ -80,6 +80,12 @@ pub(crate) struct Args {
     /// Axes of the plot from 0 to 1 (default: zoomed to the curves).
     #[arg(long)]
     full_axes: bool,
+    /// Also sweep each value of this manifest field on its own (e.g. `page_type` of wcxb): a
+    /// table of text F1 by threshold with a column per value, the best threshold of each, a
+    /// text curve per value in --plot, and with --csv every value's rows after the overall
+    /// ones (a `group` column first: `(all)`, then each value; `(none)` for pages without it).
+    #[arg(long, value_name = "FIELD")]
+    group_by: Option<String>,
 }
 
 /// What `sweep --from` names: an importer, or (the old spelling, before `--from` meant the
@@ -140,6 +146,8 @@ struct PageSweep {
     text: Option<Vec<PageScore>>,
     /// Set and id, with why the page could not be labelled.
     failed: Option<String>,
+    /// The value of `--group-by`'s field for this page (`None`: not asked, or no such field).
+    group: Option<String>,
 }
 
 /// Loads a page and sweeps it.
@@ -160,6 +168,7 @@ fn sweep_page(
                 blocks: None,
                 text,
                 failed: Some(format!("{} {}: {}", input.name, f.id, f.reason)),
+                group: None,
             };
         }
     };
@@ -205,6 +214,7 @@ fn sweep_page(
                     .collect()
             }),
             failed: None,
+            group: None,
         },
         Err(e) => PageSweep {
             blocks: None,
@@ -213,6 +223,7 @@ fn sweep_page(
                 .as_ref()
                 .map(|g| vec![empty_output(g); thresholds.len()]),
             failed: Some(format!("{} {}: {e}", input.name, loaded.id)),
+            group: None,
         },
     }
 }
@@ -242,10 +253,22 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (pages, seconds): (Vec<PageSweep>, f64) =
         args.input
             .map_pages(&inputs, &model, "sweep", "sweeping", |w, _, input, i| {
-                sweep_page(w, input, i, &thresholds)
+                let mut p = sweep_page(w, input, i, &thresholds);
+                if let Some(field) = &args.group_by {
+                    p.group = Some(
+                        input
+                            .page_field(i, field)
+                            .unwrap_or_else(|| NO_VALUE.to_string()),
+                    );
+                }
+                p
             })?;
 
     let rows = sum_up(&thresholds, &pages);
+    let groups: Vec<(String, usize, Vec<SweepRow>)> = match args.group_by {
+        Some(_) => by_group(&thresholds, &pages),
+        None => Vec::new(),
+    };
     let block_pages = pages.iter().filter(|p| p.blocks.is_some()).count();
     let text_pages = pages.iter().filter(|p| p.text.is_some()).count();
     let failed: Vec<&str> = pages.iter().filter_map(|p| p.failed.as_deref()).collect();
@@ -268,6 +291,9 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         "{}",
         highlights(&rows, model.recommended_threshold())
     )?;
+    if let Some(field) = &args.group_by {
+        write!(std::io::stdout(), "{}", group_table(field, &rows, &groups))?;
+    }
     if !failed.is_empty() {
         eprintln!(
             "victor sweep: {} pages could not be labelled (text level: scored as empty output):",
@@ -285,8 +311,16 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     if let Some(path) = &args.csv {
-        output::write_atomic_with(path, |buf| write_csv(buf, &rows, block_pages > 0))
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        output::write_atomic_with(path, |buf| {
+            write_csv(
+                buf,
+                &rows,
+                &groups,
+                args.group_by.is_some(),
+                block_pages > 0,
+            )
+        })
+        .with_context(|| format!("cannot write {}", path.display()))?;
     }
     if let Some(path) = &args.plot {
         // T = 0 (every block other) and T = 1 (nearly every block content) are nobody's
@@ -302,6 +336,17 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             curves.push(Curve::blocks(plotted));
         }
         curves.extend(Curve::text(plotted));
+        for (value, n, group_rows) in &groups {
+            let inner: Vec<SweepRow> = group_rows
+                .iter()
+                .filter(|r| r.threshold > 0.0 && r.threshold < 1.0)
+                .cloned()
+                .collect();
+            if let Some(mut c) = Curve::text(if inner.is_empty() { group_rows } else { &inner }) {
+                c.name = format!("text: {value} ({n})");
+                curves.push(c);
+            }
+        }
         let options = PlotOptions {
             title: args
                 .title
@@ -333,8 +378,26 @@ fn model_title(model: &str) -> String {
     )
 }
 
+/// The group of pages without `--group-by`'s field, as `victor eval` names it.
+const NO_VALUE: &str = "(none)";
+
+/// The rows of each value of `--group-by`'s field, in the values' order, with its page count.
+fn by_group(thresholds: &[f64], pages: &[PageSweep]) -> Vec<(String, usize, Vec<SweepRow>)> {
+    let mut members: std::collections::BTreeMap<&str, Vec<&PageSweep>> = Default::default();
+    for p in pages {
+        members
+            .entry(p.group.as_deref().unwrap_or(NO_VALUE))
+            .or_default()
+            .push(p);
+    }
+    members
+        .into_iter()
+        .map(|(value, ps)| (value.to_string(), ps.len(), sum_up(thresholds, ps)))
+        .collect()
+}
+
 /// Sums the pages' contributions per threshold, in page order.
-fn sum_up(thresholds: &[f64], pages: &[PageSweep]) -> Vec<SweepRow> {
+fn sum_up<'a>(thresholds: &[f64], pages: impl IntoIterator<Item = &'a PageSweep>) -> Vec<SweepRow> {
     let mut counts = vec![BlockCounts::new(); thresholds.len()];
     let mut texts = vec![TextScores::new(); thresholds.len()];
     for p in pages {
@@ -395,6 +458,61 @@ fn table(rows: &[SweepRow], blocks: bool) -> String {
     format!("\n{}", t.render())
 }
 
+/// Text F1 (macro) by threshold, overall and for each value of `--group-by`'s field, and the
+/// best threshold of each.
+fn group_table(
+    field: &str,
+    rows: &[SweepRow],
+    groups: &[(String, usize, Vec<SweepRow>)],
+) -> String {
+    let mut head = vec!["T".to_string(), format!("all ({})", pages_of(rows))];
+    head.extend(groups.iter().map(|(v, n, _)| format!("{v} ({n})")));
+    let head_refs: Vec<&str> = head.iter().map(String::as_str).collect();
+    let mut t = Table::new(&head_refs);
+    let f1 = |r: &SweepRow| fig(r.text.map(|x| x.macro_avg.f1));
+    for (k, r) in rows.iter().enumerate() {
+        let mut row = vec![format!("{}", r.threshold), f1(r)];
+        row.extend(
+            groups
+                .iter()
+                .map(|(_, _, g)| g.get(k).map_or_else(String::new, f1)),
+        );
+        t.row(row);
+    }
+    let mut best = vec![format!("all {}", best_text(rows))];
+    best.extend(
+        groups
+            .iter()
+            .map(|(v, _, g)| format!("{v} {}", best_text(g))),
+    );
+    format!(
+        "\nText F1 by {field} and threshold\n{}\nbest text F1 by {field}: {}\n",
+        t.render(),
+        best.join("; ")
+    )
+}
+
+/// Pages with text figures in a sweep's rows.
+fn pages_of(rows: &[SweepRow]) -> usize {
+    rows.first()
+        .and_then(|r| r.text_pages.as_ref())
+        .map_or(0, |t| t.pages().len())
+}
+
+/// "F1 at T = t" for the best text F1 of the rows ("no text" without text figures).
+fn best_text(rows: &[SweepRow]) -> String {
+    rows.iter()
+        .filter_map(|r| r.text.map(|x| (r.threshold, x.macro_avg.f1)))
+        .fold(None, |acc: Option<(f64, f64)>, (t, k)| match acc {
+            Some((_, bk)) if bk >= k => acc,
+            _ => Some((t, k)),
+        })
+        .map_or_else(
+            || "no text".to_string(),
+            |(t, f)| format!("{f:.4} at T = {t}"),
+        )
+}
+
 /// The best thresholds by block F1 and by text F1, and the model's recommendation.
 fn highlights(rows: &[SweepRow], recommended: Option<f64>) -> String {
     let best = |key: &dyn Fn(&SweepRow) -> Option<f64>| {
@@ -430,12 +548,32 @@ const CSV_COLUMNS: [&str; 7] = [
     "unlabelled_accuracy",
 ];
 
-fn write_csv(buf: &mut Vec<u8>, rows: &[SweepRow], blocks: bool) -> anyhow::Result<()> {
+/// Writes the rows as CSV; with `grouped`, a `group` column first and every group's rows after
+/// the overall ones.
+fn write_csv(
+    buf: &mut Vec<u8>,
+    rows: &[SweepRow],
+    groups: &[(String, usize, Vec<SweepRow>)],
+    grouped: bool,
+    blocks: bool,
+) -> anyhow::Result<()> {
     let b = |x: f64| num(blocks.then_some(x));
     let mut w = csv::Writer::from_writer(buf);
-    w.write_record(CSV_COLUMNS.iter().chain(&TEXT_COLUMNS))?;
-    for r in rows {
-        let mut record = vec![
+    let group_column = grouped.then_some(&"group");
+    w.write_record(
+        group_column
+            .into_iter()
+            .chain(&CSV_COLUMNS)
+            .chain(&TEXT_COLUMNS),
+    )?;
+    let all = std::iter::once(("(all)", rows));
+    let each = groups.iter().map(|(v, _, g)| (v.as_str(), g.as_slice()));
+    for (value, r) in all
+        .chain(each)
+        .flat_map(|(v, rs)| rs.iter().map(move |r| (v, r)))
+    {
+        let mut record: Vec<String> = grouped.then(|| value.to_string()).into_iter().collect();
+        record.extend([
             r.threshold.to_string(),
             r.content_blocks.to_string(),
             b(r.block.precision),
@@ -443,7 +581,7 @@ fn write_csv(buf: &mut Vec<u8>, rows: &[SweepRow], blocks: bool) -> anyhow::Resu
             b(r.block.f1),
             b(r.block.accuracy),
             b(r.block.unlabelled_accuracy),
-        ];
+        ]);
         record.extend(text_cells(r.text, num));
         w.write_record(&record)?;
     }
