@@ -68,8 +68,9 @@ use crate::segment::tags::Tag;
 use data::PageData;
 use lexicon::{StopIndex, StopWords, singular};
 use regexp::Regexps;
-use registry::{Columns, Fill, known_feature_name, language_codes};
+use registry::{Columns, known_feature_name, language_codes};
 use structure::TagSet;
+use table::Fill;
 use text::{CHAR_CLASSES, TOKEN_CLASSES};
 
 /// A compiled configuration that computes feature tables. Build one and share it across threads

@@ -3,23 +3,17 @@
 //! that lays out a configuration's columns ([`Columns`]).
 //!
 //! Adding a feature is one [`Entry`] here and one function in [`super::fill`] that fills its
-//! column from the page's shared measurements ([`PageData`]).
+//! column from the page's shared measurements ([`PageData`](super::data::PageData)).
 
 use rustc_hash::FxHashSet;
 
 use super::candidate;
-use super::data::PageData;
 use super::fill;
 use super::module::Module;
 use super::seeds;
-use super::table::{Column, Kind};
+use super::table::{Column, Fill, Kind};
 use super::text::{CHAR_CLASSES, END_CLASSES, TOKEN_CLASSES};
 use crate::config::{ConfigError, FeatureConfig};
-
-/// What computes a column: fills one value per block from the page's measurements; the `u8`
-/// picks the member of a configured family (container class, split, character class,
-/// expression key, class level, outer group), 0 for the fixed columns.
-pub(super) type Fill = fn(&PageData<'_>, u8, &mut [f32]);
 
 /// How a registered column is discretized.
 #[derive(Clone, Copy)]

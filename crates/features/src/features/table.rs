@@ -1,8 +1,13 @@
 //! The columns a configuration produces ([`Schema`]) and the values of a page's blocks in them
 //! ([`FeatureTable`]): raw values, and the discrete values that templates turn into attributes.
 
-use super::registry::Fill;
+use super::data::PageData;
 use crate::within::Within;
+
+/// What computes a column: fills one value per block from the page's measurements; the `u8`
+/// picks the member of a configured family (container class, split, character class,
+/// expression key, class level, outer group), 0 for the fixed columns.
+pub(super) type Fill = fn(&PageData<'_>, u8, &mut [f32]);
 
 /// How a column's raw values become discrete values.
 #[derive(Clone, Debug, PartialEq)]
