@@ -4,7 +4,7 @@
 //!
 //! [`BUILT_IN`] lists the bundles to embed: add a name there to ship a new bundle. A listed
 //! bundle that is missing at build time is left out with a warning; a bundle folder that is a
-//! symbolic link to another listed one (models/default -> article) is embedded once and known
+//! symbolic link to another listed one (models/default -> web) is embedded once and known
 //! by both names. The files are included with `include_str!`/`include_bytes!` from where they
 //! are, and cargo rebuilds when one of them changes.
 //!

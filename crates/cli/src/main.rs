@@ -1,10 +1,12 @@
 //! # victor: clean web pages for corpus building
 //!
 //! The command-line layer over the victor libraries. Each subcommand lives in its own module
-//! under `cmd/` and is a thin wrapper: it parses arguments, walks inputs, shows progress, writes
-//! files atomically, and reports failures with the file and the reason. The work itself is done
-//! by the libraries (`victor-features`, `victor-annotations`, `victor-train`, `victor-label`,
-//! `victor-eval`), which neither print nor keep global state.
+//! under `cmd/`: it parses arguments, walks inputs, shows progress, writes files atomically, and
+//! reports failures with the file and the reason; `label` also runs the batch (threads, signals,
+//! WARC streams). The work on each page is done by the libraries (`victor` and below it
+//! `victor-features`, `victor-label`, `victor-methods`; `victor-annotations`, `victor-train`,
+//! `victor-eval` and `victor-annotate` for the other commands), which neither print nor keep
+//! global state.
 
 #![forbid(unsafe_code)]
 #![deny(unreachable_pub)]

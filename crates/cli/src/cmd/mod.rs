@@ -1,4 +1,5 @@
-//! One module per subcommand.
+//! One module per subcommand, and `evaluate`: what `eval` and `sweep` share (inputs, page
+//! loading, tables).
 
 pub(crate) mod annotate;
 pub(crate) mod annotations;
