@@ -33,8 +33,8 @@ pub use block_score::{BlockCounts, BlockMetrics, LengthMismatch};
 pub use paired::{MeanSe, gain_per_doubling, paired_difference};
 pub use plot::{Axes, Curve, CurvePoint, PlotError, PlotOptions, render_svg, write_svg};
 pub use sweep::{
-    PageScratch, PageText, SweepError, SweepPage, SweepRow, score_page, sweep, sweep_with_text,
-    threshold_grid,
+    GridError, MAX_GRID, PageScratch, PageText, SweepError, SweepPage, SweepRow, score_page, sweep,
+    sweep_with_text, threshold_grid,
 };
 pub use text_score::{
     PageScore, Prf, ReadError, TextScores, TextSummary, gold_text, read_gold, read_text_lossy,

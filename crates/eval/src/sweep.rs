@@ -19,11 +19,57 @@ use crate::block_score::{BlockCounts, BlockMetrics, LengthMismatch};
 use crate::text_score::{PageScore, TextScores, TextSummary};
 use crate::tokens::{Bags, TokenBag, Tokenizer};
 
-/// `steps + 1` evenly spaced thresholds from 0 to 1 inclusive (`i / steps`, no accumulated
-/// rounding); `[0.0, 1.0]` for `steps == 0`.
-pub fn threshold_grid(steps: usize) -> Vec<f64> {
-    let steps = steps.max(1);
-    (0..=steps).map(|i| i as f64 / steps as f64).collect()
+/// The most thresholds a grid may hold.
+pub const MAX_GRID: usize = 100_000;
+
+/// A threshold grid that cannot be made.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum GridError {
+    /// Ends outside [0, 1], or the lower above the upper.
+    #[error("need 0 <= lowest <= highest <= 1, got {from} and {to}")]
+    Ends {
+        /// The lowest threshold asked for.
+        from: f64,
+        /// The highest threshold asked for.
+        to: f64,
+    },
+    /// A step that is not a positive finite number.
+    #[error("the step must be positive, got {0}")]
+    Step(f64),
+    /// More than [`MAX_GRID`] thresholds.
+    #[error("the step {0} gives more than 100000 thresholds")]
+    TooMany(f64),
+}
+
+/// The thresholds `from, from + step, ...` up to `to`, which is always included: the one
+/// threshold grid of victor (`victor sweep`'s, and the grid `victor train` chooses a bundle's
+/// threshold from). Each value is `from + i * step` rounded to 9 decimals, so that 0.05 * 17
+/// is 0.85 and a recorded threshold reads as it was meant.
+///
+/// # Errors
+///
+/// [`GridError`] for ends outside [0, 1] or in the wrong order, a step that is not positive,
+/// or more than [`MAX_GRID`] thresholds.
+pub fn threshold_grid(from: f64, to: f64, step: f64) -> Result<Vec<f64>, GridError> {
+    let unit = 0.0..=1.0;
+    if !unit.contains(&from) || !unit.contains(&to) || from > to {
+        return Err(GridError::Ends { from, to });
+    }
+    if !(step > 0.0 && step.is_finite()) {
+        return Err(GridError::Step(step));
+    }
+    let round = |x: f64| (x * 1e9).round() / 1e9;
+    let n = ((to - from) / step + 1e-9).floor();
+    if n >= MAX_GRID as f64 {
+        return Err(GridError::TooMany(step));
+    }
+    let mut v: Vec<f64> = (0..=n as usize)
+        .map(|i| round(from + i as f64 * step))
+        .collect();
+    if v.last().is_none_or(|&last| last < round(to)) {
+        v.push(round(to));
+    }
+    Ok(v)
 }
 
 /// One page's input to a sweep.

@@ -8,11 +8,43 @@ use victor_eval::{SweepError, SweepPage, sweep, sweep_with_text, threshold_grid}
 
 #[test]
 fn grid() {
-    assert_eq!(threshold_grid(4), [0.0, 0.25, 0.5, 0.75, 1.0]);
-    let g = threshold_grid(10);
-    assert_eq!(g.len(), 11);
-    assert_eq!(g[3], 0.3, "i / steps, not accumulated sums");
-    assert_eq!(threshold_grid(0), [0.0, 1.0]);
+    let g = |a, b, s| threshold_grid(a, b, s).expect("a valid grid");
+    assert_eq!(g(0.0, 1.0, 0.25), [0.0, 0.25, 0.5, 0.75, 1.0]);
+    let ten = g(0.0, 1.0, 0.1);
+    assert_eq!(ten.len(), 11);
+    assert_eq!(ten[3], 0.3, "rounded, not accumulated sums");
+    assert_eq!(
+        g(0.2, 0.5, 0.25),
+        [0.2, 0.45, 0.5],
+        "the upper end is always included"
+    );
+    assert_eq!(g(0.5, 0.5, 0.1), [0.5]);
+    // The grid `victor train` chooses thresholds from: the doubles nearest to i / 20.
+    let train: Vec<f64> = (1..20).map(|i| f64::from(i) / 20.0).collect();
+    assert_eq!(g(0.05, 0.95, 0.05), train);
+    assert_eq!(g(0.0, 1.0, 0.02).len(), 51);
+}
+
+#[test]
+fn grid_errors() {
+    use victor_eval::GridError;
+    assert_eq!(
+        threshold_grid(0.6, 0.5, 0.1),
+        Err(GridError::Ends { from: 0.6, to: 0.5 })
+    );
+    assert!(matches!(
+        threshold_grid(0.0, 1.5, 0.1),
+        Err(GridError::Ends { .. })
+    ));
+    assert_eq!(threshold_grid(0.0, 1.0, 0.0), Err(GridError::Step(0.0)));
+    assert!(matches!(
+        threshold_grid(0.0, 1.0, f64::NAN),
+        Err(GridError::Step(_))
+    ));
+    assert_eq!(
+        threshold_grid(0.0, 1.0, 1e-6),
+        Err(GridError::TooMany(1e-6))
+    );
 }
 
 /// Two pages; P(other) of the blocks: page 0: .1 .4 .6 .9, page 1: .2 .7 .
@@ -119,7 +151,7 @@ fn content_shrinks_and_precision_recall_trade_as_threshold_falls() {
         m.push(pm);
         g.push(pg);
     }
-    let mut thresholds = threshold_grid(50);
+    let mut thresholds = threshold_grid(0.0, 1.0, 0.02).expect("a valid grid");
     thresholds.reverse();
     let rows = sweep(&pages(&m, &g), &thresholds).expect("valid");
     for pair in rows.windows(2) {

@@ -25,11 +25,11 @@ use victor_label::{
 /// grids.
 pub(crate) const CALIBRATION_MARGIN: f64 = 0.001;
 
-/// The default threshold grid: 0.05, 0.10, ..., 0.95.
+/// The default threshold grid: 0.05, 0.10, ..., 0.95 (victor's one grid,
+/// [`victor_eval::threshold_grid`]: the nearest doubles, 0.85 and not 0.8500000000000001, so
+/// that recorded thresholds read as they were meant).
 pub(crate) fn default_grid() -> Vec<f64> {
-    // i / 20 rather than i * 0.05: the nearest doubles to 0.05, 0.10, ... (0.85, not
-    // 0.8500000000000001), so that recorded thresholds read as they were meant.
-    (1..20).map(|i| f64::from(i) / 20.0).collect()
+    victor_eval::threshold_grid(0.05, 0.95, 0.05).expect("constant ends and step make a grid")
 }
 
 /// Scores accumulated over pages, per threshold and for Viterbi decoding.

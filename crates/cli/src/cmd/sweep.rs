@@ -14,7 +14,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use victor_annotations::{Label, SourceKind};
-use victor_eval::{Axes, Curve, PlotOptions, render_svg};
+use victor_eval::{Axes, Curve, GridError, PlotOptions, render_svg, threshold_grid};
 use victor_eval::{
     BlockCounts, PageScore, SweepPage, SweepRow, TextScores, sweep, sweep_with_text,
 };
@@ -109,32 +109,6 @@ fn parse_from(s: &str) -> Result<FromArg, String> {
     Err(format!(
         "{s:?} is not an importer (l3s-gn1, cleaneval, text); the lowest threshold is --min-threshold"
     ))
-}
-
-/// The thresholds `from, from + step, ...` up to `to`, which is always included; values are
-/// rounded to 9 decimals so that 0.1 * 3 prints as 0.3.
-pub(crate) fn grid(from: f64, to: f64, step: f64) -> anyhow::Result<Vec<f64>> {
-    let unit = 0.0..=1.0;
-    if !unit.contains(&from) || !unit.contains(&to) || from > to {
-        anyhow::bail!(
-            "need 0 <= --min-threshold <= --max-threshold <= 1, got --min-threshold {from} --max-threshold {to}"
-        );
-    }
-    if !(step > 0.0 && step.is_finite()) {
-        anyhow::bail!("--step must be positive, got {step}");
-    }
-    let round = |x: f64| (x * 1e9).round() / 1e9;
-    let n = ((to - from) / step + 1e-9).floor();
-    if n > 100_000.0 {
-        anyhow::bail!("--step {step} gives more than 100000 thresholds");
-    }
-    let mut v: Vec<f64> = (0..=n as usize)
-        .map(|i| round(from + i as f64 * step))
-        .collect();
-    if v.last().is_none_or(|&last| last < round(to)) {
-        v.push(round(to));
-    }
-    Ok(v)
 }
 
 /// One page's contribution at every threshold.
@@ -238,7 +212,13 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
             min = t;
         }
-        grid(min, args.max_threshold, args.step)
+        threshold_grid(min, args.max_threshold, args.step).map_err(|e| match e {
+            GridError::Ends { from, to } => anyhow::anyhow!(
+                "need 0 <= --min-threshold <= --max-threshold <= 1, got --min-threshold {from} --max-threshold {to}"
+            ),
+            GridError::Step(s) => anyhow::anyhow!("--step must be positive, got {s}"),
+            other => anyhow::anyhow!("--step: {other}"),
+        })
     }?;
     let model = model::load(args.input.model.as_deref())?;
     let inputs = open_all(
@@ -587,22 +567,4 @@ fn write_csv(
     }
     w.flush()?;
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn grid_includes_both_ends() {
-        let g = grid(0.0, 1.0, 0.02).unwrap();
-        assert_eq!(g.len(), 51);
-        assert_eq!(g.get(15), Some(&0.3));
-        assert_eq!(g.last(), Some(&1.0));
-        assert_eq!(grid(0.2, 0.5, 0.25).unwrap(), vec![0.2, 0.45, 0.5]);
-        assert_eq!(grid(0.5, 0.5, 0.1).unwrap(), vec![0.5]);
-        assert!(grid(0.6, 0.5, 0.1).is_err());
-        assert!(grid(0.0, 1.0, 0.0).is_err());
-        assert!(grid(0.0, 1.5, 0.1).is_err());
-    }
 }
