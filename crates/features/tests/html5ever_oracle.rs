@@ -13,12 +13,11 @@
 
 use std::path::{Path, PathBuf};
 
-use html5ever::tendril::TendrilSink;
-use markup5ever_rcdom::{Handle, NodeData, RcDom};
-use victor_features::Props;
-use victor_features::{Tag, decode, segment};
+use victor_features::{decode, segment};
 
+mod html5ever_tree;
 mod wrapper;
+use html5ever_tree::html5ever_blocks;
 use wrapper::without_wrapper;
 
 fn data_dir() -> Option<PathBuf> {
@@ -41,64 +40,12 @@ fn pages(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// The segmenter's white-space rule, restated.
-fn collapse(s: &str) -> String {
-    let mut out = String::new();
-    let mut space = false;
-    for c in s.chars() {
-        if c.is_whitespace() {
-            space = true;
-            continue;
-        }
-        if c.is_control() || matches!(c, '\u{200b}' | '\u{feff}' | '\u{ad}') {
-            continue;
-        }
-        if space && !out.is_empty() {
-            out.push(' ');
-        }
-        space = false;
-        out.push(c);
-    }
-    out
-}
-
-fn excluded(name: &str) -> bool {
-    Tag::lookup(name.as_bytes()).is_some_and(|t| t.is(Props::EXCLUDED))
-}
-
-fn walk(node: &Handle, path: &mut Vec<String>, out: &mut Vec<(String, String)>) {
-    match &node.data {
-        NodeData::Text { contents } => {
-            let t = collapse(&contents.borrow());
-            if !t.is_empty() {
-                out.push((t, path.join("/")));
-            }
-        }
-        NodeData::Element { name, .. } => {
-            let local: &str = &name.local;
-            if excluded(local) {
-                return;
-            }
-            path.push(local.to_ascii_lowercase());
-            for c in node.children.borrow().iter() {
-                walk(c, path, out);
-            }
-            path.pop();
-        }
-        NodeData::Document => {
-            for c in node.children.borrow().iter() {
-                walk(c, path, out);
-            }
-        }
-        _ => {}
-    }
-}
-
+/// The oracle's blocks as `(text, tag path)`, the order this test compares them in.
 fn oracle(html: &str) -> Vec<(String, String)> {
-    let dom = html5ever::parse_document(RcDom::default(), Default::default()).one(html);
-    let mut out = Vec::new();
-    walk(&dom.document, &mut Vec::new(), &mut out);
-    out
+    html5ever_blocks(html)
+        .into_iter()
+        .map(|(p, t)| (t, p))
+        .collect()
 }
 
 #[test]

@@ -39,12 +39,11 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use html5ever::tendril::TendrilSink;
-use markup5ever_rcdom::{Handle, NodeData, RcDom};
-use victor_features::Props;
-use victor_features::{Page, Tag, decode, segment};
+use victor_features::{Page, decode, segment};
 
+mod html5ever_tree;
 mod wrapper;
+use html5ever_tree::{collapse, html5ever_blocks};
 use wrapper::without_wrapper;
 
 fn fixture_dir() -> PathBuf {
@@ -184,63 +183,6 @@ fn fixtures_match_expected_blocks() {
 }
 
 // ----- html5ever comparison ---------------------------------------------------------------------
-
-/// The segmenter's white-space rule, restated.
-fn collapse(s: &str) -> String {
-    let mut out = String::new();
-    let mut space = false;
-    for c in s.chars() {
-        if c.is_whitespace() {
-            space = true;
-            continue;
-        }
-        if c.is_control() || matches!(c, '\u{200b}' | '\u{feff}' | '\u{ad}') {
-            continue;
-        }
-        if space && !out.is_empty() {
-            out.push(' ');
-        }
-        space = false;
-        out.push(c);
-    }
-    out
-}
-
-fn walk(node: &Handle, path: &mut Vec<String>, out: &mut Vec<(String, String)>) {
-    match &node.data {
-        NodeData::Text { contents } => {
-            let t = collapse(&contents.borrow());
-            if !t.is_empty() {
-                out.push((path.join("/"), t));
-            }
-        }
-        NodeData::Element { name, .. } => {
-            let local: &str = &name.local;
-            if Tag::lookup(local.as_bytes()).is_some_and(|t| t.is(Props::EXCLUDED)) {
-                return;
-            }
-            path.push(local.to_ascii_lowercase());
-            for c in node.children.borrow().iter() {
-                walk(c, path, out);
-            }
-            path.pop();
-        }
-        NodeData::Document => {
-            for c in node.children.borrow().iter() {
-                walk(c, path, out);
-            }
-        }
-        _ => {}
-    }
-}
-
-/// `(tag path, text)` of every text node html5ever builds outside excluded elements.
-fn html5ever_blocks(html: &str) -> Vec<(String, String)> {
-    let dom = html5ever::parse_document(RcDom::default(), Default::default()).one(html);
-    let mut out = Vec::new();
-    walk(&dom.document, &mut Vec::new(), &mut out);
-    out
-}
 
 #[test]
 fn fixtures_agree_with_html5ever() {
