@@ -7,9 +7,59 @@
 //! as it is. Inflation stops at [`MAX_PAGE_BYTES`]: a small file that inflates to gigabytes
 //! (a "zip bomb") is an error of that page, not an exhausted machine. A FIFO, a socket, a device
 //! or a folder is refused with the reason, without ever waiting on it.
+//!
+//! Writing a file atomically: every file victor writes (outputs, annotated sets, reports,
+//! bundles) is first written whole to a temporary file beside its target, named
+//! [`TMP_PREFIX`]`*`, and then renamed over it, so no reader ever sees half a file and a failure
+//! leaves the old file as it was ([`write_atomic`], [`temp_file_in`], [`temp_builder`]).
 
-use std::io::Read;
+use std::io::{Read, Write};
 use std::path::Path;
+
+/// How the temporary files of atomic writes are named (`.victor-tmp-XXXXXX`): hidden, and
+/// recognisable as victor's should a crash or a second Ctrl-C leave one behind.
+pub const TMP_PREFIX: &str = ".victor-tmp-";
+
+/// A temporary file or folder builder named `prefix*`, whose results get `mode` less the umask
+/// (0666 for files, 0777 for folders: the permissions any new file or folder gets), not the
+/// owner-only ones of temporary files.
+pub fn temp_builder(prefix: &str, mode: u32) -> tempfile::Builder<'_, '_> {
+    let mut b = tempfile::Builder::new();
+    b.prefix(prefix);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        b.permissions(std::fs::Permissions::from_mode(mode));
+    }
+    #[cfg(not(unix))]
+    let _ = mode;
+    b
+}
+
+/// A new temporary file in `dir` ([`TMP_PREFIX`]), to be renamed over its target when written
+/// whole (`persist`); dropped unrenamed, on an error or an interruption, it is removed.
+///
+/// # Errors
+/// The file cannot be created in `dir`.
+pub fn temp_file_in(dir: &Path) -> std::io::Result<tempfile::NamedTempFile> {
+    temp_builder(TMP_PREFIX, 0o666).tempfile_in(dir)
+}
+
+/// Writes `bytes` to `path` atomically: a temporary file in the same folder ([`temp_file_in`]),
+/// then a rename over `path`. The folder must exist.
+///
+/// # Errors
+/// The temporary file cannot be created or written, or not renamed into place.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut tmp = temp_file_in(dir)?;
+    tmp.write_all(bytes)?;
+    tmp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
 
 /// Largest page, in bytes after decompression, that a gzip-compressed page may inflate to.
 pub const MAX_PAGE_BYTES: u64 = 256 << 20;

@@ -189,20 +189,8 @@ fn absolute(path: &Path) -> Result<PathBuf, TrainError> {
     }
 }
 
-/// A temporary file or folder builder whose results get the permissions the umask gives any
-/// new file or folder, not the owner-only ones of temporary files.
-fn builder(prefix: &str, mode: u32) -> tempfile::Builder<'_, '_> {
-    let mut b = tempfile::Builder::new();
-    b.prefix(prefix);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        b.permissions(std::fs::Permissions::from_mode(mode));
-    }
-    #[cfg(not(unix))]
-    let _ = mode;
-    b
-}
+// A temporary file or folder builder with the permissions any new file or folder gets.
+use victor_features::file::temp_builder as builder;
 
 /// Writes a bundle folder: the model file (copied from `model_file`) and `victor.json`.
 /// Writes only into a new folder, an empty one or a victor bundle (see [`check_replaceable`]);

@@ -4,7 +4,6 @@
 //! readers (and a crash) see either the old file or the new one. [`SetWriter`] is shared
 //! between threads: it only holds the folder, and pages are independent files.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::record::{FORMAT_VERSION, PageRecord, SetInfo};
@@ -84,34 +83,17 @@ pub fn check_page_id(id: &str) -> Result<(), StoreError> {
     }
 }
 
-/// Writes `bytes` to `path` atomically: a temporary file in the same folder, then a rename.
-/// The folder must exist.
+/// Writes `bytes` to `path` atomically ([`victor_features::file::write_atomic`]). The folder
+/// must exist.
 ///
 /// # Errors
 ///
 /// [`StoreError::Io`] naming `path`.
 pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
-    let io = |source| StoreError::Io {
+    victor_features::file::write_atomic(path, bytes).map_err(|source| StoreError::Io {
         path: path.to_path_buf(),
         source,
-    };
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let mut builder = tempfile::Builder::new();
-    // Hidden, and recognisable as victor's should a crash leave it behind.
-    builder.prefix(".victor-tmp-");
-    #[cfg(unix)]
-    {
-        // The umask decides, as for any new file (not 0600, as for temporary files).
-        use std::os::unix::fs::PermissionsExt;
-        builder.permissions(std::fs::Permissions::from_mode(0o666));
-    }
-    let mut tmp = builder.tempfile_in(dir).map_err(io)?;
-    tmp.write_all(bytes).map_err(io)?;
-    tmp.persist(path).map_err(|e| io(e.error))?;
-    Ok(())
+    })
 }
 
 /// Checks that a set may be written into `dir`: it does not exist, is an empty folder, or holds

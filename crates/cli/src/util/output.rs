@@ -7,10 +7,6 @@ use std::path::Path;
 
 use anyhow::Context;
 
-/// How the temporary files of atomic writes are named (`.victor-tmp-XXXXXX`): hidden, and
-/// recognisable as victor's.
-pub(crate) const TMP_PREFIX: &str = ".victor-tmp-";
-
 /// Makes `dir` a folder that files can be written into (creating it and its parents), or says
 /// once, up front, why it cannot be: it is a file, or it cannot be created or written into.
 /// `what` names the option (`--out`).
@@ -78,20 +74,11 @@ fn replace_in(dir: &Path, path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// A new temporary file in `dir` ([`TMP_PREFIX`]), to be renamed over its target when written
-/// whole (`persist`); dropped unrenamed, on an error or an interruption, it is removed.
+/// A new temporary file in `dir` ([`victor_features::file::temp_file_in`]), to be renamed over
+/// its target when written whole (`persist`); dropped unrenamed, on an error or an
+/// interruption, it is removed.
 pub(crate) fn temp_file_in(dir: &Path) -> anyhow::Result<tempfile::NamedTempFile> {
-    let mut builder = tempfile::Builder::new();
-    // A name that says whose it is, should a second Ctrl-C or a crash leave it behind.
-    builder.prefix(TMP_PREFIX);
-    #[cfg(unix)]
-    {
-        // Created as any file is (0666 less the umask), not 0600 as temporary files are.
-        use std::os::unix::fs::PermissionsExt;
-        builder.permissions(std::fs::Permissions::from_mode(0o666));
-    }
-    builder
-        .tempfile_in(dir)
+    victor_features::file::temp_file_in(dir)
         .with_context(|| format!("cannot create a temporary file in {}", dir.display()))
 }
 
