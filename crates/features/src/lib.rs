@@ -1,11 +1,13 @@
-//! # victor-features: HTML bytes -> blocks -> features -> CRF attributes
+//! # victor-features: blocks -> features -> CRF attributes
 //!
-//! The first stage of victor's pipeline, after the Victor paper (Spousta, Marek, Pecina 2008),
-//! section 3:
+//! The second step of victor's pipeline, after the Victor paper (Spousta, Marek, Pecina 2008),
+//! section 3.2. The first step, HTML bytes to a [`Page`] of blocks ([`decode()`],
+//! [`segment()`]), is the `victor-html` crate's; its names are re-exported here, so that one
+//! `use victor_features::...` reaches the whole first stage:
 //!
-//! 1. [`decode()`]: raw bytes to text, with browser-like encoding detection;
+//! 1. [`decode()`]: raw bytes to text, with browser-like encoding detection (`victor-html`);
 //! 2. [`segment()`]: text to a [`Page`] of blocks, each with its ancestors in the tree a browser
-//!    would build (victor's own HTML5 tokenizer; an open-element stack places the text);
+//!    would build (`victor-html`);
 //! 3. [`Extractor`]: blocks to a [`FeatureTable`] of raw and discretized values, by modules that
 //!    a [`FeatureConfig`] switches on and bins;
 //!
@@ -17,34 +19,27 @@
 #![recursion_limit = "512"]
 
 mod config;
-mod decode;
 mod features;
-pub mod file;
-mod page;
-// The segmenter's items are `pub` for its own submodules; what other crates use is re-exported
-// below. `unreachable_pub` is allowed there until the tokenizer work curates that module.
-#[allow(unreachable_pub)]
-mod segment;
 mod template;
-pub mod within;
+
+pub use victor_html::{file, within};
 
 pub use config::{
     ConfigError, DEFAULT_CONFIG_JSON, FEATURE_VERSION, FeatureConfig, KeywordGroup, LangIdConfig,
     LangIdMethod,
 };
-pub use decode::{DecodeError, Decoded, EncodingSource, decode, decode_with_charset};
 pub use features::lexicon::{StopWords, Tokens, is_cjk, iso639_1, tokens, word_hash};
 pub use features::seeds;
 pub use features::structure::top_down;
 pub use features::{Candidates, Column, Extractor, FeatureTable, Kind, Module, Schema};
-pub use page::{Ancestors, Block, Element, ElementId, Page, Split};
-pub use segment::declared::Declared;
-pub use segment::tags::{Props, Tag};
-pub use segment::{DEFAULT_MAX_BLOCKS, SegmentError, Segmenter, segment, tokenize_only};
 pub use template::{
     BOUNDARY, DEFAULT_TEMPLATE, Line, MAX_MACROS, Macro, ParsedAttr, Template, TemplateError,
     boundary_code, boundary_offset,
 };
+pub use victor_html::{Ancestors, Block, Element, ElementId, Page, Split};
+pub use victor_html::{DEFAULT_MAX_BLOCKS, SegmentError, Segmenter, segment, tokenize_only};
+pub use victor_html::{Declared, Props, Tag};
+pub use victor_html::{DecodeError, Decoded, EncodingSource, decode, decode_with_charset};
 
 /// Why a page could not be read.
 #[derive(Debug, thiserror::Error)]

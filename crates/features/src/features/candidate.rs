@@ -12,8 +12,8 @@
 
 use super::structure::Structure;
 use super::text::TextStats;
-use crate::page::Page;
-use crate::segment::tags::Tag;
+use victor_html::Page;
+use victor_html::Tag;
 
 /// Non-link characters a paragraph needs to score.
 const MIN_PARAGRAPH_CHARS: u32 = 25;
@@ -205,7 +205,7 @@ pub(crate) struct Density {
     /// Link characters over all characters in that region.
     pub region_link: Vec<f32>,
     /// Whether an ancestor is `<article>` or `<main>`, or marked as the main content by
-    /// `role` or `itemprop` ([`crate::page::Element::semantic`]).
+    /// `role` or `itemprop` ([`victor_html::Element::semantic`]).
     pub semantic: Vec<bool>,
 }
 

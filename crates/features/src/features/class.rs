@@ -6,8 +6,8 @@ use super::candidate;
 use super::lexicon::{attr_tokens, singular};
 use super::structure::Structure;
 use super::text::TextStats;
-use crate::page::Page;
-use crate::segment::tags::Tag;
+use victor_html::Page;
+use victor_html::Tag;
 
 /// A class name that marks a blog post's container: hAtom's `hentry`, microformats2's
 /// `h-entry`, or WordPress's `post-<id>`.

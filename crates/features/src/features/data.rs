@@ -17,7 +17,7 @@ use super::repeat::{self, Repeats};
 use super::seeds;
 use super::structure::{ElemInfo, Structure};
 use super::text::TextStats;
-use crate::page::Page;
+use victor_html::Page;
 
 /// Blocks longer than this (in words) are never counted as duplicates.
 const DUPLICATE_MAX_WORDS: u32 = 15;

@@ -5,7 +5,7 @@ use super::Extractor;
 use super::lexicon::tokens;
 use super::module::Module;
 use super::text::TextStats;
-use crate::page::Page;
+use victor_html::Page;
 
 /// Languages a block's language competes with in `langid.block` (plus the page's).
 const RIVALS: [whatlang::Lang; 6] = [

@@ -16,8 +16,8 @@
 use std::hash::{BuildHasher, Hasher};
 use std::sync::OnceLock;
 
-use crate::within::Within;
 use rustc_hash::{FxBuildHasher, FxHashSet};
+use victor_html::within::Within;
 
 /// Han ideographs (with extensions and compatibility ideographs), Hiragana and Katakana (with
 /// the half-width forms): scripts where every character is a token ([`tokens`]). Hangul is not

@@ -63,8 +63,6 @@ pub use module::Module;
 pub use table::{Column, FeatureTable, Kind, Schema};
 
 use crate::config::{ConfigError, FeatureConfig, LangIdMethod};
-use crate::page::Page;
-use crate::segment::tags::Tag;
 use data::PageData;
 use lexicon::{StopIndex, StopWords, singular};
 use regexp::Regexps;
@@ -72,6 +70,8 @@ use registry::{Columns, known_feature_name, language_codes};
 use structure::TagSet;
 use table::Fill;
 use text::{CHAR_CLASSES, TOKEN_CLASSES};
+use victor_html::Page;
+use victor_html::Tag;
 
 /// A compiled configuration that computes feature tables. Build one and share it across threads
 /// (it is `Sync`); stop-word lists load on first use.

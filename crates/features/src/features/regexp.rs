@@ -74,7 +74,7 @@ impl Regexps {
 impl Extractor {
     /// Per block and key (row-major), the first expression of the key that matches the block's
     /// text, counted from 1 (0: none); and the number of keys.
-    pub(super) fn regex_hits(&self, page: &crate::page::Page) -> (Vec<u16>, usize) {
+    pub(super) fn regex_hits(&self, page: &victor_html::Page) -> (Vec<u16>, usize) {
         let re = &self.regexps;
         let nre = re.ranges.len();
         let mut hits: Vec<u16> = vec![0; page.blocks.len() * nre];

@@ -23,8 +23,8 @@ use std::hash::{Hash, Hasher};
 
 use super::structure::Structure;
 use super::text::TextStats;
-use crate::page::Page;
-use crate::segment::tags::{Props, Tag};
+use victor_html::Page;
+use victor_html::{Props, Tag};
 
 /// Members a group of siblings needs to count as a run of repeated items.
 pub(crate) const MIN_ITEMS: u32 = 3;
@@ -202,7 +202,7 @@ pub(crate) fn repeats(page: &Page, st: &Structure, stats: &[TextStats]) -> Repea
 mod tests {
     use super::*;
     use crate::features::structure::Structure;
-    use crate::segment;
+    use victor_html::segment;
 
     fn measure(html: &str) -> (Page, Repeats) {
         let page = segment(html).expect("segments");

@@ -4,9 +4,9 @@
 //! Everything is derived from one memoized pass over the elements (each element's facts are its
 //! parent's plus its own), so the cost is linear in the page even when blocks are deeply nested.
 
-use crate::page::{ElementId, Page};
-use crate::segment::tags::{KNOWN_TAGS, Props, Tag};
-use crate::within::ItemAt;
+use victor_html::within::ItemAt;
+use victor_html::{ElementId, Page};
+use victor_html::{KNOWN_TAGS, Props, Tag};
 
 /// A set of known tags.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

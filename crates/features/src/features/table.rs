@@ -2,7 +2,7 @@
 //! ([`FeatureTable`]): raw values, and the discrete values that templates turn into attributes.
 
 use super::data::PageData;
-use crate::within::Within;
+use victor_html::within::Within;
 
 /// What computes a column: fills one value per block from the page's measurements; the `u8`
 /// picks the member of a configured family (container class, split, character class,

@@ -7,7 +7,7 @@ use std::hash::{BuildHasher, Hasher};
 use rustc_hash::{FxBuildHasher, FxHashSet, FxHasher};
 
 use super::lexicon::{is_cjk, tokens, word_hash};
-use crate::within::Within;
+use victor_html::within::Within;
 
 /// Character classes: letters, digits, punctuation, white space, other.
 pub(crate) const CHAR_CLASSES: [&str; 5] = ["alpha", "num", "punct", "white", "other"];

@@ -26,11 +26,11 @@
 
 use std::ops::Range;
 
-use crate::page::Page;
 use rustc_hash::FxHashSet;
+use victor_html::Page;
 
 use super::paragraph::{ParaStats, paragraphs};
-use crate::within::{Within, WithinMut};
+use victor_html::within::{Within, WithinMut};
 
 /// The parameters of the classification, with the seed's defaults.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -298,7 +298,7 @@ pub fn page_paragraphs(page: &Page, stop: Option<&FxHashSet<u64>>) -> Vec<Paragr
 
 /// Whether each element is or sits inside an `h1`.
 fn in_h1(page: &Page) -> Vec<bool> {
-    super::inside(page, |t| t == crate::segment::tags::Tag::H1)
+    super::inside(page, |t| t == victor_html::Tag::H1)
 }
 
 /// The final jusText class of every block (its paragraph's), into `out`.

@@ -34,11 +34,11 @@
 use std::ops::Range;
 
 use crate::features::lexicon::word_hash;
-use crate::page::Page;
 use rustc_hash::FxHashMap;
+use victor_html::Page;
 
 use super::paragraph::{ParaStats, paragraph_tags, paragraphs};
-use crate::within::Within;
+use victor_html::within::Within;
 
 /// References a candidate is compared with for quotes: the nearest earlier ones.
 const QUOTE_REFS: usize = 8;
@@ -502,7 +502,7 @@ pub fn block_signals(page: &Page, params: &Params, relevance: &mut Vec<f64>, kep
 #[cfg(test)]
 mod tests {
     use super::*;
-    fn page(html: &str) -> crate::page::Page {
+    fn page(html: &str) -> victor_html::Page {
         crate::segment(html).expect("segment")
     }
 

@@ -10,7 +10,7 @@ pub mod justext;
 pub mod kimatu;
 pub mod paragraph;
 
-use crate::page::Page;
+use victor_html::Page;
 
 /// Whether each element (indexed by id) is or sits inside an `h1` to `h6` element, in one pass
 /// over the elements from the root down.
@@ -20,7 +20,7 @@ pub fn in_heading(page: &Page) -> Vec<bool> {
 
 /// Whether each element (indexed by id) is or sits inside an element whose tag `is` accepts, in
 /// one pass over the elements from the root down.
-pub fn inside(page: &Page, is: impl Fn(crate::segment::tags::Tag) -> bool) -> Vec<bool> {
+pub fn inside(page: &Page, is: impl Fn(victor_html::Tag) -> bool) -> Vec<bool> {
     let mut marks = vec![false; page.elements.len()];
     for e in crate::features::structure::top_down(page) {
         let el = page.element(e);

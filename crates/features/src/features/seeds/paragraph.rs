@@ -13,9 +13,9 @@
 use std::ops::Range;
 
 use crate::features::structure::TagSet;
-use crate::page::Page;
-use crate::segment::tags::Tag;
-use crate::within::Within;
+use victor_html::Page;
+use victor_html::Tag;
+use victor_html::within::Within;
 
 /// The tags that separate paragraphs (see the module docs).
 pub const PARAGRAPH_TAGS: &[&str] = &[
@@ -207,7 +207,7 @@ pub fn ends_sentence(word: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    fn page(html: &str) -> crate::page::Page {
+    fn page(html: &str) -> victor_html::Page {
         crate::segment(html).expect("segment")
     }
 

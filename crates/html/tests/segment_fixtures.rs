@@ -39,7 +39,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use victor_features::{Page, decode, segment};
+use victor_html::{Page, decode, segment};
 
 mod html5ever_tree;
 mod wrapper;

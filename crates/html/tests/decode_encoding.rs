@@ -6,8 +6,8 @@
 
 use std::path::{Path, PathBuf};
 
-use victor_features::EncodingSource;
-use victor_features::{DecodeError, decode, segment};
+use victor_html::EncodingSource;
+use victor_html::{DecodeError, decode, segment};
 
 /// Decodes and segments, returning the encoding's name, its source, and the block texts.
 fn read(bytes: &[u8]) -> (&'static str, EncodingSource, Vec<String>) {

@@ -4,7 +4,7 @@
 
 use html5ever::tendril::TendrilSink;
 use markup5ever_rcdom::{Handle, NodeData, RcDom};
-use victor_features::{Props, Tag};
+use victor_html::{Props, Tag};
 
 /// The segmenter's white-space rule, restated.
 pub fn collapse(s: &str) -> String {

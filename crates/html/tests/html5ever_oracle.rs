@@ -13,7 +13,7 @@
 
 use std::path::{Path, PathBuf};
 
-use victor_features::{decode, segment};
+use victor_html::{decode, segment};
 
 mod html5ever_tree;
 mod wrapper;
@@ -67,7 +67,7 @@ fn segmenter_agrees_with_html5ever_on_real_pages() {
     let (mut blocks_same, mut blocks_total) = (0usize, 0usize);
     let mut shown = 0;
     for f in &files {
-        let bytes = victor_features::file::read_page_file(f)
+        let bytes = victor_html::file::read_page_file(f)
             .unwrap_or_else(|e| panic!("cannot read {}: {e}", f.display()));
         let Ok(doc) = decode(&bytes) else {
             continue;

@@ -31,7 +31,7 @@ pub fn without_wrapper(html: &str) -> String {
         Some(end)
             if !name.is_empty()
                 && name.starts_with(|c: char| c.is_ascii_alphabetic())
-                && victor_features::Tag::lookup(name.as_bytes()).is_none()
+                && victor_html::Tag::lookup(name.as_bytes()).is_none()
                 && closes =>
         {
             let skip = html.len() - t.len() + end + 1;
