@@ -18,7 +18,7 @@ if [ -z "${VICTOR:-}" ]; then
   VICTOR=target/release/victor
 fi
 list=$(mktemp); trap 'rm -f "$list"' EXIT
-find -L "$data" -path '*/html/*' \( -name '*.html' -o -name '*.htm' \) | sort > "$list"
+find -L "$data" -path '*/html/*' \( -name '*.html' -o -name '*.htm' -o -name '*.html.gz' \) | sort > "$list"
 bundles=("$@")
 if [ ${#bundles[@]} -eq 0 ]; then
   for b in models/*/victor.json; do bundles+=("$(basename "$(dirname "$b")")"); done
