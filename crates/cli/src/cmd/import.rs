@@ -52,9 +52,17 @@ pub(crate) struct Args {
     /// Import at most N pages, spread evenly over the selection.
     #[arg(long, value_name = "N")]
     sample: Option<usize>,
-    /// Share of a block's tokens that must align to content gold for it to be content.
-    #[arg(long, default_value_t = 0.5, allow_negative_numbers = true)]
-    threshold: f64,
+    /// Share of a block's tokens that must align to content gold for it to be content (in
+    /// (0, 1]; `--threshold` is its old name, still taken: a threshold on P(other) is another
+    /// thing).
+    #[arg(
+        long = "min-aligned",
+        alias = "threshold",
+        value_name = "SHARE",
+        default_value_t = 0.5,
+        allow_negative_numbers = true
+    )]
+    min_aligned: f64,
     /// Leave out pages whose labelled blocks cover less than this share of their gold text
     /// (0 to 1; e.g. 0.5: pages whose content is not in their HTML blocks, such as forums that
     /// ship their posts inside JavaScript data, are skipped and listed instead of teaching that
@@ -74,8 +82,8 @@ pub(crate) struct Args {
 
 /// Runs the subcommand.
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
-    if !(0.0..=1.0).contains(&args.threshold) || args.threshold == 0.0 {
-        anyhow::bail!("--threshold must be in (0, 1], not {}", args.threshold);
+    if !(0.0..=1.0).contains(&args.min_aligned) || args.min_aligned == 0.0 {
+        anyhow::bail!("--min-aligned must be in (0, 1], not {}", args.min_aligned);
     }
     let mut options = ImportOptions::new(args.from);
     options.supplemental = args.supplemental;
@@ -85,7 +93,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         SplitArg::All => None,
     };
     options.sample = args.sample;
-    options.threshold = args.threshold;
+    options.threshold = args.min_aligned;
     options.name = args.name.clone();
     options.min_coverage = args.min_coverage;
 
