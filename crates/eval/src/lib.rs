@@ -31,7 +31,7 @@ mod tokens;
 
 pub use block_score::{BlockCounts, BlockMetrics, LengthMismatch};
 pub use paired::{MeanSe, gain_per_doubling, paired_difference};
-pub use plot::{Axes, Curve, CurvePoint, PlotError, PlotOptions, render_svg, write_svg};
+pub use plot::{Axes, Curve, CurvePoint, PlotError, PlotOptions, render_svg};
 pub use sweep::{
     GridError, MAX_GRID, PageScratch, PageText, SweepError, SweepPage, SweepRow, score_page, sweep,
     sweep_with_text, threshold_grid,

@@ -7,7 +7,6 @@
 //! same reason there is no PNG output: plotters' bitmap backend must rasterize glyphs itself,
 //! which needs a font file from the system (or one bundled in the binary).
 
-use std::path::{Path, PathBuf};
 
 use plotters::prelude::*;
 
@@ -137,15 +136,6 @@ pub enum PlotError {
     /// The drawing library failed.
     #[error("drawing the plot failed: {0}")]
     Draw(String),
-    /// The SVG file could not be written.
-    #[error("cannot write {}: {source}", path.display())]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// What went wrong.
-        #[source]
-        source: std::io::Error,
-    },
 }
 
 /// Line colours, one per curve in turn.
@@ -171,15 +161,6 @@ pub fn render_svg(curves: &[Curve], options: &PlotOptions) -> Result<String, Plo
     let mut svg = String::new();
     draw(&mut svg, curves, options, x_range, y_range).map_err(PlotError::Draw)?;
     Ok(svg)
-}
-
-/// Renders the curves and writes the SVG document to `path`.
-pub fn write_svg(path: &Path, curves: &[Curve], options: &PlotOptions) -> Result<(), PlotError> {
-    let svg = render_svg(curves, options)?;
-    std::fs::write(path, svg).map_err(|source| PlotError::Io {
-        path: path.to_path_buf(),
-        source,
-    })
 }
 
 /// Rejects input that would draw nothing or garbage.

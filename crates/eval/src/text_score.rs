@@ -19,7 +19,7 @@ pub use gold::{ReadError, gold_text, read_gold, read_text_lossy};
 
 use serde::Serialize;
 
-use crate::tokens::{Bags, TokenBag, Tokenizer};
+use crate::tokens::TokenBag;
 
 /// Precision, recall and F1, each in `0..=1`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -85,13 +85,6 @@ impl PageScore {
             extracted: extracted.len(),
             gold: gold.len(),
         }
-    }
-
-    /// Tokenizes `extracted` (with `tokenizer`'s buffer) and compares it with `gold`.
-    pub fn of_text(tokenizer: &mut Tokenizer, extracted: &str, gold: &TokenBag) -> PageScore {
-        let mut bag = TokenBag::new();
-        tokenizer.fill_bag(extracted, &mut bag);
-        PageScore::new(&bag, gold)
     }
 
     /// Precision, recall and F1 of the page.
@@ -224,12 +217,13 @@ impl TextScores {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tokens::{Bags, Tokenizer};
 
     #[test]
-    fn of_text_counts_tokens() {
+    fn a_page_score_counts_tokens() {
         let mut tok = Tokenizer::new();
         let gold = tok.bag("the cat sat on the mat");
-        let page = PageScore::of_text(&mut tok, "The cat, the dog", &gold);
+        let page = PageScore::new(&tok.bag("The cat, the dog"), &gold);
         assert_eq!(
             page,
             PageScore {

@@ -326,7 +326,7 @@ fn macro_scores_match_score_py_end_to_end() {
             std::fs::write(out_dir.path().join(format!("{id}.txt")), text).expect("write");
         }
         let gold = tokenizer.bag(&gold_text(&raw));
-        let page = PageScore::of_text(&mut tokenizer, extracted.as_deref().unwrap_or(""), &gold);
+        let page = PageScore::new(&tokenizer.bag(extracted.as_deref().unwrap_or("")), &gold);
         scores.push(page);
     }
     let out = Command::new("python3")

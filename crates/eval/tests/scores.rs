@@ -69,7 +69,7 @@ fn page_scores_and_empty_rules() {
 
     let mut tok = Tokenizer::new();
     let gold = tok.bag("The cat sat on the mat.");
-    let page = PageScore::of_text(&mut tok, "the THE cat dog", &gold);
+    let page = PageScore::new(&tok.bag("the THE cat dog"), &gold);
     assert_eq!(
         page,
         PageScore {

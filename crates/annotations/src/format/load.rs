@@ -125,14 +125,6 @@ pub struct AnnotatedPage {
     pub record: PageRecord,
 }
 
-impl AnnotatedPage {
-    /// Whether the segmenter now gives another number of blocks than when the labels were
-    /// made (all labels still fit, or loading would have failed; unlabelled blocks may differ).
-    pub fn block_count_changed(&self) -> bool {
-        self.record.page.blocks as usize != self.page.blocks.len()
-    }
-}
-
 /// The pages of one or more annotated sets.
 #[derive(Clone, Debug, Default)]
 pub struct Corpus {

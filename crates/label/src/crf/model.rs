@@ -159,11 +159,6 @@ impl CrfModel {
         &self.labels
     }
 
-    /// Name of label `id`, if it exists.
-    pub fn label_name(&self, id: usize) -> Option<&str> {
-        self.labels.get(id).map(String::as_str)
-    }
-
     /// Id of the label called `name`, if the model has it.
     pub fn label_id(&self, name: &str) -> Option<usize> {
         self.labels.iter().position(|l| l == name)
