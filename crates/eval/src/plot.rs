@@ -7,7 +7,6 @@
 //! same reason there is no PNG output: plotters' bitmap backend must rasterize glyphs itself,
 //! which needs a font file from the system (or one bundled in the binary).
 
-
 use plotters::prelude::*;
 
 use crate::sweep::SweepRow;

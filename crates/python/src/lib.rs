@@ -91,7 +91,8 @@ fn make_cleaner(
 ) -> PyResult<victor::Cleaner> {
     let base = match model {
         None => default_cleaner()?,
-        Some(dir) => victor::Cleaner::load(&dir).map_err(err)?,
+        // A bundle folder or a name ("news"), looked up as the victor command looks it up.
+        Some(name_or_dir) => victor::Cleaner::open(&name_or_dir).map_err(err)?,
     };
     let decoding = match (decoding, threshold) {
         (None, None) => return Ok(base),

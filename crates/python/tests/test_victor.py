@@ -90,6 +90,8 @@ def test_errors_are_python_exceptions():
         victor.Cleaner(decoding="beam")
     with pytest.raises(victor.VictorError, match="victor.json"):
         victor.Cleaner("/nonexistent/bundle")
+    with pytest.raises(victor.VictorError, match="the built-in bundles"):
+        victor.Cleaner("no-such-bundle")
     with pytest.raises(TypeError):
         victor.clean(42)
     with pytest.raises(victor.VictorError, match="page 1"):
@@ -115,3 +117,13 @@ def test_clean_many_skips_failed_pages_with_their_reasons():
         c.clean_many([page, png, png], errors="raise")
     with pytest.raises(ValueError, match="errors must be"):
         c.clean_many([page], errors="ignore")
+
+
+def test_a_bundle_by_name_is_the_bundle_of_that_folder(tmp_path, monkeypatch):
+    # Looked up as the victor command looks it up: a name anywhere, the built-in bundles last.
+    monkeypatch.chdir(tmp_path)
+    page = (EXAMPLES / "news-harbour-bridge.html").read_bytes()
+    by_name = victor.Cleaner("news").label(page)
+    by_folder = victor.Cleaner(ROOT / "models" / "news").label(page)
+    assert by_name["blocks"] == by_folder["blocks"]
+    assert victor.Cleaner("default").clean(page) == victor.clean(page)

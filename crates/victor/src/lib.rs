@@ -33,6 +33,7 @@
 #![warn(unnameable_types)]
 
 mod http;
+pub mod models;
 pub mod warc;
 
 use std::path::Path;
@@ -62,6 +63,9 @@ pub enum Error {
     /// This library was built without the `builtin` feature (or without models/default).
     #[error("this victor library was built without the default model (feature `builtin`)")]
     NoBuiltin,
+    /// A bundle named by [`Cleaner::open`] that cannot be found or loaded.
+    #[error(transparent)]
+    Model(#[from] models::ModelError),
 }
 
 /// A page with what its transport knows about it.
@@ -127,28 +131,23 @@ struct Inner {
     methods: Mutex<Vec<victor_methods::Methods>>,
 }
 
-#[cfg(feature = "builtin")]
-mod builtin {
-    /// `victor.json` of the shipped default bundle.
-    pub(crate) const META: &str = include_str!("../../../models/default/victor.json");
-    /// `model.crfsuite` of the shipped default bundle.
-    pub(crate) const MODEL: &[u8] = include_bytes!("../../../models/default/model.crfsuite");
-}
-
 impl Cleaner {
     /// The shipped default model (`models/default`) with its recommended decoding.
     pub fn builtin() -> Result<Cleaner, Error> {
-        #[cfg(feature = "builtin")]
-        {
-            let model = Model::from_parts(
-                builtin::META,
-                builtin::MODEL,
-                Path::new("<built-in models/default>"),
-            )?;
-            Ok(Cleaner::from_model(model, None))
+        match models::default_model() {
+            Ok(model) => Ok(Cleaner::from_model(model, None)),
+            Err(models::ModelError::NoDefault) => Err(Error::NoBuiltin),
+            Err(e) => Err(e.into()),
         }
-        #[cfg(not(feature = "builtin"))]
-        Err(Error::NoBuiltin)
+    }
+
+    /// The bundle a name or a folder names ([`models::open`]: `"news"`, `"models/mine"`), with
+    /// its recommended decoding.
+    pub fn open(name_or_dir: impl AsRef<Path>) -> Result<Cleaner, Error> {
+        Ok(Cleaner::from_model(
+            models::open(name_or_dir.as_ref())?,
+            None,
+        ))
     }
 
     /// The bundle in folder `dir` (`victor.json` and `model.crfsuite`) with its recommended

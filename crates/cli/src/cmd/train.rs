@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use victor_annotations::{Corpus, PageRef};
 use victor_features::{Extractor, Template};
-use victor_label::{BundleMeta, RecommendedDecoding, SetInfo};
+use victor_label::{RecommendedDecoding, SetInfo};
 use victor_train::BoostOptions;
 use victor_train::export_crfsuite;
 use victor_train::{Algorithm, Engine, Event, Setup, TrainError, TrainOptions, train_crf};
@@ -26,8 +26,8 @@ pub(crate) struct TrainArgs {
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
     /// Take the feature configuration and the template recorded in this model bundle (a folder
-    /// with victor.json): retrains a bundle's recipe as it was, whatever the files in templates/
-    /// say now.
+    /// with victor.json, or a name as --model takes it: `--like corpus`): retrains a bundle's
+    /// recipe as it was, whatever the files in templates/ say now.
     #[arg(long, value_name = "BUNDLE", conflicts_with_all = ["template", "config"])]
     pub like: Option<PathBuf>,
     /// Training algorithm.
@@ -104,7 +104,8 @@ impl TrainArgs {
         let mut like_boost = None;
         let (config, text) = match &self.like {
             Some(dir) => {
-                let meta = BundleMeta::read(dir).context("--like")?;
+                // A folder or a name, as --model takes it (`--like corpus`).
+                let meta = victor::models::open(dir).context("--like")?.meta;
                 like_boost = meta.boost.map(|b| BoostOptions {
                     trees: b.trees,
                     max_depth: b.max_depth,

@@ -36,7 +36,8 @@ class Texts(list[str | None]):
     def __init__(self, texts: Iterable[str | None] = ..., errors: dict[int, str] | None = ...) -> None: ...
 
 class Cleaner:
-    """Cleans web pages with a victor model (the built-in default when model is None)."""
+    """Cleans web pages with a victor model: a bundle folder, or a name ("news", "corpus", ...)
+    looked up as the victor command looks it up; the built-in default when model is None."""
 
     def __init__(
         self,

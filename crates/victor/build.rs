@@ -1,6 +1,8 @@
 //! Embeds the shipped model bundles (models/NAME: victor.json and model.crfsuite) into the
-//! binary, so an installed `victor` finds `--model NAME` (and the default model, used without
-//! `--model`) from any directory.
+//! library when its `builtin` feature is on (the default), so that `victor::models` finds a
+//! bundle by name (and the default model) from any directory: in the `victor` command, in the
+//! Python package and in any program that embeds the crate. Without the feature nothing is
+//! embedded and only bundle folders load.
 //!
 //! [`BUILT_IN`] lists the bundles to embed: add a name there to ship a new bundle. A listed
 //! bundle that is missing at build time is left out with a warning; a bundle folder that is a
@@ -20,10 +22,12 @@ const BUILT_IN: &[&str] = &["default", "web", "article", "news", "corpus", "gene
 fn main() {
     let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models");
     println!("cargo::rerun-if-changed={}", models.display());
+    // Cargo tells a build script the features it is built with.
+    let embed = std::env::var_os("CARGO_FEATURE_BUILTIN").is_some();
     let mut bundles: Vec<(String, PathBuf)> = Vec::new();
     let mut aliases: Vec<(String, String)> = Vec::new();
     let mut pending_aliases: Vec<(String, PathBuf)> = Vec::new();
-    for name in BUILT_IN {
+    for name in BUILT_IN.iter().filter(|_| embed) {
         let dir = models.join(name);
         let meta = dir.join("victor.json");
         let model = dir.join("model.crfsuite");

@@ -1,0 +1,196 @@
+//! Finding a model bundle: a folder, a name looked up on the search path, or one of the bundles
+//! built into the library.
+//!
+//! A bare name (no `/`) is looked up, in order, as `$VICTOR_MODELS/NAME` ([`MODELS_ENV`]),
+//! `./models/NAME`, `$XDG_DATA_HOME/victor/models/NAME` (`~/.local/share/victor/models/NAME`),
+//! and among the bundles built into the library (the shipped `models/*`, embedded by `build.rs`
+//! when the `builtin` feature is on), so that an installed `victor`, the Python package and any
+//! program embedding the crate know them from any directory. A path (or a name that is a folder
+//! with `victor.json` where the program runs) is used as it is. The `victor` command's
+//! `--model`, `train --like`, and Python's `Cleaner("news")` all go through [`open`].
+
+use std::path::{Path, PathBuf};
+
+use victor_label::{BundleError, META_FILE, Model};
+
+include!(concat!(env!("OUT_DIR"), "/built_in_models.rs"));
+
+/// The environment variable naming a folder of model bundles searched first.
+pub const MODELS_ENV: &str = "VICTOR_MODELS";
+
+/// A model bundle that cannot be found or loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum ModelError {
+    /// No bundle by that name anywhere on the search path nor built in.
+    #[error(
+        "no model bundle named {name:?} (a folder with {META_FILE} and model.crfsuite); looked in {}",
+        looked.join(", ")
+    )]
+    NotFound {
+        /// The name asked for.
+        name: String,
+        /// Where it was looked for, in order.
+        looked: Vec<String>,
+    },
+    /// A path (not a bare name) that holds no bundle.
+    #[error("no model bundle at {} (expected a folder with {META_FILE} and model.crfsuite)", .0.display())]
+    NotABundle(PathBuf),
+    /// The bundle was found and does not load.
+    #[error("cannot load model bundle {place}: {source}")]
+    Load {
+        /// The folder, or `<built-in models/NAME>`.
+        place: String,
+        /// Why.
+        #[source]
+        source: BundleError,
+    },
+    /// The library was built without the built-in bundles (feature `builtin`).
+    #[error(
+        "this victor was built without its default model (feature `builtin`, or models/default missing at build time); name a bundle folder"
+    )]
+    NoDefault,
+}
+
+/// The bundle `name_or_dir` names: a folder holding a bundle, or a bare name looked up as the
+/// module docs say.
+///
+/// # Errors
+///
+/// [`ModelError`]: nothing found (naming every place looked in), or a bundle that does not load.
+pub fn open(name_or_dir: &Path) -> Result<Model, ModelError> {
+    if name_or_dir.join(META_FILE).is_file() {
+        return load_dir(name_or_dir);
+    }
+    let Some(name) = bare_name(name_or_dir) else {
+        return Err(ModelError::NotABundle(name_or_dir.to_path_buf()));
+    };
+    let places = search_path(name);
+    if let Some(dir) = places.iter().find(|d| d.join(META_FILE).is_file()) {
+        return load_dir(dir);
+    }
+    if let Some(model) = builtin(name) {
+        return model;
+    }
+    let mut looked: Vec<String> = places.iter().map(|d| d.display().to_string()).collect();
+    looked.push(format!(
+        "the built-in bundles ({})",
+        builtin_names().join(", ")
+    ));
+    Err(ModelError::NotFound {
+        name: name.to_string(),
+        looked,
+    })
+}
+
+/// The built-in default bundle (`models/default`).
+///
+/// # Errors
+///
+/// [`ModelError::NoDefault`] when the library was built without it.
+pub fn default_model() -> Result<Model, ModelError> {
+    builtin("default").unwrap_or(Err(ModelError::NoDefault))
+}
+
+/// The names of the built-in bundles, aliases too (`default`), sorted.
+pub fn builtin_names() -> Vec<&'static str> {
+    let mut names: Vec<&str> = BUILT_IN_BUNDLES.iter().map(|&(n, _, _)| n).collect();
+    names.extend(BUILT_IN_ALIASES.iter().map(|&(a, _)| a));
+    names.sort_unstable();
+    names
+}
+
+/// The built-in bundle called `name` (or an alias of one), loaded; `None` if there is none.
+pub fn builtin(name: &str) -> Option<Result<Model, ModelError>> {
+    let real = BUILT_IN_ALIASES
+        .iter()
+        .find(|&&(alias, _)| alias == name)
+        .map_or(name, |&(_, real)| real);
+    let &(_, meta, model) = BUILT_IN_BUNDLES.iter().find(|&&(n, _, _)| n == real)?;
+    let origin = PathBuf::from(format!("<built-in models/{real}>"));
+    Some(
+        Model::from_parts(meta, model, &origin).map_err(|source| ModelError::Load {
+            place: origin.display().to_string(),
+            source,
+        }),
+    )
+}
+
+fn load_dir(dir: &Path) -> Result<Model, ModelError> {
+    Model::load(dir).map_err(|source| ModelError::Load {
+        place: dir.display().to_string(),
+        source,
+    })
+}
+
+/// The name, when `p` is one bare name (no folder separators, not `.` or `..`).
+fn bare_name(p: &Path) -> Option<&str> {
+    let mut parts = p.components();
+    match (parts.next(), parts.next()) {
+        (Some(std::path::Component::Normal(n)), None) => n.to_str(),
+        _ => None,
+    }
+}
+
+/// Where a bundle called `name` is looked for on disk, in order.
+fn search_path(name: &str) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    if let Some(dir) = std::env::var_os(MODELS_ENV).filter(|d| !d.is_empty()) {
+        out.push(PathBuf::from(dir).join(name));
+    }
+    out.push(Path::new("models").join(name));
+    let data = std::env::var_os("XDG_DATA_HOME")
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| {
+            std::env::var_os("HOME")
+                .filter(|d| !d.is_empty())
+                .map(|h| PathBuf::from(h).join(".local/share"))
+        });
+    if let Some(data) = data {
+        out.push(data.join("victor/models").join(name));
+    }
+    out
+}
+
+#[cfg(all(test, feature = "builtin"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_name_finds_the_built_in_bundle_and_the_default_is_web() {
+        let names = builtin_names();
+        for n in ["article", "corpus", "default", "general", "news", "web"] {
+            assert!(names.contains(&n), "{n} not built in: {names:?}");
+        }
+        let web = builtin("web").expect("built in").expect("loads");
+        let default = default_model().expect("loads");
+        assert_eq!(default.meta.template, web.meta.template);
+        assert!(builtin("no-such-bundle").is_none());
+    }
+
+    #[test]
+    fn a_folder_is_used_as_it_is_and_an_unknown_name_says_where_it_looked() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models/news");
+        let by_dir = open(&dir).expect("a bundle folder loads");
+        let by_name = builtin("news").expect("built in").expect("loads");
+        assert_eq!(by_dir.meta.template, by_name.meta.template);
+        match open(Path::new("no-such-bundle")) {
+            Err(ModelError::NotFound { name, looked }) => {
+                assert_eq!(name, "no-such-bundle");
+                assert!(
+                    looked.iter().any(|l| l.ends_with("models/no-such-bundle")),
+                    "{looked:?}"
+                );
+                assert!(
+                    looked.last().is_some_and(|l| l.contains("built-in")),
+                    "{looked:?}"
+                );
+            }
+            other => panic!("not NotFound: {other:?}"),
+        }
+        assert!(matches!(
+            open(Path::new("/nonexistent/bundle")),
+            Err(ModelError::NotABundle(_))
+        ));
+    }
+}
