@@ -40,7 +40,7 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
-use victor_annotations::Label;
+use victor_core::Label;
 use victor_label::render_text;
 use victor_label::{BundleError, LabelError, LabeledPage, Labeler, Model, Scratch};
 
