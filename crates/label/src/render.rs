@@ -21,7 +21,7 @@ use victor_features::within::Within;
 
 /// How a kept block connects to the previous kept block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Join {
+pub(crate) enum Join {
     Glue,
     Space,
     Line,
@@ -134,7 +134,7 @@ pub(crate) fn text_lines(page: &Page, labels: &[Label], doc: Option<&str>) -> Ve
 
 /// The kept (content) blocks of a page in order, each with its label and how it joins the kept
 /// block before it (the first one starts a line).
-fn kept_joins<'a>(
+pub(crate) fn kept_joins<'a>(
     page: &'a Page,
     labels: &'a [Label],
 ) -> impl Iterator<Item = (usize, Label, Join)> + 'a {

@@ -38,6 +38,9 @@ pub(crate) enum Format {
     Html,
     /// One row per block: page, block, start, end, label, p_header, p_text, p_other, text.
     Csv,
+    /// The kept text as Markdown with the page's structure: headings, lists, tables, code,
+    /// quotes (a blank line between pages on standard output).
+    Markdown,
 }
 
 /// The labelers of `victor label --method`.
@@ -84,6 +87,7 @@ impl Format {
             Format::Jsonl | Format::JsonlText => "jsonl",
             Format::Html => "html",
             Format::Csv => "csv",
+            Format::Markdown => "md",
         }
     }
 }
@@ -197,6 +201,14 @@ fn render(
             write_csv(&mut w, source, page, &lp.labels, &lp.probs)?;
             out.extend_from_slice(&w.into_inner().map_err(|e| anyhow::anyhow!("csv: {e}"))?);
         }
+        Format::Markdown => {
+            let mut s = String::new();
+            let opts = victor_label::MarkdownOptions {
+                doc: Some(lp.processed.decoded.text.as_ref()),
+            };
+            victor_label::render_markdown(page, &lp.labels, opts, &mut s);
+            out.extend_from_slice(s.as_bytes());
+        }
     }
     Ok(())
 }
@@ -229,7 +241,7 @@ fn to_stdout(
 ) -> std::io::Result<()> {
     match format {
         Format::Csv if !state.csv_header.swap(true, Ordering::SeqCst) => write_csv_header(out)?,
-        Format::Text | Format::Cleaneval
+        Format::Text | Format::Cleaneval | Format::Markdown
             if !page.is_empty() && state.text.swap(true, Ordering::SeqCst) =>
         {
             out.write_all(b"\n")?;
