@@ -11,8 +11,6 @@ pub(super) struct Esc {
     pub line_start: bool,
     /// It goes in a table cell: `|` is escaped.
     pub cell: bool,
-    /// It goes in a heading: a `#` after a space (a closing sequence) is escaped.
-    pub heading: bool,
     /// It goes in a link's text: brackets are escaped.
     pub link: bool,
 }
@@ -45,7 +43,6 @@ pub(super) fn push_escaped(out: &mut String, text: &str, esc: Esc) {
             ']' => esc.link || next == Some(b'('),
             '[' => esc.link,
             '|' => esc.cell,
-            '#' => esc.heading && prev.is_none_or(|p| p == ' '),
             _ => false,
         };
         if escape {
@@ -163,10 +160,5 @@ mod tests {
             ..plain
         };
         assert_eq!(esc("a|b", cell), "a\\|b");
-        let heading = Esc {
-            heading: true,
-            ..plain
-        };
-        assert_eq!(esc("C# and F #", heading), "C# and F \\#");
     }
 }

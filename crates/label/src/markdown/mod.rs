@@ -280,7 +280,6 @@ impl<'p> Writer<'p, '_> {
                     _ => false,
                 },
                 cell: self.sink == Sink::Cell,
-                heading: self.sink == Sink::Heading,
                 link: false,
             };
             push_escaped(self.buf(), text, esc);
@@ -480,6 +479,8 @@ impl<'p> Writer<'p, '_> {
             Kind::Pre => self.flush_pre(),
             Kind::Table if self.table.id == e => self.flush_table(),
             Kind::Item => self.marker_pending = false,
+            // A heading ending in `#` gets a closing sequence, which keeps that `#` its text.
+            Kind::Heading(_) if self.out.ends_with('#') => self.out.push_str(" #"),
             _ => {}
         }
         self.sink = Sink::Out;

@@ -163,11 +163,7 @@ impl Structure {
                 }
                 _ => {}
             }
-            if matches!(
-                me.kind,
-                Kind::Table | Kind::List { .. } | Kind::Quote | Kind::Pre | Kind::Heading(_)
-            ) && near_kind == Kind::Cell
-            {
+            if me.kind == Kind::Table && near_kind == Kind::Cell {
                 let tab = info.get(near).map_or(0, |c| c.tab) as usize;
                 set(&mut info, tab, |t| t.layout = true);
             }
