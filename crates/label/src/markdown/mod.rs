@@ -47,9 +47,13 @@ pub fn render_markdown(page: &Page, labels: &[Label], opts: MarkdownOptions<'_>,
         return;
     }
     let doc = opts.doc.filter(|_| !page.noscript_view);
+    let mut st = Structure::new(page);
+    if let Some(h) = title_heading(page, &st, &kept) {
+        st.demote(h);
+    }
     let mut w = Writer {
         page,
-        st: Structure::new(page),
+        st,
         doc,
         out,
         stack: Vec::new(),
@@ -351,6 +355,12 @@ impl<'p> Writer<'p, '_> {
     fn new_line(&mut self, tight: bool) {
         self.close_code();
         if self.started {
+            if self.at_start && self.sink == Sink::Out {
+                // Nothing after the prefix (an item's marker alone).
+                while self.out.ends_with(' ') {
+                    self.out.pop();
+                }
+            }
             self.out.push('\n');
             if !tight {
                 let all = self.stack.len();
@@ -655,9 +665,47 @@ impl<'p> Writer<'p, '_> {
             self.close_frame(e);
         }
         if self.started {
+            if self.at_start && self.sink == Sink::Out {
+                // Nothing after the prefix (an item's marker alone).
+                while self.out.ends_with(' ') {
+                    self.out.pop();
+                }
+            }
             self.out.push('\n');
         }
     }
+}
+
+/// The heading that the page's first kept blocks sit in when its text repeats the page's
+/// `<title>`: the page's title, which is the document's name, not a section of its text (as
+/// Readability.js takes it out of the article). It is written as a paragraph.
+fn title_heading(page: &Page, st: &Structure, kept: &[(usize, Join)]) -> Option<u32> {
+    let title = page.title.as_deref()?;
+    let first = page.blocks.get(kept.first()?.0)?;
+    let mut chain = Vec::new();
+    st.chain(first.parent, &mut chain);
+    let &h = chain.last()?;
+    if chain.len() != 1 || !matches!(st.kind(h), Kind::Heading(_)) {
+        return None;
+    }
+    let mut text = String::new();
+    for &(i, _) in kept {
+        let Some(b) = page.blocks.get(i) else { break };
+        st.chain(b.parent, &mut chain);
+        if chain.last() != Some(&h) {
+            break;
+        }
+        text.push(' ');
+        text.push_str(page.block_text(b));
+    }
+    let norm = |s: &str| {
+        s.split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ")
+            .to_lowercase()
+    };
+    let (text, title) = (norm(&text), norm(title));
+    (!text.is_empty() && title.contains(&text)).then_some(h)
 }
 
 /// The language named by a `language-x` or `lang-x` class.

@@ -214,6 +214,13 @@ impl Structure {
         self.info.get(e as usize).map_or(Kind::None, |i| i.kind)
     }
 
+    /// Makes an element not structural (its text flows in its parent's structure).
+    pub(super) fn demote(&mut self, e: u32) {
+        if let Some(i) = self.info.get_mut(e as usize) {
+            i.kind = Kind::None;
+        }
+    }
+
     /// The `ord` of an element (see [`Info::ord`]).
     #[inline]
     pub(super) fn ord(&self, e: u32) -> u32 {
@@ -222,7 +229,7 @@ impl Structure {
 
     /// The structural elements around an element (itself included), outermost first, into
     /// `chain`; a heading, cell or pre ends the chain (their content is text), and a heading
-    /// inside a list item or a cell is not one.
+    /// inside a list item or a cell is not one (its text joins the item's line or the cell).
     pub(super) fn chain(&self, from: u32, chain: &mut Vec<u32>) {
         chain.clear();
         let mut e = if self.kind(from) != Kind::None {
@@ -231,7 +238,9 @@ impl Structure {
             self.info.get(from as usize).map_or(0, |i| i.near)
         };
         while e != 0 && chain.len() <= MAX_DEPTH as usize {
-            chain.push(e);
+            if self.kind(e) != Kind::None {
+                chain.push(e);
+            }
             e = self.info.get(e as usize).map_or(0, |i| i.near);
         }
         chain.reverse();
