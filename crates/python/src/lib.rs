@@ -151,6 +151,20 @@ impl Cleaner {
         clean_page(py, &self.inner, html, charset, url)
     }
 
+    /// The kept text of a page (str or bytes) as Markdown with the page's structure: headings,
+    /// lists, tables, code and quotes. Its words are `clean`'s. `charset` and `url` as for
+    /// `clean`.
+    #[pyo3(signature = (html, *, charset=None, url=None))]
+    fn markdown(
+        &self,
+        py: Python<'_>,
+        html: &Bound<'_, PyAny>,
+        charset: Option<&str>,
+        url: Option<&str>,
+    ) -> PyResult<String> {
+        markdown_page(py, &self.inner, html, charset, url)
+    }
+
     /// A page's URL, title, language, cleaned text and blocks (text, start, end, label, and the
     /// probabilities of header, text and other), as a dict.
     ///
@@ -527,17 +541,46 @@ impl WarcPages {
 }
 
 /// The cleaned text of a page (str or bytes) with the built-in model, or the bundle folder
-/// `model`; `charset` (the HTTP header's) and `url` as for `Cleaner.clean`.
+/// `model`; `charset` (the HTTP header's) and `url` as for `Cleaner.clean`; `format` "text"
+/// (one paragraph a line) or "markdown" (as `Cleaner.markdown`).
 #[pyfunction]
-#[pyo3(signature = (html, model=None, *, charset=None, url=None))]
+#[pyo3(signature = (html, model=None, *, charset=None, url=None, format="text"))]
 fn clean(
     py: Python<'_>,
     html: &Bound<'_, PyAny>,
     model: Option<PathBuf>,
     charset: Option<&str>,
     url: Option<&str>,
+    format: &str,
 ) -> PyResult<String> {
-    clean_page(py, &make_cleaner(model, None, None)?, html, charset, url)
+    let cleaner = make_cleaner(model, None, None)?;
+    match format {
+        "text" => clean_page(py, &cleaner, html, charset, url),
+        "markdown" => markdown_page(py, &cleaner, html, charset, url),
+        other => Err(PyValueError::new_err(format!(
+            "format must be \"text\" or \"markdown\", got {other:?}"
+        ))),
+    }
+}
+
+/// A page's Markdown with `cleaner`, the GIL released meanwhile (see `clean_page`).
+fn markdown_page(
+    py: Python<'_>,
+    cleaner: &victor::Cleaner,
+    html: &Bound<'_, PyAny>,
+    charset: Option<&str>,
+    url: Option<&str>,
+) -> PyResult<String> {
+    let bytes = page_bytes(html)?;
+    let charset = bytes_charset(html, charset);
+    py.detach(|| {
+        cleaner.markdown_with(victor::Page {
+            html: &bytes,
+            charset,
+            url,
+        })
+    })
+    .map_err(err)
 }
 
 /// Cleans one page with `cleaner`, the GIL released meanwhile; `charset` counts for bytes only.

@@ -129,6 +129,10 @@ pub(crate) struct Args {
     /// without an end mark gets a full stop.
     #[arg(long)]
     linearize: bool,
+    /// `--format jsonl` or `jsonl-text` (pages or WARC files): each line carries a `markdown`
+    /// field, the page's Markdown as `--format markdown` writes it.
+    #[arg(long)]
+    markdown: bool,
     /// Write one file per page into this folder: the input's path relative to the folder it was
     /// found in (`site/a/index.html` under `site` -> DIR/a/index.txt), or the file name of a
     /// page named directly, with the format's extension (a page read from standard input is
@@ -163,6 +167,7 @@ pub(crate) struct Args {
 fn render(
     format: Format,
     linearize: bool,
+    markdown: bool,
     source: &str,
     lp: &LabeledPage<'_>,
     decoding: &str,
@@ -179,18 +184,22 @@ fn render(
             render_text_with(page, &lp.labels, opts, &mut s);
             out.extend_from_slice(s.as_bytes());
         }
-        Format::Jsonl | Format::JsonlText => write_jsonl(
-            out,
-            JsonlMeta {
-                source,
-                language: lp.processed.table.language,
-                decoding,
-            },
-            page,
-            &lp.labels,
-            &lp.probs,
-            format == Format::Jsonl,
-        )?,
+        Format::Jsonl | Format::JsonlText => {
+            let md = markdown.then(|| markdown_of(lp));
+            write_jsonl(
+                out,
+                JsonlMeta {
+                    source,
+                    language: lp.processed.table.language,
+                    decoding,
+                    markdown: md.as_deref(),
+                },
+                page,
+                &lp.labels,
+                &lp.probs,
+                format == Format::Jsonl,
+            )?
+        }
         Format::Html => out.extend_from_slice(
             render_html(&lp.processed.decoded.text, page, &lp.labels, &lp.probs).as_bytes(),
         ),
@@ -201,16 +210,19 @@ fn render(
             write_csv(&mut w, source, page, &lp.labels, &lp.probs)?;
             out.extend_from_slice(&w.into_inner().map_err(|e| anyhow::anyhow!("csv: {e}"))?);
         }
-        Format::Markdown => {
-            let mut s = String::new();
-            let opts = victor_label::MarkdownOptions {
-                doc: Some(lp.processed.decoded.text.as_ref()),
-            };
-            victor_label::render_markdown(page, &lp.labels, opts, &mut s);
-            out.extend_from_slice(s.as_bytes());
-        }
+        Format::Markdown => out.extend_from_slice(markdown_of(lp).as_bytes()),
     }
     Ok(())
+}
+
+/// A labelled page's Markdown (`--format markdown`, `--markdown`).
+fn markdown_of(lp: &LabeledPage<'_>) -> String {
+    let mut s = String::new();
+    let opts = victor_label::MarkdownOptions {
+        doc: Some(lp.processed.decoded.text.as_ref()),
+    };
+    victor_label::render_markdown(&lp.processed.page, &lp.labels, opts, &mut s);
+    s
 }
 
 /// Writes the CSV header row (the columns of `--format csv`).
@@ -272,6 +284,8 @@ pub(super) struct Job<'a> {
     pub(super) format: Format,
     /// Kitten's lists and tables in text output (`--linearize`).
     pub(super) linearize: bool,
+    /// A `markdown` field in jsonl lines (`--markdown`).
+    pub(super) markdown: bool,
     /// The decoding's (or method's) name, for the jsonl output.
     pub(super) decoding_name: &'a str,
 }
@@ -291,6 +305,7 @@ fn label_html(
             render(
                 job.format,
                 job.linearize,
+                job.markdown,
                 source,
                 lp,
                 job.decoding_name,
@@ -381,6 +396,11 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(m) => m.name().to_string(),
         None => decoding.to_string(),
     };
+    if args.markdown && !matches!(args.format, Format::Jsonl | Format::JsonlText) {
+        anyhow::bail!(
+            "--markdown applies to --format jsonl and jsonl-text (else: --format markdown)"
+        );
+    }
     if args.linearize && !matches!(args.format, Format::Text | Format::Cleaneval) {
         anyhow::bail!("--linearize applies to --format text and cleaneval only");
     }
@@ -390,6 +410,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let job = Job {
         format: args.format,
         linearize: args.linearize,
+        markdown: args.markdown,
         decoding_name: &decoding_name,
     };
     // From here on a first Ctrl-C stops the batch between pages (util::interrupt).

@@ -30,7 +30,8 @@ pub(super) fn push_escaped(out: &mut String, text: &str, esc: Esc) {
         let next = bytes.get(i + 1).copied();
         let escape = match c {
             '*' | '`' => true,
-            '\\' => next.is_some_and(|n| n.is_ascii_punctuation()),
+            // At the end of the text, the next block may go on with punctuation or a tag name.
+            '\\' => next.is_none_or(|n| n.is_ascii_punctuation()),
             '_' => {
                 !(prev.is_some_and(char::is_alphanumeric)
                     && text
@@ -38,7 +39,7 @@ pub(super) fn push_escaped(out: &mut String, text: &str, esc: Esc) {
                         .and_then(|s| s.chars().next())
                         .is_some_and(char::is_alphanumeric))
             }
-            '<' => next.is_some_and(|n| n.is_ascii_alphabetic() || matches!(n, b'/' | b'!' | b'?')),
+            '<' => next.is_none_or(|n| n.is_ascii_alphabetic() || matches!(n, b'/' | b'!' | b'?')),
             '&' => is_entity(bytes.get(i + 1..).unwrap_or_default()),
             ']' => esc.link || next == Some(b'('),
             '[' => esc.link,

@@ -50,6 +50,9 @@ class Cleaner:
         `charset` is the charset of the page's HTTP Content-Type header: for bytes it outranks
         the page's <meta> declaration (a byte-order mark and valid UTF-8 still come first).
         `url` is the page's address."""
+    def markdown(self, html: str | bytes, *, charset: str | None = None, url: str | None = None) -> str:
+        """The main text of a page as Markdown with its structure (headings, lists, tables,
+        code, quotes); its words are `clean`'s. `charset` and `url` as for `clean`."""
     def label(self, html: str | bytes, *, charset: str | None = None, url: str | None = None) -> Document:
         """URL, title, language, text and every block with its label and probabilities;
         `charset` and `url` as for `clean`."""
@@ -92,6 +95,8 @@ def clean(
     *,
     charset: str | None = None,
     url: str | None = None,
+    format: Literal["text", "markdown"] = "text",
 ) -> str:
     """The main text of a page with the built-in model (or the bundle folder `model`);
-    `charset` (the HTTP header's) and `url` as for `Cleaner.clean`."""
+    `charset` (the HTTP header's) and `url` as for `Cleaner.clean`; format="markdown" gives
+    `Cleaner.markdown`'s Markdown."""
