@@ -274,6 +274,8 @@ fn pipeline(labeler: &mut Labeler<'_>, bytes: &[u8]) -> Result<(), TestCaseError
         let mut md = String::new();
         let opts = victor_label::MarkdownOptions {
             doc: Some(lp.processed.decoded.text.as_ref()),
+            links: true,
+            url: Some("http://example.org/a/b.html"),
         };
         victor_label::render_markdown(page, &lp.labels, opts, &mut md);
         check(text.is_empty() == md.is_empty(), || {

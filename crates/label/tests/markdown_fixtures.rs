@@ -3,7 +3,7 @@
 //! Each rendering is also read back with a CommonMark parser (pulldown-cmark, GFM tables on):
 //! its headings, list items, table cells, code blocks and quotes are counted against the
 //! fixture's `<!-- expect: ... -->` line, and its words must be the text output's, in order.
-//! `BLESS=1` writes the `.md` files.
+//! Fixtures named `links*` are rendered with links on. `BLESS=1` writes the `.md` files.
 
 use std::path::Path;
 
@@ -105,7 +105,15 @@ fn fixtures_render_as_pinned_and_read_back_with_the_same_words() {
         let page = victor_features::segment(&html).expect("segments");
         let labels = labels(&page);
         let mut md = String::new();
-        let opts = MarkdownOptions { doc: Some(&html) };
+        // `links*.html`: links on, the page at a made-up address.
+        let links = path
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with("links"));
+        let opts = MarkdownOptions {
+            doc: Some(&html),
+            links,
+            url: links.then_some("https://example.org/dir/page.html"),
+        };
         render_markdown(&page, &labels, opts, &mut md);
         let want_path = path.with_extension("md");
         if bless {

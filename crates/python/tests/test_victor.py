@@ -115,3 +115,15 @@ def test_clean_many_skips_failed_pages_with_their_reasons():
         c.clean_many([page, png, png], errors="raise")
     with pytest.raises(ValueError, match="errors must be"):
         c.clean_many([page], errors="ignore")
+
+
+def test_markdown_equals_the_cli(pages):
+    paths = [p for p, _ in pages[:10]]
+    want = cli_jsonl(paths, "--markdown")
+    c = victor.Cleaner()
+    for path, w in zip(paths, want):
+        md = c.markdown(path.read_bytes())
+        assert md == w["markdown"], path
+        assert victor.clean(path.read_bytes(), format="markdown") == md
+    with pytest.raises(ValueError):
+        victor.clean("<p>x</p>", format="html")

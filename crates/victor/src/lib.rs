@@ -256,10 +256,22 @@ impl Cleaner {
 
     /// [`Cleaner::markdown`] for a page with its HTTP charset.
     pub fn markdown_with(&self, page: Page<'_>) -> Result<String, Error> {
+        self.markdown_opts(page, false)
+    }
+
+    /// [`Cleaner::markdown_with`] with links written as `[text](url)`, resolved against the
+    /// page's `<base href>` and its URL (`page.url`).
+    pub fn markdown_links_with(&self, page: Page<'_>) -> Result<String, Error> {
+        self.markdown_opts(page, true)
+    }
+
+    fn markdown_opts(&self, page: Page<'_>, links: bool) -> Result<String, Error> {
         self.with_labeled(page, |lp| {
             let mut s = String::new();
             let opts = victor_label::MarkdownOptions {
                 doc: Some(lp.processed.decoded.text.as_ref()),
+                links,
+                url: page.url,
             };
             victor_label::render_markdown(&lp.processed.page, &lp.labels, opts, &mut s);
             if s.ends_with('\n') {

@@ -133,6 +133,10 @@ pub(crate) struct Args {
     /// field, the page's Markdown as `--format markdown` writes it.
     #[arg(long)]
     markdown: bool,
+    /// Markdown (`--format markdown`, `--markdown`): write links as `[text](url)`, resolved
+    /// against the page's `<base href>` and its URL (a WARC record's target URI).
+    #[arg(long)]
+    links: bool,
     /// Write one file per page into this folder: the input's path relative to the folder it was
     /// found in (`site/a/index.html` under `site` -> DIR/a/index.txt), or the file name of a
     /// page named directly, with the format's extension (a page read from standard input is
@@ -164,10 +168,18 @@ pub(crate) struct Args {
     verbose: bool,
 }
 
+/// What Markdown a page gets: a jsonl field (`--markdown`), links (`--links`), the page's URL.
+#[derive(Clone, Copy)]
+struct Md<'a> {
+    field: bool,
+    links: bool,
+    url: Option<&'a str>,
+}
+
 fn render(
     format: Format,
     linearize: bool,
-    markdown: bool,
+    md: Md<'_>,
     source: &str,
     lp: &LabeledPage<'_>,
     decoding: &str,
@@ -185,14 +197,14 @@ fn render(
             out.extend_from_slice(s.as_bytes());
         }
         Format::Jsonl | Format::JsonlText => {
-            let md = markdown.then(|| markdown_of(lp));
+            let markdown = md.field.then(|| markdown_of(lp, md));
             write_jsonl(
                 out,
                 JsonlMeta {
                     source,
                     language: lp.processed.table.language,
                     decoding,
-                    markdown: md.as_deref(),
+                    markdown: markdown.as_deref(),
                 },
                 page,
                 &lp.labels,
@@ -210,16 +222,18 @@ fn render(
             write_csv(&mut w, source, page, &lp.labels, &lp.probs)?;
             out.extend_from_slice(&w.into_inner().map_err(|e| anyhow::anyhow!("csv: {e}"))?);
         }
-        Format::Markdown => out.extend_from_slice(markdown_of(lp).as_bytes()),
+        Format::Markdown => out.extend_from_slice(markdown_of(lp, md).as_bytes()),
     }
     Ok(())
 }
 
 /// A labelled page's Markdown (`--format markdown`, `--markdown`).
-fn markdown_of(lp: &LabeledPage<'_>) -> String {
+fn markdown_of(lp: &LabeledPage<'_>, md: Md<'_>) -> String {
     let mut s = String::new();
     let opts = victor_label::MarkdownOptions {
         doc: Some(lp.processed.decoded.text.as_ref()),
+        links: md.links,
+        url: md.url,
     };
     victor_label::render_markdown(&lp.processed.page, &lp.labels, opts, &mut s);
     s
@@ -286,6 +300,8 @@ pub(super) struct Job<'a> {
     pub(super) linearize: bool,
     /// A `markdown` field in jsonl lines (`--markdown`).
     pub(super) markdown: bool,
+    /// Links in the Markdown (`--links`).
+    pub(super) links: bool,
     /// The decoding's (or method's) name, for the jsonl output.
     pub(super) decoding_name: &'a str,
 }
@@ -302,10 +318,15 @@ fn label_html(
     buf.clear();
     cleaner
         .with_labeled(page, |lp| {
+            let md = Md {
+                field: job.markdown,
+                links: job.links,
+                url: page.url,
+            };
             render(
                 job.format,
                 job.linearize,
-                job.markdown,
+                md,
                 source,
                 lp,
                 job.decoding_name,
@@ -396,6 +417,9 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(m) => m.name().to_string(),
         None => decoding.to_string(),
     };
+    if args.links && !args.markdown && args.format != Format::Markdown {
+        anyhow::bail!("--links applies to Markdown: --format markdown, or --markdown");
+    }
     if args.markdown && !matches!(args.format, Format::Jsonl | Format::JsonlText) {
         anyhow::bail!(
             "--markdown applies to --format jsonl and jsonl-text (else: --format markdown)"
@@ -411,6 +435,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         format: args.format,
         linearize: args.linearize,
         markdown: args.markdown,
+        links: args.links,
         decoding_name: &decoding_name,
     };
     // From here on a first Ctrl-C stops the batch between pages (util::interrupt).

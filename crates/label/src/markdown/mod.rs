@@ -37,6 +37,10 @@ pub struct MarkdownOptions<'a> {
     /// space from it. Without it (or for a page read in its `<noscript>` view, whose offsets
     /// are not the document's), code keeps the collapsed text, one block a line.
     pub doc: Option<&'a str>,
+    /// Write links as `[text](url)`, resolved against the page's `<base href>` and `url`.
+    pub links: bool,
+    /// The page's address, which relative links are resolved against.
+    pub url: Option<&'a str>,
 }
 
 /// Appends the kept blocks of a page to `out` as Markdown (see the module docs); nothing when
@@ -68,6 +72,9 @@ pub fn render_markdown(page: &Page, labels: &[Label], opts: MarkdownOptions<'_>,
         at_start: false,
         code: 0,
         ticks: 0,
+        links: opts.links,
+        base: opts.links.then(|| base_url(page, opts.url)).flatten(),
+        link: 0,
         pre: String::new(),
         pre_lang: "",
         pre_prev: None,
@@ -139,6 +146,10 @@ struct Writer<'p, 'o> {
     /// The open inline code element (0: none) and its backtick count.
     code: u32,
     ticks: usize,
+    /// Links are written; the URL relative ones are resolved against; the open link (0: none).
+    links: bool,
+    base: Option<url::Url>,
+    link: u32,
     /// The open `<pre>`'s code, its language and its last block.
     pre: String,
     pre_lang: &'p str,
@@ -164,7 +175,7 @@ impl<'p> Writer<'p, '_> {
             }
             return;
         }
-        self.close_code();
+        self.close_inline();
         let mut chain = std::mem::take(&mut self.chain);
         self.st.chain(b.parent, &mut chain);
         let k = self
@@ -265,11 +276,19 @@ impl<'p> Writer<'p, '_> {
         let page = self.page;
         let text = page.block_text(b);
         let code = self.code_of(b);
-        if code != self.code {
+        let link = self.link_of(b);
+        if code != self.code || link != self.link {
             self.close_code();
+        }
+        if link != self.link {
+            self.close_link();
         }
         if join == Join::Space {
             self.buf().push(' ');
+        }
+        if link != self.link && link != 0 {
+            self.buf().push('[');
+            self.link = link;
         }
         if code != self.code {
             self.open_code(kept, n, code);
@@ -284,7 +303,7 @@ impl<'p> Writer<'p, '_> {
                     _ => false,
                 },
                 cell: self.sink == Sink::Cell,
-                link: false,
+                link: self.link != 0,
             };
             push_escaped(self.buf(), text, esc);
         }
@@ -305,6 +324,71 @@ impl<'p> Writer<'p, '_> {
             e = el.parent;
         }
         0
+    }
+
+    /// The link a block sits in (0: none, or links are not written): the nearest `<a>` with an
+    /// `href` among its inline ancestors, unless that is a `javascript:` one.
+    fn link_of(&self, b: &Block) -> u32 {
+        if !self.links {
+            return 0;
+        }
+        let mut e = b.parent;
+        for _ in 0..12 {
+            let el = self.page.element(e);
+            if el.tag == Tag::A {
+                return match self.page.href(e) {
+                    Some(h)
+                        if !h
+                            .trim_start()
+                            .to_ascii_lowercase()
+                            .starts_with("javascript:") =>
+                    {
+                        e
+                    }
+                    _ => 0,
+                };
+            }
+            if e == 0 || !el.tag.is(Props::INLINE) {
+                break;
+            }
+            e = el.parent;
+        }
+        0
+    }
+
+    /// Closes the open link: `](url)`.
+    fn close_link(&mut self) {
+        if self.link == 0 {
+            return;
+        }
+        let href = self.page.href(self.link).unwrap_or_default();
+        let href = htmlize::unescape_attribute(href.trim());
+        let resolved = match &self.base {
+            Some(base) => base.join(&href).map(String::from).ok(),
+            None => None,
+        };
+        let url = resolved.as_deref().unwrap_or(&href);
+        let buf = self.buf();
+        buf.push_str("](");
+        for c in url.chars() {
+            match c {
+                ' ' => buf.push_str("%20"),
+                '(' => buf.push_str("%28"),
+                ')' => buf.push_str("%29"),
+                '<' => buf.push_str("%3C"),
+                '>' => buf.push_str("%3E"),
+                '|' => buf.push_str("%7C"),
+                c if c.is_control() => {}
+                c => buf.push(c),
+            }
+        }
+        buf.push(')');
+        self.link = 0;
+    }
+
+    fn close_inline(&mut self) {
+        self.close_code();
+        self.close_link();
     }
 
     /// Opens inline code `code` (if not 0) for kept block `n` and those glued to it in it.
@@ -353,7 +437,7 @@ impl<'p> Writer<'p, '_> {
     /// Starts a line of the output: a line break (and a blank line unless `tight`), then the
     /// open blockquotes' `> ` and list items' indentation (or the pending item's marker).
     fn new_line(&mut self, tight: bool) {
-        self.close_code();
+        self.close_inline();
         if self.started {
             if self.at_start && self.sink == Sink::Out {
                 // Nothing after the prefix (an item's marker alone).
@@ -484,7 +568,7 @@ impl<'p> Writer<'p, '_> {
     }
 
     fn close_frame(&mut self, e: u32) {
-        self.close_code();
+        self.close_inline();
         match self.st.kind(e) {
             Kind::Pre => self.flush_pre(),
             Kind::Table if self.table.id == e => self.flush_table(),
@@ -660,7 +744,7 @@ impl<'p> Writer<'p, '_> {
     }
 
     fn finish(&mut self) {
-        self.close_code();
+        self.close_inline();
         while let Some(e) = self.stack.pop() {
             self.close_frame(e);
         }
@@ -706,6 +790,20 @@ fn title_heading(page: &Page, st: &Structure, kept: &[(usize, Join)]) -> Option<
     };
     let (text, title) = (norm(&text), norm(title));
     (!text.is_empty() && title.contains(&text)).then_some(h)
+}
+
+/// The URL relative links resolve against: the page's `<base href>` (itself resolved against
+/// `url`), else `url`.
+fn base_url(page: &Page, url: Option<&str>) -> Option<url::Url> {
+    let page_url = url.and_then(|u| url::Url::parse(u.trim()).ok());
+    let base = page
+        .base_href()
+        .map(|b| htmlize::unescape_attribute(b.trim()).into_owned());
+    match (base, page_url) {
+        (Some(b), Some(u)) => u.join(&b).ok().or(Some(u)),
+        (Some(b), None) => url::Url::parse(&b).ok(),
+        (None, u) => u,
+    }
 }
 
 /// The language named by a `language-x` or `lang-x` class.
