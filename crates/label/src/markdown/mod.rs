@@ -5,8 +5,9 @@
 //! as GFM pipe tables (the first kept row is the header row, so a table whose header row was
 //! dropped is still a table; layout tables become paragraphs), `<pre>` as fenced code with its
 //! white space as the page had it (the language from a `language-x` or `lang-x` class), inline
-//! `<code>` in backticks, and blockquotes. A structure renders as soon as one of its blocks is
-//! kept, whatever its siblings were labelled.
+//! `<code>` in backticks, and blockquotes; links as `[text](url)` on request
+//! ([`MarkdownOptions::links`]), resolved against the page's `<base href>` and address. A
+//! structure renders as soon as one of its blocks is kept, whatever its siblings were labelled.
 //!
 //! Blocks are joined exactly as the text output joins them (`crate::render`), so the Markdown's
 //! text, markup removed, is the text output's word for word: where the text output starts a
@@ -21,6 +22,7 @@ mod escape;
 mod structure;
 
 use std::borrow::Cow;
+use std::fmt::Write as _;
 
 use victor_core::Label;
 use victor_features::within::Within;
@@ -489,8 +491,7 @@ impl<'p> Writer<'p, '_> {
                     let (ordered, ord) = self.item_marker(e);
                     if Some(idx) == last_item {
                         if ordered {
-                            self.out.push_str(&ord.to_string());
-                            self.out.push_str(". ");
+                            let _ = write!(self.out, "{ord}. ");
                         } else {
                             self.out.push_str("- ");
                         }
@@ -631,7 +632,7 @@ impl<'p> Writer<'p, '_> {
         };
         let raw: Cow<'p, str> = if src.contains('<') || src.contains('&') {
             let mut s = String::with_capacity(src.len());
-            strip_tags(src, &mut s);
+            text_pieces(src, |t| s.push_str(t));
             Cow::Owned(htmlize::unescape(s.as_str()).into_owned())
         } else {
             Cow::Borrowed(src)
@@ -651,10 +652,13 @@ impl<'p> Writer<'p, '_> {
         if let (Some(doc), Some(prev)) = (self.doc, prev)
             && let Some(gap) = doc.get(prev.source.end as usize..b.source.start as usize)
         {
-            let mut s = String::new();
-            strip_tags(gap, &mut s);
-            if s.chars().all(char::is_whitespace) && (join != Join::Line || s.contains('\n')) {
-                self.pre.push_str(&s);
+            let (mut blank, mut line) = (true, false);
+            text_pieces(gap, |t| {
+                blank &= t.chars().all(char::is_whitespace);
+                line |= t.contains('\n');
+            });
+            if blank && (join != Join::Line || line) {
+                text_pieces(gap, |t| self.pre.push_str(t));
                 return;
             }
         }
@@ -821,15 +825,15 @@ fn class_language(class: &str) -> Option<&str> {
     })
 }
 
-/// Appends `s` without its tags (and comments).
-fn strip_tags(s: &str, out: &mut String) {
+/// Calls `f` with the pieces of `s` between its tags (and comments).
+fn text_pieces(s: &str, mut f: impl FnMut(&str)) {
     let mut rest = s;
     while let Some(lt) = rest.find('<') {
-        out.push_str(rest.within(..lt));
+        f(rest.within(..lt));
         let after = rest.within(lt..);
         let next = after.as_bytes().get(1).copied();
         if !next.is_some_and(|c| c.is_ascii_alphabetic() || matches!(c, b'/' | b'!' | b'?')) {
-            out.push('<');
+            f("<");
             rest = after.within(1..);
             continue;
         }
@@ -843,7 +847,7 @@ fn strip_tags(s: &str, out: &mut String) {
             None => return,
         }
     }
-    out.push_str(rest);
+    f(rest);
 }
 
 fn digits(n: u32) -> usize {
