@@ -127,3 +127,5 @@ def test_markdown_equals_the_cli(pages):
         assert victor.clean(path.read_bytes(), format="markdown") == md
     with pytest.raises(ValueError):
         victor.clean("<p>x</p>", format="html")
+    page = "<p>" + "Words of running prose that the model keeps as text. " * 8 + '<a href="b.html">a link</a></p>'
+    assert "](http://example.org/a/b.html)" in c.markdown(page, url="http://example.org/a/", links=True)
