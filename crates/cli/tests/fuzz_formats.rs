@@ -151,9 +151,10 @@ fn mutated_pages_pass_every_output_format() {
     let n = mutated_batch(&dir, 4);
     eprintln!("fuzz_formats: {n} mutated pages");
     let d = s(&dir);
-    for format in ["text", "cleaneval", "html"] {
+    for format in ["text", "cleaneval", "html", "markdown"] {
         no_crash(&["label", "-q", "--format", format, d]);
     }
+    no_crash(&["label", "-q", "--format", "markdown", "--links", d]);
     let out = no_crash(&["label", "-q", "--format", "jsonl", d]);
     let lines: Vec<serde_json::Value> = out
         .lines()

@@ -87,6 +87,7 @@ fn every_format_is_written_under_the_input_name_with_its_extension() {
         ("jsonl-text", "jsonl"),
         ("html", "html"),
         ("csv", "csv"),
+        ("markdown", "md"),
     ] {
         let dir = tmp.path().join(format);
         let out = run(&[
@@ -167,6 +168,34 @@ fn every_format_is_written_under_the_input_name_with_its_extension() {
         assert_eq!(compact["title"], full["title"], "{stem}");
         assert!(compact.get("blocks").is_none(), "{stem}");
     }
+}
+
+#[test]
+fn the_markdown_field_is_the_markdown_format_and_links_need_markdown() {
+    let page = example_pages().remove(0);
+    let md = run(&["label", "--format", "markdown", s(&page)]);
+    assert!(
+        md.status.success(),
+        "{}",
+        String::from_utf8_lossy(&md.stderr)
+    );
+    let md = String::from_utf8_lossy(&md.stdout).into_owned();
+    assert!(!md.is_empty());
+    let line = run(&["label", "--format", "jsonl-text", "--markdown", s(&page)]);
+    let v: serde_json::Value = serde_json::from_slice(&line.stdout).expect("one JSON object");
+    assert_eq!(
+        v["markdown"].as_str(),
+        Some(md.strip_suffix('\n').unwrap_or(&md))
+    );
+    let plain = run(&["label", "--format", "jsonl-text", s(&page)]);
+    let v: serde_json::Value = serde_json::from_slice(&plain.stdout).expect("JSON");
+    assert!(v.get("markdown").is_none(), "{v}");
+    for bad in [&["--links"][..], &["--markdown"][..]] {
+        let out = run(&[&["label", s(&page)][..], bad].concat());
+        assert!(!out.status.success(), "{bad:?} applies to Markdown only");
+    }
+    let linked = run(&["label", "--format", "markdown", "--links", s(&page)]);
+    assert!(linked.status.success());
 }
 
 #[test]

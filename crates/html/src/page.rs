@@ -93,6 +93,11 @@ pub struct Page {
     /// What the page declares itself to be in its structured data (schema.org `@type`,
     /// `og:type`).
     pub declared: crate::segment::declared::Declared,
+    /// The `href` of every `<a>` element that has one, as written, by element id (ascending),
+    /// as ranges of [`Page::attrs`].
+    pub links: Vec<(ElementId, Range<u32>)>,
+    /// The `href` of the page's first `<base>`, as written, as a range of [`Page::attrs`].
+    pub base: Option<Range<u32>>,
 }
 
 impl Page {
@@ -129,6 +134,19 @@ impl Page {
     #[inline]
     pub fn id_of(&self, e: &Element) -> &str {
         self.attrs.within(e.id.start as usize..e.id.end as usize)
+    }
+
+    /// The `href` of an `<a>` element, as written (entities not decoded), if it has one.
+    pub fn href(&self, e: ElementId) -> Option<&str> {
+        let k = self.links.binary_search_by_key(&e, |l| l.0).ok()?;
+        let r = &self.links.get(k)?.1;
+        Some(self.attrs.within(r.start as usize..r.end as usize))
+    }
+
+    /// The `href` of the page's first `<base>`, as written.
+    pub fn base_href(&self) -> Option<&str> {
+        let r = self.base.as_ref()?;
+        Some(self.attrs.within(r.start as usize..r.end as usize))
     }
 
     /// The name of a tag, known or interned for this page.

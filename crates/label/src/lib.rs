@@ -14,7 +14,8 @@
 //!   section 5.2), by Viterbi, or by the threshold of each page that maximises its expected F1;
 //! - `expected`: that expected-F1 decoding ([`expected_f1`], [`decide_expected`]);
 //! - `render`: labelled blocks back to text ([`render_text`]), and the output formats;
-//! - `linearize`: Kitten's lists and tables in the text output (`--linearize`).
+//! - `linearize`: Kitten's lists and tables in the text output (`--linearize`);
+//! - `markdown`: the kept blocks as Markdown with the page's structure ([`render_markdown`]).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -28,6 +29,7 @@ mod crf;
 mod expected;
 mod labeler;
 mod linearize;
+mod markdown;
 mod render;
 
 pub use bundle::{
@@ -40,6 +42,7 @@ pub use expected::{
     decide_expected, expected_f1, page_threshold,
 };
 pub use labeler::{LabelError, LabeledPage, Labeler, Scratch};
+pub use markdown::{MarkdownOptions, render_markdown};
 pub use render::{
     CSV_HEADER, JsonlMeta, TextOptions, render_html, render_text, render_text_with, write_csv,
     write_jsonl,

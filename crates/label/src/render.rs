@@ -21,7 +21,7 @@ use victor_features::within::Within;
 
 /// How a kept block connects to the previous kept block.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Join {
+pub(crate) enum Join {
     Glue,
     Space,
     Line,
@@ -134,7 +134,7 @@ pub(crate) fn text_lines(page: &Page, labels: &[Label], doc: Option<&str>) -> Ve
 
 /// The kept (content) blocks of a page in order, each with its label and how it joins the kept
 /// block before it (the first one starts a line).
-fn kept_joins<'a>(
+pub(crate) fn kept_joins<'a>(
     page: &'a Page,
     labels: &'a [Label],
 ) -> impl Iterator<Item = (usize, Label, Join)> + 'a {
@@ -192,6 +192,9 @@ pub struct JsonlMeta<'a> {
     pub language: Option<&'a str>,
     /// The decoding that chose the labels (`expected-f1`, `threshold 0.7`, `viterbi`).
     pub decoding: &'a str,
+    /// The page's Markdown (`crate::render_markdown`), written as a `markdown` field when given
+    /// (without its last line break).
+    pub markdown: Option<&'a str>,
 }
 
 /// One page as a JSON object on one line (`--format jsonl` with `blocks`, `--format jsonl-text`
@@ -221,6 +224,7 @@ pub fn write_jsonl(
         }),
         decoding: meta.decoding,
         language: meta.language,
+        markdown: meta.markdown.map(|m| m.strip_suffix('\n').unwrap_or(m)),
         noscript: page.noscript_view,
         source: meta.source,
         text: text.strip_suffix('\n').unwrap_or(&text),
@@ -237,6 +241,8 @@ struct JsonPage<'a> {
     blocks: Option<JsonBlocks<'a>>,
     decoding: &'a str,
     language: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    markdown: Option<&'a str>,
     /// `true` when the blocks come from the page's `<noscript>` crawler view
     /// ([`Page::noscript_view`]); left out otherwise.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -529,6 +535,7 @@ mod tests {
             source: "a.html",
             language: Some("eng"),
             decoding: "threshold 0.5",
+            markdown: None,
         };
         let line = |blocks| {
             let mut out = Vec::new();

@@ -271,6 +271,16 @@ fn pipeline(labeler: &mut Labeler<'_>, bytes: &[u8]) -> Result<(), TestCaseError
         check(kept > 0 || text.is_empty(), || {
             "text from no kept block".into()
         })?;
+        let mut md = String::new();
+        let opts = victor_label::MarkdownOptions {
+            doc: Some(lp.processed.decoded.text.as_ref()),
+            links: true,
+            url: Some("http://example.org/a/b.html"),
+        };
+        victor_label::render_markdown(page, &lp.labels, opts, &mut md);
+        check(text.is_empty() == md.is_empty(), || {
+            format!("markdown {md:?} for text {text:?}")
+        })?;
         let mut marked = String::new();
         render_text(page, &lp.labels, true, &mut marked);
         check(
@@ -285,6 +295,7 @@ fn pipeline(labeler: &mut Labeler<'_>, bytes: &[u8]) -> Result<(), TestCaseError
                 source: "fuzz.html",
                 language: lp.processed.table.language,
                 decoding: "threshold 0.5",
+                markdown: None,
             };
             write_jsonl(&mut out, meta, page, &lp.labels, &lp.probs, blocks)
                 .map_err(|e| TestCaseError::fail(format!("jsonl: {e}")))?;

@@ -152,6 +152,22 @@ impl Cleaner {
         clean_page(py, &self.inner, html, charset, url)
     }
 
+    /// The kept text of a page (str or bytes) as Markdown with the page's structure: headings,
+    /// lists, tables, code and quotes. Its words are `clean`'s. `charset` and `url` as for
+    /// `clean`; `links=True` writes links as `[text](url)`, resolved against the page's
+    /// `<base href>` and `url`.
+    #[pyo3(signature = (html, *, charset=None, url=None, links=false))]
+    fn markdown(
+        &self,
+        py: Python<'_>,
+        html: &Bound<'_, PyAny>,
+        charset: Option<&str>,
+        url: Option<&str>,
+        links: bool,
+    ) -> PyResult<String> {
+        markdown_page(py, &self.inner, html, charset, url, links)
+    }
+
     /// A page's URL, title, language, cleaned text and blocks (text, start, end, label, and the
     /// probabilities of header, text and other), as a dict.
     ///
@@ -255,17 +271,20 @@ impl Cleaner {
     /// The HTML pages of a WARC file (gzipped or not), streamed: an iterator of dicts with
     /// `record_id`, `url`, `date`, `title`, `language`, `text` (and `error`, the reason, with
     /// `text` None, for a page that could not be cleaned). Bodies sent chunked or compressed
-    /// (gzip, deflate, br) are decoded.
+    /// (gzip, deflate, br) are decoded. `markdown=True` adds `markdown`, the page's Markdown as
+    /// `Cleaner.markdown` gives it (the page is labelled a second time for it).
     ///
     /// A broken record (a malformed header, a wrong length, a gzip member or body that does not
     /// decode, the file cut short) is skipped with a `victor.WarcWarning` naming the file, its
     /// byte offset and the reason, and reading goes on; `broken_records` lists them as
     /// (offset, reason). `stats` counts pages, failed, not_html, other and broken records.
-    fn clean_warc(&self, path: PathBuf) -> PyResult<WarcPages> {
+    #[pyo3(signature = (path, *, markdown=false))]
+    fn clean_warc(&self, path: PathBuf, markdown: bool) -> PyResult<WarcPages> {
         let reader = victor::warc::Reader::open(&path)
             .map_err(|e| VictorError::new_err(format!("{}: {e}", path.display())))?;
         Ok(WarcPages {
             cleaner: self.inner.clone(),
+            markdown,
             path: path.display().to_string(),
             state: Mutex::new(WarcState {
                 reader,
@@ -346,6 +365,8 @@ struct WarcStats {
 #[pyclass(module = "victor", frozen)]
 struct WarcPages {
     cleaner: victor::Cleaner,
+    /// Each page also as Markdown (`clean_warc(markdown=True)`).
+    markdown: bool,
     /// The file, as warnings name it.
     path: String,
     /// The reader and what it gave (in a mutex: a Python object may be reached from any thread).
@@ -376,12 +397,15 @@ struct WarcPage {
     url: Option<String>,
     date: Option<String>,
     doc: Result<victor::Document, String>,
+    /// Its Markdown, when asked for (None for a page that could not be cleaned).
+    markdown: Option<String>,
 }
 
 /// Reads records up to the next HTML page and cleans it (None at the end); counts what it passes
 /// over into `stats` and puts the broken records (offset, reason) into `broken`.
 fn next_page(
     cleaner: &victor::Cleaner,
+    markdown: bool,
     reader: &mut victor::warc::Reader<Box<dyn std::io::BufRead + Send>>,
     stats: &mut WarcStats,
     broken: &mut Vec<(u64, String)>,
@@ -416,13 +440,16 @@ fn next_page(
                 continue;
             }
         };
-        let doc = cleaner
-            .label_with(victor::Page {
-                html: &body,
-                charset: page.charset,
-                url,
-            })
-            .map_err(|e| e.to_string());
+        let p = victor::Page {
+            html: &body,
+            charset: page.charset,
+            url,
+        };
+        let doc = cleaner.label_with(p).map_err(|e| e.to_string());
+        // Labelled again for its Markdown: the price of the field is paid only when asked.
+        let md = (markdown && doc.is_ok())
+            .then(|| cleaner.markdown_with(p).ok())
+            .flatten();
         match doc {
             Ok(_) => stats.pages += 1,
             Err(_) => stats.failed += 1,
@@ -432,6 +459,7 @@ fn next_page(
             url: url.map(str::to_string),
             date: rec.header("WARC-Date").map(str::to_string),
             doc,
+            markdown: md,
         });
     }
     None
@@ -474,7 +502,7 @@ impl WarcPages {
                 broken,
             } = &mut *guard;
             let seen = broken.len();
-            let next = next_page(cleaner, reader, stats, broken);
+            let next = next_page(cleaner, self.markdown, reader, stats, broken);
             Ok((next, broken.iter().skip(seen).cloned().collect::<Vec<_>>()))
         })?;
         // Each broken record met on the way, as a warning (an error where warnings are).
@@ -491,6 +519,9 @@ impl WarcPages {
         d.set_item("record_id", p.record_id)?;
         d.set_item("url", p.url)?;
         d.set_item("date", p.date)?;
+        if self.markdown {
+            d.set_item("markdown", p.markdown)?;
+        }
         match p.doc {
             Ok(doc) => {
                 d.set_item("title", doc.title)?;
@@ -528,17 +559,52 @@ impl WarcPages {
 }
 
 /// The cleaned text of a page (str or bytes) with the built-in model, or the bundle folder
-/// `model`; `charset` (the HTTP header's) and `url` as for `Cleaner.clean`.
+/// `model`; `charset` (the HTTP header's) and `url` as for `Cleaner.clean`; `format` "text"
+/// (one paragraph a line) or "markdown" (as `Cleaner.markdown`).
 #[pyfunction]
-#[pyo3(signature = (html, model=None, *, charset=None, url=None))]
+#[pyo3(signature = (html, model=None, *, charset=None, url=None, format="text"))]
 fn clean(
     py: Python<'_>,
     html: &Bound<'_, PyAny>,
     model: Option<PathBuf>,
     charset: Option<&str>,
     url: Option<&str>,
+    format: &str,
 ) -> PyResult<String> {
-    clean_page(py, &make_cleaner(model, None, None)?, html, charset, url)
+    let cleaner = make_cleaner(model, None, None)?;
+    match format {
+        "text" => clean_page(py, &cleaner, html, charset, url),
+        "markdown" => markdown_page(py, &cleaner, html, charset, url, false),
+        other => Err(PyValueError::new_err(format!(
+            "format must be \"text\" or \"markdown\", got {other:?}"
+        ))),
+    }
+}
+
+/// A page's Markdown with `cleaner`, the GIL released meanwhile (see `clean_page`).
+fn markdown_page(
+    py: Python<'_>,
+    cleaner: &victor::Cleaner,
+    html: &Bound<'_, PyAny>,
+    charset: Option<&str>,
+    url: Option<&str>,
+    links: bool,
+) -> PyResult<String> {
+    let bytes = page_bytes(html)?;
+    let charset = bytes_charset(html, charset);
+    py.detach(|| {
+        let page = victor::Page {
+            html: &bytes,
+            charset,
+            url,
+        };
+        if links {
+            cleaner.markdown_links_with(page)
+        } else {
+            cleaner.markdown_with(page)
+        }
+    })
+    .map_err(err)
 }
 
 /// Cleans one page with `cleaner`, the GIL released meanwhile; `charset` counts for bytes only.

@@ -127,3 +127,17 @@ def test_a_bundle_by_name_is_the_bundle_of_that_folder(tmp_path, monkeypatch):
     by_folder = victor.Cleaner(ROOT / "models" / "news").label(page)
     assert by_name["blocks"] == by_folder["blocks"]
     assert victor.Cleaner("default").clean(page) == victor.clean(page)
+
+
+def test_markdown_equals_the_cli(pages):
+    paths = [p for p, _ in pages[:10]]
+    want = cli_jsonl(paths, "--markdown")
+    c = victor.Cleaner()
+    for path, w in zip(paths, want):
+        md = c.markdown(path.read_bytes())
+        assert md == w["markdown"], path
+        assert victor.clean(path.read_bytes(), format="markdown") == md
+    with pytest.raises(ValueError):
+        victor.clean("<p>x</p>", format="html")
+    page = "<p>" + "Words of running prose that the model keeps as text. " * 8 + '<a href="b.html">a link</a></p>'
+    assert "](http://example.org/a/b.html)" in c.markdown(page, url="http://example.org/a/", links=True)

@@ -49,6 +49,14 @@ def test_clean_warc_equals_the_cli(warc_files):
     assert n == len(cli)
 
 
+def test_clean_warc_markdown_equals_the_cli(warc_files):
+    files, _ = warc_files
+    cli = {d["WARC-Record-ID"]: d for d in cli_jsonl(files[:1], "--markdown")}
+    for d in victor.Cleaner().clean_warc(files[0], markdown=True):
+        assert d["markdown"] == cli[d["record_id"]]["markdown"]
+    assert "markdown" not in next(iter(victor.Cleaner().clean_warc(files[0])))
+
+
 def test_spark_local_mode_equals_the_cli(warc_files, tmp_path):
     if importlib.util.find_spec("pyspark") is None or shutil.which("java") is None:
         print("skipped: pyspark or java is not installed")

@@ -243,6 +243,43 @@ impl Cleaner {
         })
     }
 
+    /// The kept blocks of a page as Markdown, with the page's structure: headings, lists,
+    /// tables, code and quotes (`victor label --format markdown`; no final line break). Its
+    /// words are [`Cleaner::clean`]'s.
+    pub fn markdown(&self, html: &[u8]) -> Result<String, Error> {
+        self.markdown_with(Page {
+            html,
+            ..Page::default()
+        })
+    }
+
+    /// [`Cleaner::markdown`] for a page with its HTTP charset.
+    pub fn markdown_with(&self, page: Page<'_>) -> Result<String, Error> {
+        self.markdown_opts(page, false)
+    }
+
+    /// [`Cleaner::markdown_with`] with links written as `[text](url)`, resolved against the
+    /// page's `<base href>` and its URL (`page.url`).
+    pub fn markdown_links_with(&self, page: Page<'_>) -> Result<String, Error> {
+        self.markdown_opts(page, true)
+    }
+
+    fn markdown_opts(&self, page: Page<'_>, links: bool) -> Result<String, Error> {
+        self.with_labeled(page, |lp| {
+            let mut s = String::new();
+            let opts = victor_label::MarkdownOptions {
+                doc: Some(lp.processed.decoded.text.as_ref()),
+                links,
+                url: page.url,
+            };
+            victor_label::render_markdown(&lp.processed.page, &lp.labels, opts, &mut s);
+            if s.ends_with('\n') {
+                s.pop();
+            }
+            s
+        })
+    }
+
     /// Every block of a page with its label and probabilities, and the cleaned text.
     pub fn label(&self, html: &[u8]) -> Result<Document, Error> {
         self.label_with(Page {

@@ -127,6 +127,18 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                 text.len()
             })
         });
+        let mut labeler = Labeler::new(&model);
+        time("... + Markdown output (whole pipeline)", &mut |p| {
+            labeler.label_bytes(p, decoding).map_or(0, |lp| {
+                text.clear();
+                let opts = victor_label::MarkdownOptions {
+                    doc: Some(lp.processed.decoded.text.as_ref()),
+                    ..Default::default()
+                };
+                victor_label::render_markdown(&lp.processed.page, &lp.labels, opts, &mut text);
+                text.len()
+            })
+        });
     }
     let base = stages.first_mut().map_or(f64::NAN, |s| median(&mut s.secs));
     writeln!(

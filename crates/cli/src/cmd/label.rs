@@ -38,6 +38,9 @@ pub(crate) enum Format {
     Html,
     /// One row per block: page, block, start, end, label, p_header, p_text, p_other, text.
     Csv,
+    /// The kept text as Markdown with the page's structure: headings, lists, tables, code,
+    /// quotes (a blank line between pages on standard output).
+    Markdown,
 }
 
 /// The labelers of `victor label --method`.
@@ -84,6 +87,7 @@ impl Format {
             Format::Jsonl | Format::JsonlText => "jsonl",
             Format::Html => "html",
             Format::Csv => "csv",
+            Format::Markdown => "md",
         }
     }
 }
@@ -125,6 +129,14 @@ pub(crate) struct Args {
     /// without an end mark gets a full stop.
     #[arg(long)]
     linearize: bool,
+    /// `--format jsonl` or `jsonl-text` (pages or WARC files): each line carries a `markdown`
+    /// field, the page's Markdown as `--format markdown` writes it.
+    #[arg(long)]
+    markdown: bool,
+    /// Markdown (`--format markdown`, `--markdown`): write links as `[text](url)`, resolved
+    /// against the page's `<base href>` and its URL (a WARC record's target URI).
+    #[arg(long)]
+    links: bool,
     /// Write one file per page into this folder: the input's path relative to the folder it was
     /// found in (`site/a/index.html` under `site` -> DIR/a/index.txt), or the file name of a
     /// page named directly, with the format's extension (a page read from standard input is
@@ -156,9 +168,18 @@ pub(crate) struct Args {
     verbose: bool,
 }
 
+/// What Markdown a page gets: a jsonl field (`--markdown`), links (`--links`), the page's URL.
+#[derive(Clone, Copy)]
+struct Md<'a> {
+    field: bool,
+    links: bool,
+    url: Option<&'a str>,
+}
+
 fn render(
     format: Format,
     linearize: bool,
+    md: Md<'_>,
     source: &str,
     lp: &LabeledPage<'_>,
     decoding: &str,
@@ -175,18 +196,22 @@ fn render(
             render_text_with(page, &lp.labels, opts, &mut s);
             out.extend_from_slice(s.as_bytes());
         }
-        Format::Jsonl | Format::JsonlText => write_jsonl(
-            out,
-            JsonlMeta {
-                source,
-                language: lp.processed.table.language,
-                decoding,
-            },
-            page,
-            &lp.labels,
-            &lp.probs,
-            format == Format::Jsonl,
-        )?,
+        Format::Jsonl | Format::JsonlText => {
+            let markdown = md.field.then(|| markdown_of(lp, md));
+            write_jsonl(
+                out,
+                JsonlMeta {
+                    source,
+                    language: lp.processed.table.language,
+                    decoding,
+                    markdown: markdown.as_deref(),
+                },
+                page,
+                &lp.labels,
+                &lp.probs,
+                format == Format::Jsonl,
+            )?
+        }
         Format::Html => out.extend_from_slice(
             render_html(&lp.processed.decoded.text, page, &lp.labels, &lp.probs).as_bytes(),
         ),
@@ -197,8 +222,21 @@ fn render(
             write_csv(&mut w, source, page, &lp.labels, &lp.probs)?;
             out.extend_from_slice(&w.into_inner().map_err(|e| anyhow::anyhow!("csv: {e}"))?);
         }
+        Format::Markdown => out.extend_from_slice(markdown_of(lp, md).as_bytes()),
     }
     Ok(())
+}
+
+/// A labelled page's Markdown (`--format markdown`, `--markdown`).
+fn markdown_of(lp: &LabeledPage<'_>, md: Md<'_>) -> String {
+    let mut s = String::new();
+    let opts = victor_label::MarkdownOptions {
+        doc: Some(lp.processed.decoded.text.as_ref()),
+        links: md.links,
+        url: md.url,
+    };
+    victor_label::render_markdown(&lp.processed.page, &lp.labels, opts, &mut s);
+    s
 }
 
 /// Writes the CSV header row (the columns of `--format csv`).
@@ -229,7 +267,7 @@ fn to_stdout(
 ) -> std::io::Result<()> {
     match format {
         Format::Csv if !state.csv_header.swap(true, Ordering::SeqCst) => write_csv_header(out)?,
-        Format::Text | Format::Cleaneval
+        Format::Text | Format::Cleaneval | Format::Markdown
             if !page.is_empty() && state.text.swap(true, Ordering::SeqCst) =>
         {
             out.write_all(b"\n")?;
@@ -260,6 +298,10 @@ pub(super) struct Job<'a> {
     pub(super) format: Format,
     /// Kitten's lists and tables in text output (`--linearize`).
     pub(super) linearize: bool,
+    /// A `markdown` field in jsonl lines (`--markdown`).
+    pub(super) markdown: bool,
+    /// Links in the Markdown (`--links`).
+    pub(super) links: bool,
     /// The decoding's (or method's) name, for the jsonl output.
     pub(super) decoding_name: &'a str,
 }
@@ -276,9 +318,15 @@ fn label_html(
     buf.clear();
     cleaner
         .with_labeled(page, |lp| {
+            let md = Md {
+                field: job.markdown,
+                links: job.links,
+                url: page.url,
+            };
             render(
                 job.format,
                 job.linearize,
+                md,
                 source,
                 lp,
                 job.decoding_name,
@@ -369,6 +417,14 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         Some(m) => m.name().to_string(),
         None => decoding.to_string(),
     };
+    if args.links && !args.markdown && args.format != Format::Markdown {
+        anyhow::bail!("--links applies to Markdown: --format markdown, or --markdown");
+    }
+    if args.markdown && !matches!(args.format, Format::Jsonl | Format::JsonlText) {
+        anyhow::bail!(
+            "--markdown applies to --format jsonl and jsonl-text (else: --format markdown)"
+        );
+    }
     if args.linearize && !matches!(args.format, Format::Text | Format::Cleaneval) {
         anyhow::bail!("--linearize applies to --format text and cleaneval only");
     }
@@ -378,6 +434,8 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let job = Job {
         format: args.format,
         linearize: args.linearize,
+        markdown: args.markdown,
+        links: args.links,
         decoding_name: &decoding_name,
     };
     // From here on a first Ctrl-C stops the batch between pages (util::interrupt).

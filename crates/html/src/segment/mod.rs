@@ -98,6 +98,8 @@ struct StartAttrs {
     acts: bool,
     /// Its attributes mark it as the main content ([`crate::page::Element::semantic`]).
     semantic: bool,
+    /// The `href` value in the attribute arena, as written (`<a>` and `<base>` only).
+    href: Range<u32>,
 }
 
 /// Why a page could not be segmented.
@@ -442,7 +444,7 @@ impl<'d> State<'d> {
                 }
                 // Only formatting elements need the attribute hash (Noah's Ark clause).
                 let formatting = t.is(tags::Props::FORMATTING);
-                let a = self.read_attrs(attrs, formatting);
+                let a = self.read_attrs(attrs, formatting, matches!(t, Tag::A | Tag::BASE));
                 let (class, id, hidden, semantic) = (a.class, a.id, a.hidden, a.semantic);
                 // HTML5: a `<font>` with color, face or size breaks out of svg and math.
                 let breakout = t == Tag::FONT
@@ -465,6 +467,16 @@ impl<'d> State<'d> {
                 self.take_run_parent();
                 // The element made for this tag is the last one created (implied and
                 // reconstructed elements come first).
+                if !a.href.is_empty() {
+                    let made = self.tree.elements.len() > before
+                        && self.tree.elements.last().is_some_and(|e| e.tag == t);
+                    if t == Tag::A && made {
+                        let id = (self.tree.elements.len() - 1) as u32;
+                        self.page.links.push((id, a.href.clone()));
+                    } else if t == Tag::BASE && self.page.base.is_none() {
+                        self.page.base = Some(a.href.clone());
+                    }
+                }
                 if (hidden || semantic)
                     && self.tree.elements.len() > before
                     && let Some(e) = self.tree.elements.last_mut()
@@ -537,13 +549,14 @@ impl<'d> State<'d> {
 
     /// Copies the `class` and `id` values into the attribute arena, lowercased, with `-` between
     /// camelCase words, and hashes all attributes when `want_hash` (see [`attr_hash`]; 0 otherwise).
-    fn read_attrs(&mut self, region: &[u8], want_hash: bool) -> StartAttrs {
+    fn read_attrs(&mut self, region: &[u8], want_hash: bool, want_href: bool) -> StartAttrs {
         let mut class = 0..0;
         let mut id = 0..0;
         let mut hash = 0u64;
         let mut hidden = false;
         let mut acts = false;
         let mut semantic = false;
+        let mut href = 0..0;
         if region.is_empty() {
             return StartAttrs::default();
         }
@@ -556,6 +569,13 @@ impl<'d> State<'d> {
             }
             acts |= name.eq_ignore_ascii_case(b"href") || name.eq_ignore_ascii_case(b"onclick");
             semantic |= marks_main(name, value);
+            if want_href && href.is_empty() && name.eq_ignore_ascii_case(b"href") {
+                // Kept as written (entities decoded when used): only `<a>` and `<base>` ask.
+                let arena = &mut self.tree.attrs;
+                let start = arena.len() as u32;
+                arena.push_str(&String::from_utf8_lossy(value));
+                href = start..arena.len() as u32;
+            }
             let is_class = name.eq_ignore_ascii_case(b"class");
             let is_id = !is_class && name.eq_ignore_ascii_case(b"id");
             if !(is_class || is_id) || value.is_empty() {
@@ -598,6 +618,7 @@ impl<'d> State<'d> {
             hidden,
             acts,
             semantic,
+            href,
         }
     }
 

@@ -51,6 +51,12 @@ class Cleaner:
         `charset` is the charset of the page's HTTP Content-Type header: for bytes it outranks
         the page's <meta> declaration (a byte-order mark and valid UTF-8 still come first).
         `url` is the page's address."""
+    def markdown(
+        self, html: str | bytes, *, charset: str | None = None, url: str | None = None, links: bool = False
+    ) -> str:
+        """The main text of a page as Markdown with its structure (headings, lists, tables,
+        code, quotes); its words are `clean`'s. `charset` and `url` as for `clean`; links=True
+        writes links as [text](url), resolved against the page's <base href> and `url`."""
     def label(self, html: str | bytes, *, charset: str | None = None, url: str | None = None) -> Document:
         """URL, title, language, text and every block with its label and probabilities;
         `charset` and `url` as for `clean`."""
@@ -63,9 +69,10 @@ class Cleaner:
         """The texts of many pages, in order, cleaned on `threads` threads. errors="raise": a
         page that cannot be cleaned raises VictorError naming its index; errors="skip": it gives
         None and the result's `errors` maps its index to the reason."""
-    def clean_warc(self, path: str | PathLike[str]) -> WarcPages:
+    def clean_warc(self, path: str | PathLike[str], *, markdown: bool = False) -> WarcPages:
         """The HTML pages of a WARC file (gzipped or not), cleaned as they are read. A broken
-        record is skipped with a WarcWarning naming the file, its byte offset and the reason."""
+        record is skipped with a WarcWarning naming the file, its byte offset and the reason.
+        markdown=True adds each page's Markdown (`Cleaner.markdown`) as `markdown`."""
     @property
     def decoding(self) -> str: ...
 
@@ -76,6 +83,7 @@ class WarcPage(TypedDict, total=False):
     title: str | None
     language: str | None
     text: str | None
+    markdown: str | None
     error: str
 
 class WarcPages(Iterator[WarcPage]):
@@ -93,6 +101,8 @@ def clean(
     *,
     charset: str | None = None,
     url: str | None = None,
+    format: Literal["text", "markdown"] = "text",
 ) -> str:
     """The main text of a page with the built-in model (or the bundle folder `model`);
-    `charset` (the HTTP header's) and `url` as for `Cleaner.clean`."""
+    `charset` (the HTTP header's) and `url` as for `Cleaner.clean`; format="markdown" gives
+    `Cleaner.markdown`'s Markdown."""

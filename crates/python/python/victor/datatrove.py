@@ -22,15 +22,17 @@ import victor
 class VictorExtractor(BaseExtractor):
     """victor's main-text extraction as a datatrove pipeline step.
 
-    model, threshold and decoding are those of `victor.Cleaner`; timeout is datatrove's (seconds
-    a document may take before it is dropped).
+    model, threshold and decoding are those of `victor.Cleaner`; markdown=True writes each
+    document's text as Markdown with the page's structure (`Cleaner.markdown`); timeout is
+    datatrove's (seconds a document may take before it is dropped).
     """
 
     name = "⚡ victor"
 
-    def __init__(self, model=None, threshold=None, decoding=None, timeout: float = 1.0):
+    def __init__(self, model=None, threshold=None, decoding=None, timeout: float = 1.0, markdown: bool = False):
         super().__init__(timeout)
         self.model, self.threshold, self.decoding = model, threshold, decoding
+        self.markdown = markdown
         self._cleaner = None
 
     def extract(self, text: str) -> str:
@@ -39,6 +41,8 @@ class VictorExtractor(BaseExtractor):
             # Made in the worker that runs the step: a Cleaner is not pickled with the pipeline.
             self._cleaner = victor.Cleaner(self.model, threshold=self.threshold, decoding=self.decoding)
         try:
+            if self.markdown:
+                return self._cleaner.markdown(text)
             return self._cleaner.clean(text)
         except victor.VictorError:
             return ""
