@@ -93,6 +93,9 @@ pub struct Page {
     /// What the page declares itself to be in its structured data (schema.org `@type`,
     /// `og:type`).
     pub declared: crate::segment::declared::Declared,
+    /// What the page says about itself as a document (`<meta>`, `<link>`, `<time>`, JSON-LD,
+    /// `rel`/`itemprop` marks), as the parse collected it.
+    pub head: crate::segment::head::Head,
 }
 
 impl Page {

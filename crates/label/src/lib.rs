@@ -14,7 +14,9 @@
 //!   section 5.2), by Viterbi, or by the threshold of each page that maximises its expected F1;
 //! - `expected`: that expected-F1 decoding ([`expected_f1`], [`decide_expected`]);
 //! - `render`: labelled blocks back to text ([`render_text`]), and the output formats;
-//! - `linearize`: Kitten's lists and tables in the text output (`--linearize`).
+//! - `linearize`: Kitten's lists and tables in the text output (`--linearize`);
+//! - `metadata`: a page's title, author, date, site name and canonical URL ([`metadata()`]);
+//! - `confidence`: how far to trust a page's extraction ([`confidence()`]).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -24,22 +26,26 @@
 pub mod boost;
 mod bundle;
 mod compiled;
+mod confidence;
 mod crf;
 mod expected;
 mod labeler;
 mod linearize;
+mod metadata;
 mod render;
 
 pub use bundle::{
     BUNDLE_FORMAT, BundleError, BundleMeta, DataInfo, META_FILE, MODEL_FILE, Model,
     RecommendedDecoding, SetInfo, ThresholdInfo, TrainingInfo,
 };
+pub use confidence::confidence;
 pub use crf::{CrfModel, InferenceError, ModelError, Workspace};
 pub use expected::{
     Calibration, ExpectedOptions, ExpectedScratch, MIN_WORDS_GRID, calibration_grid,
     decide_expected, expected_f1, page_threshold,
 };
 pub use labeler::{LabelError, LabeledPage, Labeler, Scratch};
+pub use metadata::{Metadata, metadata};
 pub use render::{
     CSV_HEADER, JsonlMeta, TextOptions, render_html, render_text, render_text_with, write_csv,
     write_jsonl,

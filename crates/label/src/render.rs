@@ -213,7 +213,13 @@ pub fn write_jsonl(
     debug_check_lengths(page, labels, Some(probs));
     let mut text = String::new();
     render_text(page, labels, false, &mut text);
+    let md = crate::metadata::metadata(page, labels);
     let obj = JsonPage {
+        author: md.author.as_deref(),
+        canonical: md.canonical.as_deref(),
+        confidence: crate::confidence::confidence(page, labels, probs),
+        date: md.date.as_deref(),
+        sitename: md.sitename.as_deref(),
         blocks: blocks.then_some(JsonBlocks {
             page,
             labels,
@@ -224,7 +230,7 @@ pub fn write_jsonl(
         noscript: page.noscript_view,
         source: meta.source,
         text: text.strip_suffix('\n').unwrap_or(&text),
-        title: page.title.as_deref(),
+        title: md.title.as_deref(),
     };
     serde_json::to_writer(&mut *out, &obj)?;
     out.write_all(b"\n")
@@ -233,14 +239,19 @@ pub fn write_jsonl(
 /// The object `write_jsonl` writes (fields in alphabetical order, as they appear).
 #[derive(Serialize)]
 struct JsonPage<'a> {
+    author: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     blocks: Option<JsonBlocks<'a>>,
+    canonical: Option<&'a str>,
+    confidence: f64,
+    date: Option<&'a str>,
     decoding: &'a str,
     language: Option<&'a str>,
     /// `true` when the blocks come from the page's `<noscript>` crawler view
     /// ([`Page::noscript_view`]); left out otherwise.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     noscript: bool,
+    sitename: Option<&'a str>,
     source: &'a str,
     text: &'a str,
     title: Option<&'a str>,
