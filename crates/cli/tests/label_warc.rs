@@ -113,6 +113,12 @@ fn a_gzipped_warc_gives_one_line_per_html_response() {
             "{}",
             p.display()
         );
+        // The page's metadata and confidence (issue 51).
+        for key in ["author", "canonical", "date", "sitename", "title"] {
+            assert!(l.get(key).is_some(), "{key}");
+        }
+        let c = l["confidence"].as_f64().expect("confidence");
+        assert!((0.0..=1.0).contains(&c), "{c}");
     }
     let ru = lines[pages.len()]["text"].as_str().expect("text");
     assert!(ru.contains("Привет мир"), "{ru}");

@@ -38,7 +38,7 @@ pub use template::{
 };
 pub use victor_html::{Ancestors, Block, Element, ElementId, Page, Split};
 pub use victor_html::{DEFAULT_MAX_BLOCKS, SegmentError, Segmenter, segment, tokenize_only};
-pub use victor_html::{Declared, Props, Tag};
+pub use victor_html::{Declared, Head, Mark, Props, Tag};
 pub use victor_html::{DecodeError, Decoded, EncodingSource, decode, decode_with_charset};
 
 /// Why a page could not be read.

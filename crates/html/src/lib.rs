@@ -30,5 +30,6 @@ pub mod within;
 pub use decode::{DecodeError, Decoded, EncodingSource, decode, decode_with_charset};
 pub use page::{Ancestors, Block, Element, ElementId, Page, Split};
 pub use segment::declared::Declared;
+pub use segment::head::{Head, Mark};
 pub use segment::tags::{KNOWN_TAGS, Props, Tag};
 pub use segment::{DEFAULT_MAX_BLOCKS, SegmentError, Segmenter, segment, tokenize_only};

@@ -98,6 +98,9 @@ pub struct Page {
     pub links: Vec<(ElementId, Range<u32>)>,
     /// The `href` of the page's first `<base>`, as written, as a range of [`Page::attrs`].
     pub base: Option<Range<u32>>,
+    /// What the page says about itself as a document (`<meta>`, `<link>`, `<time>`, JSON-LD,
+    /// `rel`/`itemprop` marks), as the parse collected it.
+    pub head: crate::segment::head::Head,
 }
 
 impl Page {

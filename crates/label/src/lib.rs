@@ -16,6 +16,8 @@
 //! - `render`: labelled blocks back to text ([`render_text`]), and the output formats;
 //! - `linearize`: Kitten's lists and tables in the text output (`--linearize`);
 //! - `markdown`: the kept blocks as Markdown with the page's structure ([`render_markdown`]).
+//! - `metadata`: a page's title, author, date, site name and canonical URL ([`metadata()`]);
+//! - `confidence`: how far to trust a page's extraction ([`confidence()`]).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
@@ -25,17 +27,20 @@
 pub mod boost;
 mod bundle;
 mod compiled;
+mod confidence;
 mod crf;
 mod expected;
 mod labeler;
 mod linearize;
 mod markdown;
+mod metadata;
 mod render;
 
 pub use bundle::{
     BUNDLE_FORMAT, BundleError, BundleMeta, DataInfo, META_FILE, MODEL_FILE, Model,
     RecommendedDecoding, SetInfo, ThresholdInfo, TrainingInfo,
 };
+pub use confidence::confidence;
 pub use crf::{CrfModel, InferenceError, ModelError, Workspace};
 pub use expected::{
     Calibration, ExpectedOptions, ExpectedScratch, MIN_WORDS_GRID, calibration_grid,
@@ -43,6 +48,7 @@ pub use expected::{
 };
 pub use labeler::{LabelError, LabeledPage, Labeler, Scratch};
 pub use markdown::{MarkdownOptions, render_markdown};
+pub use metadata::{Metadata, metadata};
 pub use render::{
     CSV_HEADER, JsonlMeta, TextOptions, render_html, render_text, render_text_with, write_csv,
     write_jsonl,

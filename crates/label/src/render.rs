@@ -216,7 +216,13 @@ pub fn write_jsonl(
     debug_check_lengths(page, labels, Some(probs));
     let mut text = String::new();
     render_text(page, labels, false, &mut text);
+    let md = crate::metadata::metadata(page, labels);
     let obj = JsonPage {
+        author: md.author.as_deref(),
+        canonical: md.canonical.as_deref(),
+        confidence: crate::confidence::confidence(page, labels, probs),
+        date: md.date.as_deref(),
+        sitename: md.sitename.as_deref(),
         blocks: blocks.then_some(JsonBlocks {
             page,
             labels,
@@ -228,7 +234,7 @@ pub fn write_jsonl(
         noscript: page.noscript_view,
         source: meta.source,
         text: text.strip_suffix('\n').unwrap_or(&text),
-        title: page.title.as_deref(),
+        title: md.title.as_deref(),
     };
     serde_json::to_writer(&mut *out, &obj)?;
     out.write_all(b"\n")
@@ -237,8 +243,12 @@ pub fn write_jsonl(
 /// The object `write_jsonl` writes (fields in alphabetical order, as they appear).
 #[derive(Serialize)]
 struct JsonPage<'a> {
+    author: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     blocks: Option<JsonBlocks<'a>>,
+    canonical: Option<&'a str>,
+    confidence: f64,
+    date: Option<&'a str>,
     decoding: &'a str,
     language: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -247,6 +257,7 @@ struct JsonPage<'a> {
     /// ([`Page::noscript_view`]); left out otherwise.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     noscript: bool,
+    sitename: Option<&'a str>,
     source: &'a str,
     text: &'a str,
     title: Option<&'a str>,

@@ -168,8 +168,10 @@ impl Cleaner {
         markdown_page(py, &self.inner, html, charset, url, links)
     }
 
-    /// A page's URL, title, language, cleaned text and blocks (text, start, end, label, and the
-    /// probabilities of header, text and other), as a dict.
+    /// A page's URL, metadata (title: the headline; author; date: the publication date, ISO
+    /// 8601; sitename; canonical), confidence (the expected F1 of its extraction, in [0, 1]),
+    /// language, cleaned text and blocks (text, start, end, label, and the probabilities of
+    /// header, text and other), as a dict.
     ///
     /// `charset` and `url` as for `clean`; `url` is returned in the dict (None when not given).
     #[pyo3(signature = (html, *, charset=None, url=None))]
@@ -195,6 +197,11 @@ impl Cleaner {
         let d = PyDict::new(py);
         d.set_item("url", doc.url)?;
         d.set_item("title", doc.title)?;
+        d.set_item("author", doc.author)?;
+        d.set_item("date", doc.date)?;
+        d.set_item("sitename", doc.sitename)?;
+        d.set_item("canonical", doc.canonical)?;
+        d.set_item("confidence", doc.confidence)?;
         d.set_item("language", doc.language)?;
         d.set_item("text", doc.text)?;
         let blocks = PyList::empty(py);

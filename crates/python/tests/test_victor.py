@@ -24,6 +24,10 @@ def test_label_gives_title_language_blocks(pages):
         d = c.label(path.read_bytes())
         assert d["text"] == want["text"]
         assert d["title"] == want["title"]
+        for key in ("author", "date", "sitename", "canonical"):
+            assert d[key] == want[key], key
+        assert abs(d["confidence"] - want["confidence"]) < 1e-9
+        assert 0 <= d["confidence"] <= 1
         assert d["language"] == want["language"]
         for b in d["blocks"]:
             p = b["probabilities"]

@@ -86,8 +86,20 @@ pub struct Document {
     /// The page's URL, if it was given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
-    /// The text of the page's `<title>`.
+    /// The page's headline (its `h1` or declared title, site name removed; `<title>` as a
+    /// fallback).
     pub title: Option<String>,
+    /// The authors' names, joined with `, `.
+    pub author: Option<String>,
+    /// The publication date, ISO 8601 (`YYYY-MM-DD`, with the time where the page gives it).
+    pub date: Option<String>,
+    /// The site's name (`og:site_name`, JSON-LD publisher).
+    pub sitename: Option<String>,
+    /// The canonical URL (`link rel=canonical`, else `og:url`).
+    pub canonical: Option<String>,
+    /// How good victor expects its extraction of this page to be, in [0, 1]: the expected
+    /// text-level F1 of the kept blocks under the marginals.
+    pub confidence: f64,
     /// The page's language (ISO 639-3), when identified.
     pub language: Option<String>,
     /// The cleaned text: the kept blocks, one paragraph a line (no final line break).
@@ -309,9 +321,15 @@ impl Cleaner {
                     probabilities: lp.probs.get(i).copied().unwrap_or([0.0, 0.0, 1.0]),
                 })
                 .collect();
+            let md = victor_label::metadata(p, &lp.labels);
             Document {
                 url: page.url.map(str::to_string),
-                title: p.title.clone(),
+                title: md.title,
+                author: md.author,
+                date: md.date,
+                sitename: md.sitename,
+                canonical: md.canonical,
+                confidence: victor_label::confidence(p, &lp.labels, &lp.probs),
                 language: lp.processed.table.language.map(str::to_string),
                 text,
                 blocks,

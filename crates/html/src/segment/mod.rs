@@ -62,6 +62,7 @@
 mod attrs;
 mod collapse;
 pub mod declared;
+pub mod head;
 pub mod lex;
 #[cfg(test)]
 mod lex_oracle;
@@ -100,6 +101,8 @@ struct StartAttrs {
     semantic: bool,
     /// The `href` value in the attribute arena, as written (`<a>` and `<base>` only).
     href: Range<u32>,
+    /// What its `rel` or `itemprop` says it holds ([`head::Mark`]).
+    mark: Option<head::Mark>,
 }
 
 /// Why a page could not be segmented.
@@ -465,6 +468,7 @@ impl<'d> State<'d> {
                 let before = self.tree.elements.len();
                 let changed = self.tree.start(t, class, id, token);
                 self.take_run_parent();
+                self.read_head(t, name, attrs, a.mark, before);
                 // The element made for this tag is the last one created (implied and
                 // reconstructed elements come first).
                 if !a.href.is_empty() {
@@ -509,6 +513,38 @@ impl<'d> State<'d> {
                     self.raw_open = None;
                 }
             }
+        }
+    }
+
+    /// Collects what a start tag says about the document ([`head`]); `before` is the number of
+    /// elements before the tag was handed to the tree.
+    fn read_head(
+        &mut self,
+        t: Tag,
+        name: &[u8],
+        attrs: &[u8],
+        mark: Option<head::Mark>,
+        before: usize,
+    ) {
+        // The element made for this tag, when it made one (the last one created).
+        let made = (self.tree.elements.len() > before)
+            .then(|| self.tree.elements.len() - 1)
+            .filter(|&e| self.tree.elements.get(e).is_some_and(|e| e.tag == t))
+            .map(|e| e as ElementId);
+        if let (Some(m), Some(e)) = (mark, made) {
+            self.page.head.on_mark(e, m);
+        }
+        if name.len() != 4 {
+            return;
+        }
+        if name.eq_ignore_ascii_case(b"meta") {
+            self.page.head.on_meta(attrs);
+        } else if name.eq_ignore_ascii_case(b"link") {
+            self.page.head.on_link(attrs);
+        } else if name.eq_ignore_ascii_case(b"time")
+            && let Some(e) = made
+        {
+            self.page.head.on_time(attrs, e);
         }
     }
 
@@ -557,6 +593,7 @@ impl<'d> State<'d> {
         let mut acts = false;
         let mut semantic = false;
         let mut href = 0..0;
+        let mut mark = None;
         if region.is_empty() {
             return StartAttrs::default();
         }
@@ -575,6 +612,9 @@ impl<'d> State<'d> {
                 let start = arena.len() as u32;
                 arena.push_str(&String::from_utf8_lossy(value));
                 href = start..arena.len() as u32;
+            }
+            if mark.is_none() {
+                mark = head::mark_of(name, value);
             }
             let is_class = name.eq_ignore_ascii_case(b"class");
             let is_id = !is_class && name.eq_ignore_ascii_case(b"id");
@@ -619,6 +659,7 @@ impl<'d> State<'d> {
             acts,
             semantic,
             href,
+            mark,
         }
     }
 
@@ -664,6 +705,7 @@ impl<'d> State<'d> {
         {
             // JSON-LD says what the page is ([`declared`]).
             self.page.declared = self.page.declared.min(declared::in_script(script));
+            self.page.head.on_script(script);
         }
         self.gap(loc.start);
         self.last_end = self.last_end.max(loc.end);

@@ -17,6 +17,11 @@ class Block(TypedDict):
 class Document(TypedDict):
     url: str | None
     title: str | None
+    author: str | None
+    date: str | None
+    sitename: str | None
+    canonical: str | None
+    confidence: float
     language: str | None
     text: str
     blocks: list[Block]

@@ -1,0 +1,170 @@
+//! Fixtures: each source of each field.
+
+use super::*;
+
+/// The metadata of a page whose blocks are all kept (as text).
+fn meta(html: &str) -> Metadata {
+    let page = victor_features::segment(html).expect("segments");
+    let labels = vec![Label::Text; page.blocks.len()];
+    metadata(&page, &labels)
+}
+
+/// The metadata of a page whose blocks are kept only inside `<main>`.
+fn meta_main(html: &str) -> Metadata {
+    let page = victor_features::segment(html).expect("segments");
+    let labels: Vec<Label> = page
+        .blocks
+        .iter()
+        .map(|b| {
+            if within(&page, b.parent, Some(Tag::MAIN), &[]) {
+                Label::Text
+            } else {
+                Label::Other
+            }
+        })
+        .collect();
+    metadata(&page, &labels)
+}
+
+const LD: &str = r##"<script type="application/ld+json">{"@context":"https://schema.org","@graph":[
+    {"@type":"WebSite","@id":"#site","name":"Daily Planet"},
+    {"@type":"Person","@id":"#ann","name":"Ann Lee"},
+    {"@type":"NewsArticle","headline":"Storm hits the coast","datePublished":"2024-03-05T10:00:00+01:00",
+     "dateModified":"2024-04-01","author":[{"@id":"#ann"},{"@type":"Person","name":"Bo Chen","url":"https://x.org/bo"}],
+     "publisher":{"@type":"Organization","name":"Daily Planet Media"}}]}</script>"##;
+
+#[test]
+fn json_ld_gives_headline_authors_date_and_publisher() {
+    let m = meta(&format!(
+        "<html><head>{LD}</head><body><p>Text.</p></body></html>"
+    ));
+    assert_eq!(m.title.as_deref(), Some("Storm hits the coast"));
+    assert_eq!(
+        m.author.as_deref(),
+        Some("Ann Lee, Bo Chen"),
+        "names, not URLs"
+    );
+    assert_eq!(m.date.as_deref(), Some("2024-03-05T10:00:00+01:00"));
+    assert_eq!(m.sitename.as_deref(), Some("Daily Planet Media"));
+}
+
+#[test]
+fn open_graph_title_site_name_and_published_time() {
+    let m = meta(
+        r#"<head><meta property="og:title" content="Rain &amp; sun | Weather Now">
+        <meta property="og:site_name" content="Weather Now">
+        <meta property="article:published_time" content="2023-11-02T08:30:00Z">
+        <meta property="og:url" content="https://weather.example/a"></head><body><p>x</p></body>"#,
+    );
+    assert_eq!(
+        m.title.as_deref(),
+        Some("Rain & sun"),
+        "site suffix removed"
+    );
+    assert_eq!(m.sitename.as_deref(), Some("Weather Now"));
+    assert_eq!(m.date.as_deref(), Some("2023-11-02T08:30:00Z"));
+    assert_eq!(
+        m.canonical.as_deref(),
+        Some("https://weather.example/a"),
+        "og:url"
+    );
+}
+
+#[test]
+fn the_h1_a_declared_title_confirms_wins_and_title_is_the_fallback() {
+    let m = meta_main(
+        "<head><title>Best tents of 2025 for families and hikers - Camp Co</title></head><body>\
+         <header><h1>Camp Co</h1></header><main><h1>Best tents of 2025</h1><p>Text.</p></main>",
+    );
+    assert_eq!(m.title.as_deref(), Some("Best tents of 2025"));
+    let m = meta("<head><title>News | Acme Support Center</title></head><body><p>x</p></body>");
+    assert_eq!(
+        m.title.as_deref(),
+        Some("Acme Support Center"),
+        "the longest part"
+    );
+    let m = meta(
+        "<head><title>Acme Support Center | Contact</title>\
+         <link rel=canonical href='https://acme.com/c'></head><body><p>x</p></body>",
+    );
+    assert_eq!(m.title.as_deref(), Some("Contact"), "the host's name cut");
+    assert_eq!(m.canonical.as_deref(), Some("https://acme.com/c"));
+    let m = meta("<body><h1>Only a heading</h1><p>x</p></body>");
+    assert_eq!(
+        m.title.as_deref(),
+        Some("Only a heading"),
+        "h1 without declared titles"
+    );
+    let m = meta("<head><title>Plain title</title></head><body><p>x</p></body>");
+    assert_eq!(m.title.as_deref(), Some("Plain title"));
+}
+
+#[test]
+fn meta_author_rel_author_and_bylines_in_several_languages() {
+    let m = meta(r#"<head><meta name="author" content="Jane Roe"></head><body><p>x</p></body>"#);
+    assert_eq!(m.author.as_deref(), Some("Jane Roe"));
+    let m = meta(r#"<body><p>Text</p><a rel="author" href="/u/1">Max Mustermann</a></body>"#);
+    assert_eq!(m.author.as_deref(), Some("Max Mustermann"));
+    let m = meta(r#"<body><span><a href="/author/kim">Kim Park</a></span><p>Text.</p></body>"#);
+    assert_eq!(
+        m.author.as_deref(),
+        Some("Kim Park"),
+        "a link to an author page"
+    );
+    for (line, name) in [
+        ("By John Smith", "John Smith"),
+        ("Von Anna Schmidt", "Anna Schmidt"),
+        ("Par Marie Dupont", "Marie Dupont"),
+        ("Por Lucía García", "Lucía García"),
+        ("Written by Tom Hardy | March 3, 2024", "Tom Hardy"),
+    ] {
+        let m = meta(&format!(
+            "<body><h1>T</h1><p>{line}</p><p>Body text of the page.</p></body>"
+        ));
+        assert_eq!(m.author.as_deref(), Some(name), "{line}");
+    }
+    let m = meta("<body><p>Written by</p><p>Edzel Tabing</p><p>Text.</p></body>");
+    assert_eq!(
+        m.author.as_deref(),
+        Some("Edzel Tabing"),
+        "the name in the next block"
+    );
+    let m = meta(
+        r#"<head><meta name="author" content="https://x.org/u/1"></head><body><p>x</p></body>"#,
+    );
+    assert_eq!(m.author, None, "a URL is no name");
+}
+
+#[test]
+fn dates_from_time_url_and_text_but_not_copyright_or_comments() {
+    let m = meta(r#"<body><p>x</p><time datetime="2022-06-01T09:00">June 1</time></body>"#);
+    assert_eq!(m.date.as_deref(), Some("2022-06-01T09:00"));
+    let m = meta(
+        r#"<head><link rel="canonical" href="https://x.org/2021/08/04/slug/"></head><body><p>x</p></body>"#,
+    );
+    assert_eq!(m.date.as_deref(), Some("2021-08-04"), "a date in the URL");
+    for (line, want) in [
+        ("Published March 5, 2024", "2024-03-05"),
+        ("Veröffentlicht am 5. März 2024", "2024-03-05"),
+        ("Publié le 1er mars 2024", "2024-03-01"),
+    ] {
+        let m = meta(&format!("<body><p>{line}</p><p>Text.</p></body>"));
+        assert_eq!(m.date.as_deref(), Some(want), "{line}");
+    }
+    let m = meta("<body><p>Text.</p><p>© 2024 Acme. March 5, 2024</p></body>");
+    assert_eq!(m.date, None, "a copyright line");
+    let m = meta(
+        r#"<body><p>Text.</p><div class="comments"><time datetime="2024-05-05">May 5</time></div></body>"#,
+    );
+    assert_eq!(m.date, None, "a comment's date");
+    let m = meta("<body><p>Published 2 May 2024, updated 9 May 2024</p></body>");
+    assert_eq!(m.date.as_deref(), Some("2024-05-02"), "not the update");
+    let m = meta(
+        r#"<head><meta property="article:modified_time" content="2024-01-09"></head><body><p>x</p></body>"#,
+    );
+    assert_eq!(
+        m.date.as_deref(),
+        Some("2024-01-09"),
+        "the last change, when nothing else"
+    );
+}
