@@ -7,7 +7,7 @@
 //! 2. [`segment()`]: text to a [`Page`] of blocks, each with its ancestors in the tree a browser
 //!    would build (victor's own HTML5 tokenizer; an open-element stack places the text).
 //!
-//! Reading page files (gzip included) and writing files atomically live here too ([`file`]), as
+//! Reading page files (gzip included) and writing files atomically live here too ([`mod@file`]), as
 //! does the in-bounds slicing every stage uses ([`within`]). The features of the blocks are the
 //! next crate's job (`victor-features`).
 //!
