@@ -190,12 +190,17 @@ fn the_markdown_field_is_the_markdown_format_and_links_need_markdown() {
     let plain = run(&["label", "--format", "jsonl-text", s(&page)]);
     let v: serde_json::Value = serde_json::from_slice(&plain.stdout).expect("JSON");
     assert!(v.get("markdown").is_none(), "{v}");
-    for bad in [&["--links"][..], &["--markdown"][..]] {
+    for bad in [&["--links"][..], &["--markdown"][..], &["--emphasis"][..]] {
         let out = run(&[&["label", s(&page)][..], bad].concat());
         assert!(!out.status.success(), "{bad:?} applies to Markdown only");
     }
     let linked = run(&["label", "--format", "markdown", "--links", s(&page)]);
     assert!(linked.status.success());
+    // Emphasis adds markers and nothing else: without them the Markdown is the same.
+    let emphasised = run(&["label", "--format", "markdown", "--emphasis", s(&page)]);
+    assert!(emphasised.status.success());
+    let emphasised = String::from_utf8_lossy(&emphasised.stdout).replace('*', "");
+    assert_eq!(emphasised, md.replace('*', ""));
 }
 
 #[test]

@@ -275,6 +275,7 @@ fn pipeline(labeler: &mut Labeler<'_>, bytes: &[u8]) -> Result<(), TestCaseError
         let opts = victor_label::MarkdownOptions {
             doc: Some(lp.processed.decoded.text.as_ref()),
             links: true,
+            emphasis: true,
             url: Some("http://example.org/a/b.html"),
         };
         victor_label::render_markdown(page, &lp.labels, opts, &mut md);

@@ -3,7 +3,8 @@
 //! Each rendering is also read back with a CommonMark parser (pulldown-cmark, GFM tables on):
 //! its headings, list items, table cells, code blocks and quotes are counted against the
 //! fixture's `<!-- expect: ... -->` line, and its words must be the text output's, in order.
-//! Fixtures named `links*` are rendered with links on. `BLESS=1` writes the `.md` files.
+//! Fixtures named `links*` are rendered with links on, `emphasis*` with emphasis on. `BLESS=1`
+//! writes the `.md` files.
 
 use std::path::Path;
 
@@ -109,9 +110,14 @@ fn fixtures_render_as_pinned_and_read_back_with_the_same_words() {
         let links = path
             .file_name()
             .is_some_and(|n| n.to_string_lossy().starts_with("links"));
+        // `emphasis*.html`: emphasis on.
+        let emphasis = path
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with("emphasis"));
         let opts = MarkdownOptions {
             doc: Some(&html),
             links,
+            emphasis,
             url: links.then_some("https://example.org/dir/page.html"),
         };
         render_markdown(&page, &labels, opts, &mut md);

@@ -155,8 +155,8 @@ impl Cleaner {
     /// The kept text of a page (str or bytes) as Markdown with the page's structure: headings,
     /// lists, tables, code and quotes. Its words are `clean`'s. `charset` and `url` as for
     /// `clean`; `links=True` writes links as `[text](url)`, resolved against the page's
-    /// `<base href>` and `url`.
-    #[pyo3(signature = (html, *, charset=None, url=None, links=false))]
+    /// `<base href>` and `url`; `emphasis=True` writes `*em*` and `**strong**`.
+    #[pyo3(signature = (html, *, charset=None, url=None, links=false, emphasis=false))]
     fn markdown(
         &self,
         py: Python<'_>,
@@ -164,8 +164,10 @@ impl Cleaner {
         charset: Option<&str>,
         url: Option<&str>,
         links: bool,
+        emphasis: bool,
     ) -> PyResult<String> {
-        markdown_page(py, &self.inner, html, charset, url, links)
+        let style = victor::MarkdownStyle { links, emphasis };
+        markdown_page(py, &self.inner, html, charset, url, style)
     }
 
     /// A page's URL, metadata (title: the headline; author; date: the publication date, ISO
@@ -581,7 +583,7 @@ fn clean(
     let cleaner = make_cleaner(model, None, None)?;
     match format {
         "text" => clean_page(py, &cleaner, html, charset, url),
-        "markdown" => markdown_page(py, &cleaner, html, charset, url, false),
+        "markdown" => markdown_page(py, &cleaner, html, charset, url, Default::default()),
         other => Err(PyValueError::new_err(format!(
             "format must be \"text\" or \"markdown\", got {other:?}"
         ))),
@@ -595,7 +597,7 @@ fn markdown_page(
     html: &Bound<'_, PyAny>,
     charset: Option<&str>,
     url: Option<&str>,
-    links: bool,
+    style: victor::MarkdownStyle,
 ) -> PyResult<String> {
     let bytes = page_bytes(html)?;
     let charset = bytes_charset(html, charset);
@@ -605,11 +607,7 @@ fn markdown_page(
             charset,
             url,
         };
-        if links {
-            cleaner.markdown_links_with(page)
-        } else {
-            cleaner.markdown_with(page)
-        }
+        cleaner.markdown_as(page, style)
     })
     .map_err(err)
 }

@@ -145,3 +145,6 @@ def test_markdown_equals_the_cli(pages):
         victor.clean("<p>x</p>", format="html")
     page = "<p>" + "Words of running prose that the model keeps as text. " * 8 + '<a href="b.html">a link</a></p>'
     assert "](http://example.org/a/b.html)" in c.markdown(page, url="http://example.org/a/", links=True)
+    emphasised = "<p>" + "Words of running prose that the model keeps as text. " * 8 + "<em>stressed</em> words.</p>"
+    assert "*stressed*" in c.markdown(emphasised, emphasis=True)
+    assert "*" not in c.markdown(emphasised)

@@ -68,6 +68,15 @@ pub enum Error {
     Model(#[from] models::ModelError),
 }
 
+/// What [`Cleaner::markdown_as`] writes beyond the structure.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MarkdownStyle {
+    /// Links as `[text](url)`, resolved against the page's `<base href>` and its URL.
+    pub links: bool,
+    /// Emphasis: `*text*` for `<em>` and `<i>`, `**text**` for `<strong>` and `<b>`.
+    pub emphasis: bool,
+}
+
 /// A page with what its transport knows about it.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Page<'a> {
@@ -267,21 +276,29 @@ impl Cleaner {
 
     /// [`Cleaner::markdown`] for a page with its HTTP charset.
     pub fn markdown_with(&self, page: Page<'_>) -> Result<String, Error> {
-        self.markdown_opts(page, false)
+        self.markdown_as(page, MarkdownStyle::default())
     }
 
     /// [`Cleaner::markdown_with`] with links written as `[text](url)`, resolved against the
     /// page's `<base href>` and its URL (`page.url`).
     pub fn markdown_links_with(&self, page: Page<'_>) -> Result<String, Error> {
-        self.markdown_opts(page, true)
+        self.markdown_as(
+            page,
+            MarkdownStyle {
+                links: true,
+                ..MarkdownStyle::default()
+            },
+        )
     }
 
-    fn markdown_opts(&self, page: Page<'_>, links: bool) -> Result<String, Error> {
+    /// [`Cleaner::markdown_with`] with links, emphasis or both, as `style` asks.
+    pub fn markdown_as(&self, page: Page<'_>, style: MarkdownStyle) -> Result<String, Error> {
         self.with_labeled(page, |lp| {
             let mut s = String::new();
             let opts = victor_label::MarkdownOptions {
                 doc: Some(lp.processed.decoded.text.as_ref()),
-                links,
+                links: style.links,
+                emphasis: style.emphasis,
                 url: page.url,
             };
             victor_label::render_markdown(&lp.processed.page, &lp.labels, opts, &mut s);

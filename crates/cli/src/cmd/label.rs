@@ -137,6 +137,10 @@ pub(crate) struct Args {
     /// against the page's `<base href>` and its URL (a WARC record's target URI).
     #[arg(long)]
     links: bool,
+    /// Markdown (`--format markdown`, `--markdown`): write emphasis, `*text*` for `<em>` and
+    /// `<i>`, `**text**` for `<strong>` and `<b>`.
+    #[arg(long)]
+    emphasis: bool,
     /// Write one file per page into this folder: the input's path relative to the folder it was
     /// found in (`site/a/index.html` under `site` -> DIR/a/index.txt), or the file name of a
     /// page named directly, with the format's extension (a page read from standard input is
@@ -173,6 +177,7 @@ pub(crate) struct Args {
 struct Md<'a> {
     field: bool,
     links: bool,
+    emphasis: bool,
     url: Option<&'a str>,
 }
 
@@ -233,6 +238,7 @@ fn markdown_of(lp: &LabeledPage<'_>, md: Md<'_>) -> String {
     let opts = victor_label::MarkdownOptions {
         doc: Some(lp.processed.decoded.text.as_ref()),
         links: md.links,
+        emphasis: md.emphasis,
         url: md.url,
     };
     victor_label::render_markdown(&lp.processed.page, &lp.labels, opts, &mut s);
@@ -302,6 +308,8 @@ pub(super) struct Job<'a> {
     pub(super) markdown: bool,
     /// Links in the Markdown (`--links`).
     pub(super) links: bool,
+    /// Emphasis in the Markdown (`--emphasis`).
+    pub(super) emphasis: bool,
     /// The decoding's (or method's) name, for the jsonl output.
     pub(super) decoding_name: &'a str,
 }
@@ -321,6 +329,7 @@ fn label_html(
             let md = Md {
                 field: job.markdown,
                 links: job.links,
+                emphasis: job.emphasis,
                 url: page.url,
             };
             render(
@@ -420,6 +429,9 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     if args.links && !args.markdown && args.format != Format::Markdown {
         anyhow::bail!("--links applies to Markdown: --format markdown, or --markdown");
     }
+    if args.emphasis && !args.markdown && args.format != Format::Markdown {
+        anyhow::bail!("--emphasis applies to Markdown: --format markdown, or --markdown");
+    }
     if args.markdown && !matches!(args.format, Format::Jsonl | Format::JsonlText) {
         anyhow::bail!(
             "--markdown applies to --format jsonl and jsonl-text (else: --format markdown)"
@@ -436,6 +448,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         linearize: args.linearize,
         markdown: args.markdown,
         links: args.links,
+        emphasis: args.emphasis,
         decoding_name: &decoding_name,
     };
     // From here on a first Ctrl-C stops the batch between pages (util::interrupt).

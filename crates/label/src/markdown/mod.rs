@@ -41,6 +41,9 @@ pub struct MarkdownOptions<'a> {
     pub doc: Option<&'a str>,
     /// Write links as `[text](url)`, resolved against the page's `<base href>` and `url`.
     pub links: bool,
+    /// Write emphasis: text inside `<em>`/`<i>` as `*text*`, inside `<strong>`/`<b>` as
+    /// `**text**` (both: `***text***`).
+    pub emphasis: bool,
     /// The page's address, which relative links are resolved against.
     pub url: Option<&'a str>,
 }
@@ -77,6 +80,8 @@ pub fn render_markdown(page: &Page, labels: &[Label], opts: MarkdownOptions<'_>,
         links: opts.links,
         base: opts.links.then(|| base_url(page, opts.url)).flatten(),
         link: 0,
+        emphasis: opts.emphasis,
+        emph: Emph::NONE,
         pre: String::new(),
         pre_lang: "",
         pre_prev: None,
@@ -86,6 +91,30 @@ pub fn render_markdown(page: &Page, labels: &[Label], opts: MarkdownOptions<'_>,
         w.block(&kept, n);
     }
     w.finish();
+}
+
+/// Emphasis around inline text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Emph {
+    italic: bool,
+    bold: bool,
+}
+
+impl Emph {
+    const NONE: Emph = Emph {
+        italic: false,
+        bold: false,
+    };
+
+    /// The marker that opens and closes it.
+    fn marker(self) -> &'static str {
+        match (self.italic, self.bold) {
+            (false, false) => "",
+            (true, false) => "*",
+            (false, true) => "**",
+            (true, true) => "***",
+        }
+    }
 }
 
 /// Where text goes.
@@ -152,6 +181,9 @@ struct Writer<'p, 'o> {
     links: bool,
     base: Option<url::Url>,
     link: u32,
+    /// Emphasis is written; the open emphasis.
+    emphasis: bool,
+    emph: Emph,
     /// The open `<pre>`'s code, its language and its last block.
     pre: String,
     pre_lang: &'p str,
@@ -279,6 +311,28 @@ impl<'p> Writer<'p, '_> {
         let text = page.block_text(b);
         let code = self.code_of(b);
         let link = self.link_of(b);
+        // Inline code holds no emphasis markers (they would show as text). Between two blocks
+        // the page glued together, emphasis changes only where a letter or digit does not sit
+        // on both sides: a marker inside a word (`<b>W</b>ord`) would split it for some
+        // readers, so the emphasis there stays as it was.
+        let mut emph = if code == 0 {
+            self.emph_of(b)
+        } else {
+            Emph::NONE
+        };
+        let glued = n > 0 && kept.get(n).is_some_and(|&(_, j)| j == Join::Glue);
+        if glued && emph != self.emph {
+            let before = self.buf().chars().next_back();
+            let after = text.chars().next();
+            if before.is_some_and(char::is_alphanumeric) && after.is_some_and(char::is_alphanumeric)
+            {
+                emph = self.emph;
+            }
+        }
+        // Markers hug their text: emphasis closes before the space that follows it.
+        if emph != self.emph || code != self.code || link != self.link || join == Join::Space {
+            self.close_emph();
+        }
         if code != self.code || link != self.link {
             self.close_code();
         }
@@ -295,6 +349,10 @@ impl<'p> Writer<'p, '_> {
         if code != self.code {
             self.open_code(kept, n, code);
         }
+        if emph != self.emph {
+            self.buf().push_str(emph.marker());
+            self.emph = emph;
+        }
         if self.code != 0 {
             self.buf().push_str(text);
         } else {
@@ -310,6 +368,38 @@ impl<'p> Writer<'p, '_> {
             push_escaped(self.buf(), text, esc);
         }
         self.at_start = false;
+    }
+
+    /// The emphasis a block sits in: `<em>`, `<i>`, `<strong>` or `<b>` among its inline
+    /// ancestors (none unless emphasis is written).
+    fn emph_of(&self, b: &Block) -> Emph {
+        let mut emph = Emph::NONE;
+        if !self.emphasis {
+            return emph;
+        }
+        let mut e = b.parent;
+        for _ in 0..12 {
+            let el = self.page.element(e);
+            match el.tag {
+                Tag::EM | Tag::I => emph.italic = true,
+                Tag::STRONG | Tag::B => emph.bold = true,
+                _ => {}
+            }
+            if e == 0 || !el.tag.is(Props::INLINE) {
+                break;
+            }
+            e = el.parent;
+        }
+        emph
+    }
+
+    /// Closes the open emphasis.
+    fn close_emph(&mut self) {
+        if self.emph != Emph::NONE {
+            let marker = self.emph.marker();
+            self.buf().push_str(marker);
+            self.emph = Emph::NONE;
+        }
     }
 
     /// The inline code element a block sits in (0: none).
@@ -389,6 +479,7 @@ impl<'p> Writer<'p, '_> {
     }
 
     fn close_inline(&mut self) {
+        self.close_emph();
         self.close_code();
         self.close_link();
     }

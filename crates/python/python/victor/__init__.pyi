@@ -57,11 +57,18 @@ class Cleaner:
         the page's <meta> declaration (a byte-order mark and valid UTF-8 still come first).
         `url` is the page's address."""
     def markdown(
-        self, html: str | bytes, *, charset: str | None = None, url: str | None = None, links: bool = False
+        self,
+        html: str | bytes,
+        *,
+        charset: str | None = None,
+        url: str | None = None,
+        links: bool = False,
+        emphasis: bool = False,
     ) -> str:
         """The main text of a page as Markdown with its structure (headings, lists, tables,
         code, quotes); its words are `clean`'s. `charset` and `url` as for `clean`; links=True
-        writes links as [text](url), resolved against the page's <base href> and `url`."""
+        writes links as [text](url), resolved against the page's <base href> and `url`;
+        emphasis=True writes *em* and **strong**."""
     def label(self, html: str | bytes, *, charset: str | None = None, url: str | None = None) -> Document:
         """URL, title, language, text and every block with its label and probabilities;
         `charset` and `url` as for `clean`."""
