@@ -77,6 +77,22 @@ pub struct MarkdownStyle {
     pub emphasis: bool,
 }
 
+impl MarkdownStyle {
+    /// The Markdown of a labelled page (as [`Cleaner::with_labeled`] gives it) in this style,
+    /// ending with a line break unless empty; links resolve against `url` (and `<base href>`).
+    pub fn render(self, lp: &LabeledPage<'_>, url: Option<&str>) -> String {
+        let mut s = String::new();
+        let opts = victor_label::MarkdownOptions {
+            doc: Some(lp.processed.decoded.text.as_ref()),
+            links: self.links,
+            emphasis: self.emphasis,
+            url,
+        };
+        victor_label::render_markdown(&lp.processed.page, &lp.labels, opts, &mut s);
+        s
+    }
+}
+
 /// A page with what its transport knows about it.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Page<'a> {
@@ -294,14 +310,7 @@ impl Cleaner {
     /// [`Cleaner::markdown_with`] with links, emphasis or both, as `style` asks.
     pub fn markdown_as(&self, page: Page<'_>, style: MarkdownStyle) -> Result<String, Error> {
         self.with_labeled(page, |lp| {
-            let mut s = String::new();
-            let opts = victor_label::MarkdownOptions {
-                doc: Some(lp.processed.decoded.text.as_ref()),
-                links: style.links,
-                emphasis: style.emphasis,
-                url: page.url,
-            };
-            victor_label::render_markdown(&lp.processed.page, &lp.labels, opts, &mut s);
+            let mut s = style.render(lp, page.url);
             if s.ends_with('\n') {
                 s.pop();
             }

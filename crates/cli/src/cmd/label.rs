@@ -234,15 +234,11 @@ fn render(
 
 /// A labelled page's Markdown (`--format markdown`, `--markdown`).
 fn markdown_of(lp: &LabeledPage<'_>, md: Md<'_>) -> String {
-    let mut s = String::new();
-    let opts = victor_label::MarkdownOptions {
-        doc: Some(lp.processed.decoded.text.as_ref()),
+    let style = victor::MarkdownStyle {
         links: md.links,
         emphasis: md.emphasis,
-        url: md.url,
     };
-    victor_label::render_markdown(&lp.processed.page, &lp.labels, opts, &mut s);
-    s
+    style.render(lp, md.url)
 }
 
 /// Writes the CSV header row (the columns of `--format csv`).
