@@ -401,10 +401,9 @@ impl Session {
             .label_bytes(bytes, decoding)
             .map_err(|e| PageError::Model(e.to_string()))?;
         let page = &labelled.processed.page;
-        let opts = model.expected_options();
         let threshold = match decoding {
-            Decoding::Threshold(t) => t,
-            Decoding::ExpectedF1 => page_threshold(
+            Decoding::Threshold(t) => t.get(),
+            Decoding::ExpectedF1(opts) => page_threshold(
                 page,
                 &labelled.probs,
                 opts.calibration,
@@ -419,7 +418,7 @@ impl Session {
             .filter(|(_, p)| (p[2] - threshold).abs() < UNCERTAIN_MARGIN)
             .filter_map(|(i, _)| u32::try_from(i).ok())
             .collect();
-        let f1 = expected_f1(page, &labelled.probs, opts.calibration);
+        let f1 = expected_f1(page, &labelled.probs, model.expected_options().calibration);
         Ok(ModelView {
             labels: labelled.labels,
             uncertain,

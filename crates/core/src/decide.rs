@@ -5,8 +5,6 @@
 //! blocks never rises as T falls: sweeping T trades recall for precision (the Victor paper,
 //! Figure 2).
 
-use std::fmt;
-
 use crate::Label;
 
 /// Marginal probabilities of one block, in [`Label::ALL`] order: `[P(header), P(text),
@@ -35,31 +33,6 @@ pub fn decide(probs: &Probs, threshold: f64) -> Label {
 pub fn decide_page(probs: &[Probs], threshold: f64, out: &mut Vec<Label>) {
     out.clear();
     out.extend(probs.iter().map(|p| decide(p, threshold)));
-}
-
-/// How labels are chosen from the marginals.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Decoding {
-    /// `other` where P(other) >= T, else the likelier of header and text.
-    Threshold(f64),
-    /// The most likely label sequence.
-    Viterbi,
-    /// A threshold per page: the one that maximises the page's expected text-level F1 under the
-    /// marginals (the label crate's `expected` module).
-    ExpectedF1,
-}
-
-impl fmt::Display for Decoding {
-    /// The short name used in tables, CSV, JSON and the Python binding: `viterbi`,
-    /// `expected-f1` or `threshold T`, T with six decimals at most (bundles trained before the
-    /// threshold grid was exact hold values such as 0.7000000000000001).
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Decoding::Viterbi => f.write_str("viterbi"),
-            Decoding::ExpectedF1 => f.write_str("expected-f1"),
-            Decoding::Threshold(t) => write!(f, "threshold {}", (t * 1e6).round() / 1e6),
-        }
-    }
 }
 
 #[cfg(test)]
@@ -95,16 +68,5 @@ mod tests {
             let count = |l: &[Label]| l.iter().filter(|l| l.is_content()).count();
             assert!(count(&lo) <= count(&hi));
         }
-    }
-
-    #[test]
-    fn decodings_have_short_names() {
-        assert_eq!(Decoding::Viterbi.to_string(), "viterbi");
-        assert_eq!(Decoding::ExpectedF1.to_string(), "expected-f1");
-        assert_eq!(
-            Decoding::Threshold(0.7000000000000001).to_string(),
-            "threshold 0.7"
-        );
-        assert_eq!(Decoding::Threshold(0.45).to_string(), "threshold 0.45");
     }
 }

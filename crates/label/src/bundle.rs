@@ -1,7 +1,7 @@
 //! Model bundles: one folder holding the CRFsuite model file (`model.crfsuite`) and
 //! `victor.json`, everything needed to reproduce the features exactly (feature configuration and
 //! bins, template, labels), the training parameters, the provenance of the training data, and the
-//! recommended other-threshold.
+//! recommended decoding ([`DecodingRecommendation`]).
 //!
 //! Loading checks that the bundle was made for the features this victor computes
 //! ([`FEATURE_VERSION`]) and that the model's labels and
@@ -17,8 +17,7 @@ use victor_features::{Extractor, FEATURE_VERSION, FeatureConfig, Template};
 use crate::boost::{BoostInfo, CompiledForest};
 use crate::compiled::CompiledTemplate;
 use crate::crf::{CrfModel, ModelError};
-use crate::expected::{Calibration, ExpectedOptions};
-use victor_core::Decoding;
+use victor_core::{Calibration, Decoding, DecodingChoice, ExpectedOptions, Threshold};
 
 /// Name of the CRFsuite model file in a bundle.
 pub const MODEL_FILE: &str = "model.crfsuite";
@@ -46,8 +45,10 @@ pub struct BundleMeta {
     pub training: TrainingInfo,
     /// What it was trained on.
     pub data: DataInfo,
-    /// The recommended other-threshold (None: decode with Viterbi).
-    pub threshold: Option<ThresholdInfo>,
+    /// The decoding recommended by the bundle's cross-validation (None: decode with Viterbi).
+    /// `victor.json` names it `threshold`, as every bundle has since the first.
+    #[serde(rename = "threshold")]
+    pub recommendation: Option<DecodingRecommendation>,
     /// Boosted trees blended into the CRF's marginals ([`crate::boost`]; absent: the CRF alone).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub boost: Option<BoostInfo>,
@@ -103,11 +104,13 @@ pub struct SetInfo {
     pub pages: usize,
 }
 
-/// The recommended other-threshold and how it was chosen.
+/// The decoding a bundle recommends, how it was chosen and what it scored: an other-threshold,
+/// and the settings of expected-F1 decoding (used when that is recommended, or asked for).
+/// `victor.json` holds it under `threshold`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ThresholdInfo {
-    /// A block is `other` where P(other) >= this.
-    pub value: f64,
+pub struct DecodingRecommendation {
+    /// A block is `other` where P(other) >= this (checked within 0 and 1 when read).
+    pub value: Threshold,
     /// How it was chosen.
     pub method: String,
     /// Text-level F1 (macro) at this threshold in that cross-validation.
@@ -158,7 +161,8 @@ pub enum BundleError {
         /// The error.
         source: std::io::Error,
     },
-    /// `victor.json` does not parse.
+    /// `victor.json` does not parse, or holds a value out of its type's range (a threshold
+    /// outside [0, 1]).
     #[error("{path}: not a victor bundle description: {source}")]
     Meta {
         /// The file.
@@ -187,8 +191,8 @@ pub enum BundleError {
     /// The configuration, template or labels do not fit.
     #[error("model bundle is inconsistent: {0}")]
     Inconsistent(String),
-    /// `victor.json` parses but holds a value out of its range (a threshold outside [0, 1], a
-    /// label other than header, text and other).
+    /// `victor.json` parses but holds a value serde does not check (a label other than
+    /// header, text and other, or one listed twice).
     #[error("{path}: {reason}")]
     BadValue {
         /// The file.
@@ -199,7 +203,7 @@ pub enum BundleError {
 }
 
 /// Checks the values of `victor.json` that serde cannot: the labels are header, text and other
-/// (each at most once) and the recommended threshold is a number within 0 and 1.
+/// (each at most once). (The recommended threshold is a [`Threshold`], checked as it is read.)
 fn check_meta(meta: &BundleMeta) -> Result<(), String> {
     let mut seen: Vec<&str> = Vec::new();
     for l in &meta.labels {
@@ -212,11 +216,6 @@ fn check_meta(meta: &BundleMeta) -> Result<(), String> {
             return Err(format!("label {l:?} is listed twice"));
         }
         seen.push(l);
-    }
-    if let Some(t) = &meta.threshold
-        && !(0.0..=1.0).contains(&t.value)
-    {
-        return Err(format!("threshold {} is not within 0 and 1", t.value));
     }
     Ok(())
 }
@@ -350,29 +349,70 @@ impl Model {
     }
 
     /// The recommended other-threshold, if the bundle has one.
-    pub fn recommended_threshold(&self) -> Option<f64> {
-        self.meta.threshold.as_ref().map(|t| t.value)
+    pub fn recommended_threshold(&self) -> Option<Threshold> {
+        self.meta.recommendation.as_ref().map(|r| r.value)
     }
 
     /// The settings of expected-F1 decoding the bundle records (the identity calibration and
     /// no minimum when it records none).
     pub fn expected_options(&self) -> ExpectedOptions {
-        self.meta
-            .threshold
-            .as_ref()
-            .map_or(ExpectedOptions::default(), |t| ExpectedOptions {
-                calibration: t.calibration,
-                min_words: t.min_words,
-            })
+        self.meta.recommendation.as_ref().map_or(
+            ExpectedOptions::default(),
+            DecodingRecommendation::expected_options,
+        )
     }
 
-    /// The decoding the bundle recommends: expected-F1 decoding where its cross-validation chose
-    /// it, else its threshold, else Viterbi (a bundle without a threshold).
+    /// The decoding the bundle recommends: expected-F1 decoding with its settings where its
+    /// cross-validation chose it, else its threshold, else Viterbi (a bundle without a
+    /// threshold).
     pub fn recommended_decoding(&self) -> Decoding {
-        match &self.meta.threshold {
-            None => Decoding::Viterbi,
-            Some(t) if t.decoding == RecommendedDecoding::ExpectedF1 => Decoding::ExpectedF1,
-            Some(t) => Decoding::Threshold(t.value),
+        self.meta
+            .recommendation
+            .as_ref()
+            .map_or(Decoding::Viterbi, DecodingRecommendation::decoding)
+    }
+
+    /// The decoding a person chose, completed by the bundle: expected-F1 decoding gets the
+    /// bundle's settings, a threshold without a value the bundle's threshold; `None` is the
+    /// bundle's recommended decoding.
+    ///
+    /// # Errors
+    ///
+    /// [`NoThreshold`] for a threshold without a value, from a bundle that recommends none.
+    pub fn decoding(&self, choice: Option<DecodingChoice>) -> Result<Decoding, NoThreshold> {
+        Ok(match choice {
+            None => self.recommended_decoding(),
+            Some(DecodingChoice::Viterbi) => Decoding::Viterbi,
+            Some(DecodingChoice::ExpectedF1) => Decoding::ExpectedF1(self.expected_options()),
+            Some(DecodingChoice::Threshold(Some(t))) => Decoding::Threshold(t),
+            Some(DecodingChoice::Threshold(None)) => {
+                Decoding::Threshold(self.recommended_threshold().ok_or(NoThreshold)?)
+            }
+        })
+    }
+}
+
+/// A threshold decoding asked of a bundle that recommends no threshold (it decodes with
+/// Viterbi): the threshold must be given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("this model recommends no threshold (it decodes with Viterbi): give one")]
+pub struct NoThreshold;
+
+impl DecodingRecommendation {
+    /// The settings of expected-F1 decoding chosen with this recommendation.
+    pub fn expected_options(&self) -> ExpectedOptions {
+        ExpectedOptions {
+            calibration: self.calibration,
+            min_words: self.min_words,
+        }
+    }
+
+    /// The recommended decoding as a complete value: expected-F1 decoding with its settings, or
+    /// the threshold.
+    pub fn decoding(&self) -> Decoding {
+        match self.decoding {
+            RecommendedDecoding::ExpectedF1 => Decoding::ExpectedF1(self.expected_options()),
+            RecommendedDecoding::Threshold => Decoding::Threshold(self.value),
         }
     }
 }

@@ -51,8 +51,7 @@
 //! [`MIN_WORDS_GRID`], and records them in the bundle; a bundle without them gets the identity
 //! and no minimum.
 
-use serde::{Deserialize, Serialize};
-use victor_core::Label;
+use victor_core::{Calibration, ExpectedOptions, Label};
 use victor_features::Page;
 
 use victor_core::words::Tokenizer;
@@ -62,25 +61,6 @@ use victor_core::{Probs, decide};
 /// text-level measure that the decoding maximises ([`victor_core::words`]), with `tok`'s buffer.
 pub(crate) fn word_count(tok: &mut Tokenizer, text: &str) -> u32 {
     u32::try_from(tok.count(text)).unwrap_or(u32::MAX)
-}
-
-/// A monotone map of P(other) applied before expected-F1 decoding:
-/// `logit(q') = scale * logit(q) + shift`. `scale < 1` softens the marginals, `shift > 0` makes
-/// every block likelier `other`. With `spread > 0`, the expected F1 is also averaged over a
-/// shift of the whole page's log-odds (see the module docs).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Calibration {
-    /// Multiplies the log-odds of `other`.
-    pub scale: f64,
-    /// Is added to them.
-    pub shift: f64,
-    /// Standard deviation of the page-wide shift of the log-odds (0: blocks independent).
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub spread: f64,
-}
-
-fn is_zero(x: &f64) -> bool {
-    *x == 0.0
 }
 
 /// Number of Gauss-Hermite points over which the page-wide shift is averaged (a 17-point rule
@@ -112,36 +92,6 @@ const SPREAD_W: [f64; 9] = [
     2.8080161179305654e-08,
     2.5843149193748912e-11,
 ];
-
-impl Default for Calibration {
-    fn default() -> Self {
-        Calibration::IDENTITY
-    }
-}
-
-impl Calibration {
-    /// Marginals as they are.
-    pub const IDENTITY: Calibration = Calibration {
-        scale: 1.0,
-        shift: 0.0,
-        spread: 0.0,
-    };
-
-    /// Whether this is the identity (bundles leave it out of `victor.json` then).
-    pub fn is_identity(&self) -> bool {
-        *self == Calibration::IDENTITY
-    }
-
-    /// The recalibrated P(other) (scale and shift; the spread acts in the decoding); 0 and 1
-    /// stay where they are.
-    pub fn apply(&self, q: f64) -> f64 {
-        if (self.scale == 1.0 && self.shift == 0.0) || q <= 0.0 || q >= 1.0 || q.is_nan() {
-            return q;
-        }
-        let l = self.scale * (q / (1.0 - q)).ln() + self.shift;
-        1.0 / (1.0 + (-l).exp())
-    }
-}
 
 /// The calibrations `victor train` tries in its threshold cross-validation: scales 0.4 to 1.5
 /// times shifts -1 to 1 with independent blocks, the identity among them; then scales 0.4 to 1
@@ -178,15 +128,6 @@ pub fn calibration_grid() -> Vec<Calibration> {
 
 /// The minimum output sizes (words) `victor train` tries in its threshold cross-validation.
 pub const MIN_WORDS_GRID: [u32; 5] = [0, 5, 10, 20, 40];
-
-/// The settings of expected-F1 decoding a bundle records.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct ExpectedOptions {
-    /// The recalibration of P(other).
-    pub calibration: Calibration,
-    /// A page whose kept blocks hold fewer words than this keeps nothing.
-    pub min_words: u32,
-}
 
 /// Reusable buffer for [`page_threshold`].
 #[derive(Debug, Default)]

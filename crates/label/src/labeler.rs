@@ -4,7 +4,7 @@
 //! (a tie goes to `text`). Lowering T can only turn content into `other`, so the number of
 //! content blocks never rises as T falls. [`Decoding::Viterbi`] asks for the single best label
 //! sequence instead, and [`Decoding::ExpectedF1`] for the threshold of each page that maximises
-//! its expected text-level F1 (see [`crate::expected`]).
+//! its expected text-level F1 under the settings it carries (see [`crate::expected`]).
 
 use ndarray::Array2;
 use victor_core::{Decoding, Label, Probs, decide_page};
@@ -158,11 +158,10 @@ impl<'m> Labeler<'m> {
         labels: &mut Vec<Label>,
     ) -> Result<(), InferenceError> {
         match decoding {
-            Decoding::Threshold(t) => decide_page(probs, t, labels),
+            Decoding::Threshold(t) => decide_page(probs, t.get(), labels),
             Decoding::Viterbi => self.viterbi_scored(labels)?,
-            Decoding::ExpectedF1 => {
+            Decoding::ExpectedF1(opts) => {
                 labels.clear();
-                let opts = self.model.expected_options();
                 expected::decide_expected(page, probs, opts, &mut self.s.expected, labels);
             }
         }

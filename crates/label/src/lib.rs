@@ -37,14 +37,13 @@ mod metadata;
 mod render;
 
 pub use bundle::{
-    BUNDLE_FORMAT, BundleError, BundleMeta, DataInfo, META_FILE, MODEL_FILE, Model,
-    RecommendedDecoding, SetInfo, ThresholdInfo, TrainingInfo,
+    BUNDLE_FORMAT, BundleError, BundleMeta, DataInfo, DecodingRecommendation, META_FILE,
+    MODEL_FILE, Model, NoThreshold, RecommendedDecoding, SetInfo, TrainingInfo,
 };
 pub use confidence::confidence;
 pub use crf::{CrfModel, InferenceError, ModelError, Workspace};
 pub use expected::{
-    Calibration, ExpectedOptions, ExpectedScratch, MIN_WORDS_GRID, calibration_grid,
-    decide_expected, expected_f1, page_threshold,
+    ExpectedScratch, MIN_WORDS_GRID, calibration_grid, decide_expected, expected_f1, page_threshold,
 };
 pub use labeler::{LabelError, LabeledPage, Labeler, Scratch};
 pub use markdown::{MarkdownOptions, render_markdown};
@@ -55,4 +54,7 @@ pub use render::{
 };
 /// The label vocabulary and the threshold decision, from `victor-core`: the types of this
 /// crate's API.
-pub use victor_core::{Decoding, Label, Probs, decide, decide_page};
+pub use victor_core::{
+    Calibration, Decoding, DecodingChoice, DecodingChoiceError, ExpectedOptions, Label, Probs,
+    Threshold, ThresholdError, decide, decide_page,
+};

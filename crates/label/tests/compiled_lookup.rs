@@ -80,7 +80,7 @@ fn compiled_scores_equal_string_lookup() {
         template: victor_features::DEFAULT_TEMPLATE.into(),
         training: TrainingInfo::default(),
         data: DataInfo::default(),
-        threshold: None,
+        recommendation: None,
         boost: None,
         notes: String::new(),
     };

@@ -21,7 +21,7 @@ use proptest::prelude::*;
 use proptest::sample::Index;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
 use victor_core::Label;
-use victor_label::{Decoding, Labeler, Model};
+use victor_label::{Decoding, Labeler, Model, Threshold};
 use victor_label::{JsonlMeta, render_html, render_text, write_csv, write_jsonl};
 
 /// Largest seed page taken whole (bytes): longer shared pages are cut, to keep cases quick.
@@ -220,11 +220,9 @@ static BLOCKS: AtomicUsize = AtomicUsize::new(0);
 
 /// Labels `bytes` under every decoding and renders every output format, checking each.
 fn pipeline(labeler: &mut Labeler<'_>, bytes: &[u8]) -> Result<(), TestCaseError> {
-    for decoding in [
-        Decoding::Threshold(0.5),
-        Decoding::Viterbi,
-        Decoding::ExpectedF1,
-    ] {
+    let half = Decoding::Threshold(Threshold::new(0.5).expect("a threshold"));
+    let expected = Decoding::ExpectedF1(labeler.model().expected_options());
+    for decoding in [half, Decoding::Viterbi, expected] {
         // A page may be refused (binary, too many blocks): with an error, never a panic.
         let Ok(lp) = labeler.label_bytes(bytes, decoding) else {
             REFUSED.fetch_add(1, Ordering::Relaxed);
@@ -261,7 +259,7 @@ fn pipeline(labeler: &mut Labeler<'_>, bytes: &[u8]) -> Result<(), TestCaseError
                 || format!("block {i}: source {:?} off the document", b.source),
             )?;
         }
-        if decoding != Decoding::Threshold(0.5) {
+        if decoding != half {
             continue;
         }
         // Every output format.

@@ -4,7 +4,11 @@
 
 use std::path::Path;
 
-use victor_label::{Decoding, Model};
+use victor_label::{Decoding, DecodingChoice, Model, Threshold};
+
+fn threshold(t: f64) -> Decoding {
+    Decoding::Threshold(Threshold::new(t).expect("a threshold"))
+}
 
 fn shipped() -> (serde_json::Value, Vec<u8>) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models/news");
@@ -25,17 +29,17 @@ fn the_bundle_names_its_default_decoding() {
     t["expected_f1"] = 0.9.into();
 
     t["decoding"] = "threshold".into();
-    assert_eq!(
-        load(&meta, &model).recommended_decoding(),
-        Decoding::Threshold(0.6)
-    );
+    assert_eq!(load(&meta, &model).recommended_decoding(), threshold(0.6));
 
     meta["threshold"]["decoding"] = "expected-f1".into();
     let m = load(&meta, &model);
-    assert_eq!(m.recommended_decoding(), Decoding::ExpectedF1);
+    assert_eq!(
+        m.recommended_decoding(),
+        Decoding::ExpectedF1(m.expected_options())
+    );
     assert_eq!(
         m.recommended_threshold(),
-        Some(0.6),
+        Threshold::new(0.6).ok(),
         "the threshold stays for sweeps"
     );
 
@@ -43,10 +47,7 @@ fn the_bundle_names_its_default_decoding() {
     let o = meta["threshold"].as_object_mut().expect("object");
     o.remove("decoding");
     o.remove("expected_f1");
-    assert_eq!(
-        load(&meta, &model).recommended_decoding(),
-        Decoding::Threshold(0.6)
-    );
+    assert_eq!(load(&meta, &model).recommended_decoding(), threshold(0.6));
 
     meta["threshold"] = serde_json::Value::Null;
     assert_eq!(
@@ -100,7 +101,7 @@ fn the_bundle_records_its_expected_f1_settings() {
                  a reader would keep, with a few more words in it.</p></body></html>";
     let mut labeler = Labeler::new(&m);
     let page = labeler
-        .label_bytes(html, Decoding::ExpectedF1)
+        .label_bytes(html, Decoding::ExpectedF1(m.expected_options()))
         .expect("labels");
     assert!(page.labels.iter().all(|l| !l.is_content()));
 
@@ -108,7 +109,44 @@ fn the_bundle_records_its_expected_f1_settings() {
     let m = load(&meta, &model);
     let mut labeler = Labeler::new(&m);
     let page = labeler
-        .label_bytes(html, Decoding::ExpectedF1)
+        .label_bytes(html, Decoding::ExpectedF1(m.expected_options()))
         .expect("labels");
     assert!(page.labels.iter().any(|l| l.is_content()));
+}
+
+#[test]
+fn a_chosen_decoding_is_completed_by_the_bundle() {
+    let (mut meta, model) = shipped();
+    meta["threshold"]["value"] = 0.6.into();
+    meta["threshold"]["calibration"] = serde_json::json!({"scale": 0.5, "shift": 0.25});
+    let m = load(&meta, &model);
+    let pick = |c: &str| m.decoding(Some(c.parse::<DecodingChoice>().expect("a decoding")));
+    assert_eq!(pick("threshold"), Ok(threshold(0.6)));
+    assert_eq!(pick("threshold 0.3"), Ok(threshold(0.3)));
+    assert_eq!(pick("viterbi"), Ok(Decoding::Viterbi));
+    let Ok(Decoding::ExpectedF1(opts)) = pick("expected-f1") else {
+        panic!("expected-F1 decoding");
+    };
+    assert_eq!(
+        opts.calibration.scale, 0.5,
+        "the bundle's settings travel with it"
+    );
+    assert_eq!(m.decoding(None), Ok(m.recommended_decoding()));
+
+    meta["threshold"] = serde_json::Value::Null;
+    let m = load(&meta, &model);
+    assert!(m.decoding(Some(DecodingChoice::Threshold(None))).is_err());
+}
+
+#[test]
+fn a_threshold_out_of_range_is_refused_as_the_bundle_is_read() {
+    let (mut meta, model) = shipped();
+    meta["threshold"]["value"] = 1.5.into();
+    let err = Model::from_parts(&meta.to_string(), &model, Path::new("bundle"))
+        .expect_err("out of range");
+    let err = err.to_string();
+    assert!(
+        err.contains("victor.json") && err.contains("threshold 1.5 is not within 0 and 1"),
+        "{err}"
+    );
 }

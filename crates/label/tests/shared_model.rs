@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use victor_label::{Decoding, Labeler, Model};
+use victor_label::{Decoding, Labeler, Model, Threshold};
 
 /// Compile-time contract: a model is shared between threads, a labeler moves to one.
 fn shared<T: Send + Sync>() {}
@@ -63,8 +63,8 @@ fn threads_sharing_one_model_label_as_one_thread_does() {
     let model = corpus_model();
     let pages = pages();
     for decoding in [
-        Decoding::ExpectedF1,
-        Decoding::Threshold(0.5),
+        Decoding::ExpectedF1(model.expected_options()),
+        Decoding::Threshold(Threshold::new(0.5).expect("a threshold")),
         Decoding::Viterbi,
     ] {
         let alone = label_all(&model, &pages, decoding);

@@ -15,7 +15,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyTypeError, PyUserWarning, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyList, PyString};
-use victor::Decoding;
+use victor::{DecodingChoice, Threshold};
 
 create_exception!(
     victor,
@@ -60,8 +60,9 @@ fn bytes_charset<'a>(html: &Bound<'_, PyAny>, charset: Option<&'a str>) -> Optio
 /// Cleans web pages with a victor model: `Cleaner(model=None, threshold=None, decoding=None)`.
 ///
 /// `model` is a bundle folder (`victor.json` and `model.crfsuite`), or None for the built-in
-/// default model. `decoding` is "threshold", "viterbi" or "expected-f1" (default: the bundle's
-/// recommended decoding); `threshold` (within 0 and 1) implies "threshold". A Cleaner can be
+/// default model. `decoding` is "threshold", "viterbi", "expected-f1" or "threshold T", read as
+/// the `victor` command reads them (default: the bundle's recommended decoding); `threshold`
+/// (within 0 and 1) implies "threshold". A Cleaner can be
 /// shared by threads.
 #[pyclass(module = "victor", frozen)]
 struct Cleaner {
@@ -94,31 +95,34 @@ fn make_cleaner(
         // A bundle folder or a name ("news"), looked up as the victor command looks it up.
         Some(name_or_dir) => victor::Cleaner::open(&name_or_dir).map_err(err)?,
     };
-    let decoding = match (decoding, threshold) {
+    // The decoding named, read as the victor command reads it ("threshold 0.4" included).
+    let choice = decoding
+        .map(str::parse::<DecodingChoice>)
+        .transpose()
+        .map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let threshold = threshold
+        .map(Threshold::new)
+        .transpose()
+        .map_err(|e| VictorError::new_err(format!("threshold: {e}")))?;
+    let choice = match (choice, threshold) {
         (None, None) => return Ok(base),
-        (None | Some("threshold"), Some(t)) => Decoding::Threshold(t),
-        (Some("threshold"), None) => match base.model().recommended_threshold() {
-            Some(t) => Decoding::Threshold(t),
-            None => {
-                return Err(PyValueError::new_err(
-                    "decoding=\"threshold\" needs a threshold: this model recommends none",
-                ));
-            }
-        },
-        (Some("viterbi"), None) => Decoding::Viterbi,
-        (Some("expected-f1"), None) => Decoding::ExpectedF1,
-        (Some(d @ ("viterbi" | "expected-f1")), Some(_)) => {
-            return Err(PyValueError::new_err(format!(
-                "threshold goes with decoding=\"threshold\", not {d:?}"
-            )));
+        (None | Some(DecodingChoice::Threshold(None)), Some(t)) => {
+            DecodingChoice::Threshold(Some(t))
         }
-        (Some(d), _) => {
+        (Some(c), None) => c,
+        (Some(_), Some(_)) => {
             return Err(PyValueError::new_err(format!(
-                "decoding must be \"threshold\", \"viterbi\" or \"expected-f1\", not {d:?}"
+                "threshold goes with decoding=\"threshold\", not {:?}",
+                decoding.unwrap_or_default()
             )));
         }
     };
-    base.with_decoding(decoding).map_err(err)
+    let decoding = base.model().decoding(Some(choice)).map_err(|_| {
+        PyValueError::new_err(
+            "decoding=\"threshold\" needs a threshold: this model recommends none",
+        )
+    })?;
+    Ok(base.with_decoding(decoding))
 }
 
 #[pymethods]

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use victor_annotations::JsonLayout;
 use victor_label::{
-    BUNDLE_FORMAT, BundleMeta, DataInfo, META_FILE, MODEL_FILE, SetInfo, ThresholdInfo,
+    BUNDLE_FORMAT, BundleMeta, DataInfo, DecodingRecommendation, META_FILE, MODEL_FILE, SetInfo,
     TrainingInfo,
 };
 
@@ -22,7 +22,7 @@ pub fn make_meta(
     opts: &TrainOptions,
     data: &DataSummary,
     sets: Vec<SetInfo>,
-    threshold: Option<ThresholdInfo>,
+    recommendation: Option<DecodingRecommendation>,
     notes: String,
 ) -> BundleMeta {
     BundleMeta {
@@ -51,7 +51,7 @@ pub fn make_meta(
             label_counts: data.label_counts,
             digest: data.digest.clone(),
         },
-        threshold,
+        recommendation,
         boost: data.boost.clone(),
         notes,
     }
@@ -285,7 +285,7 @@ mod tests {
                 sets: vec![SetInfo::default(), SetInfo::default()],
                 ..DataInfo::default()
             },
-            threshold: None,
+            recommendation: None,
             boost: Some(BoostInfo {
                 weight: 0.5,
                 trees: 2,

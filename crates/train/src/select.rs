@@ -6,8 +6,8 @@
 //! minimum words) that score best, recommending expected-F1 decoding when it beats the
 //! threshold ([`recommend`]). Test pages are never seen here.
 
+use victor_label::{DecodingRecommendation, RecommendedDecoding, Threshold};
 use victor_label::{ExpectedOptions, calibration_grid};
-use victor_label::{RecommendedDecoding, ThresholdInfo};
 
 use crate::assess::{Assessment, default_grid};
 use crate::bundle::Replace;
@@ -44,12 +44,15 @@ pub fn merge_folds(results: &[FoldResult], cv: &CvOptions) -> Assessment {
 /// The decoding a bundle recommends from a merged cross-validation of `folds` folds: the
 /// threshold with the best macro text-level F1, and expected-F1 decoding (with the best
 /// calibration and minimum) where it scores higher. `None` when no page was scored.
-pub fn recommend(all: &Assessment, folds: usize) -> Option<ThresholdInfo> {
+pub fn recommend(all: &Assessment, folds: usize) -> Option<DecodingRecommendation> {
     let viterbi_f1 = all.viterbi_text.macro_avg().map_or(0.0, |p| p.f1);
     let calibrated = all.best_expected();
     let expected_f1 = calibrated.map(|(_, f)| f);
     let expected = calibrated.map_or(ExpectedOptions::default(), |(c, _)| c);
-    all.best_threshold().map(|(value, f1)| ThresholdInfo {
+    let (value, f1) = all.best_threshold()?;
+    // The grid is made of thresholds (`victor_eval::threshold_grid` keeps within 0 and 1).
+    let value = Threshold::new(value).ok()?;
+    Some(DecodingRecommendation {
         value,
         method: format!(
             "{folds}-fold cross-validation on the training pages, best macro text-level F1"
@@ -87,7 +90,11 @@ mod tests {
         a.add_page(&page(), &gold, &probs, &gold, &mut s)
             .expect("one label per block");
         let r = recommend(&a, 2).expect("a page was scored");
-        assert!(r.value > 0.3 && r.value <= 0.6, "threshold {}", r.value);
+        assert!(
+            r.value.get() > 0.3 && r.value.get() <= 0.6,
+            "threshold {}",
+            r.value
+        );
         assert_eq!(r.f1, 1.0);
         assert_eq!(r.viterbi_f1, 1.0);
         assert!(r.method.starts_with("2-fold"));

@@ -7,7 +7,7 @@ use std::path::Path;
 use victor_annotations::Corpus;
 use victor_annotations::Label;
 use victor_features::{Extractor, FeatureConfig, Segmenter, Template};
-use victor_label::{BundleError, Decoding, Labeler, Model};
+use victor_label::{BundleError, Decoding, Labeler, Model, Threshold};
 use victor_train::{Setup, TrainOptions, train_crf};
 use victor_train::{make_meta, write_bundle};
 
@@ -65,7 +65,7 @@ fn trains_on_examples_and_labels_them_back() {
                 .label_table(
                     &a.page,
                     &table,
-                    Decoding::Threshold(t),
+                    Decoding::Threshold(Threshold::new(t).expect("a threshold")),
                     &mut probs,
                     &mut labels,
                 )
@@ -87,7 +87,7 @@ fn trains_on_examples_and_labels_them_back() {
             .label_table(
                 &a.page,
                 &table,
-                Decoding::ExpectedF1,
+                Decoding::ExpectedF1(model.expected_options()),
                 &mut probs,
                 &mut labels,
             )

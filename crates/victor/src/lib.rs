@@ -45,7 +45,10 @@ use victor_label::render_text;
 use victor_label::{BundleError, LabelError, LabeledPage, Labeler, Model, Scratch};
 
 pub use victor_features::DEFAULT_MAX_BLOCKS;
-pub use victor_label::Decoding;
+pub use victor_label::{
+    Calibration, Decoding, DecodingChoice, DecodingChoiceError, ExpectedOptions, NoThreshold,
+    Threshold, ThresholdError,
+};
 pub use victor_methods::Method;
 
 /// Why a cleaner could not be made or a page could not be cleaned.
@@ -57,9 +60,6 @@ pub enum Error {
     /// The page could not be labelled (binary data, too many blocks, a broken model).
     #[error(transparent)]
     Label(#[from] LabelError),
-    /// A threshold outside [0, 1] (or not a number).
-    #[error("the threshold must be within 0 and 1, got {0}")]
-    Threshold(f64),
     /// This library was built without the `builtin` feature (or without models/default).
     #[error("this victor library was built without the default model (feature `builtin`)")]
     NoBuiltin,
@@ -208,15 +208,11 @@ impl Cleaner {
         }
     }
 
-    /// The same model with another decoding, checked: a threshold must be within 0 and 1.
-    /// The model is shared with `self`, the buffers are not.
-    pub fn with_decoding(&self, decoding: Decoding) -> Result<Cleaner, Error> {
-        if let Decoding::Threshold(t) = decoding
-            && !(0.0..=1.0).contains(&t)
-        {
-            return Err(Error::Threshold(t));
-        }
-        Ok(self.rebuilt(decoding, self.inner.max_blocks, self.inner.method))
+    /// The same model with another decoding (a [`Threshold`] was checked when it was made;
+    /// [`Model::decoding`] completes a [`DecodingChoice`] with the bundle's settings). The model
+    /// is shared with `self`, the buffers are not.
+    pub fn with_decoding(&self, decoding: Decoding) -> Cleaner {
+        self.rebuilt(decoding, self.inner.max_blocks, self.inner.method)
     }
 
     /// The same model labelling with one of the seeds' rule-based methods instead of its CRF
@@ -480,15 +476,16 @@ mod tests {
     }
 
     #[test]
-    fn decodings_are_checked_and_errors_say_why() {
+    fn decodings_are_complete_and_errors_say_why() {
         let c = Cleaner::builtin().unwrap();
-        assert!(matches!(
-            c.with_decoding(Decoding::Threshold(1.5)),
-            Err(Error::Threshold(_))
-        ));
-        assert!(c.with_decoding(Decoding::Threshold(f64::NAN)).is_err());
-        let v = c.with_decoding(Decoding::Viterbi).unwrap();
+        assert!(Threshold::new(1.5).is_err() && Threshold::new(f64::NAN).is_err());
+        let v = c.with_decoding(Decoding::Viterbi);
         assert_eq!(v.decoding(), Decoding::Viterbi);
+        let e = c
+            .model()
+            .decoding(Some(DecodingChoice::ExpectedF1))
+            .unwrap();
+        assert_eq!(e, Decoding::ExpectedF1(c.model().expected_options()));
         let e = c.clean(b"\x89PNG\r\n\x1a\n\0\0\0\0").unwrap_err();
         assert!(e.to_string().contains("binary"), "{e}");
         assert!(Cleaner::load(Path::new("/nonexistent")).is_err());

@@ -122,7 +122,7 @@ fn score_page(
     input: &Input,
     input_index: usize,
     page: usize,
-    decoding: Decoding,
+    decoding: Option<Decoding>,
 ) -> Outcome {
     let mut out = Outcome {
         input: input_index,
@@ -143,16 +143,22 @@ fn score_page(
         }
     };
     let mut labels: Vec<Label> = Vec::with_capacity(loaded.probs.len());
-    if let Err(e) = worker.labeler.decide_labels(
-        &loaded.page,
-        &loaded.table,
-        &loaded.probs,
-        decoding,
-        &mut labels,
-    ) {
-        out.text = loaded.gold_text.as_ref().map(empty_output);
-        out.failed = Some(e.to_string());
-        return out;
+    match decoding {
+        // A rule-based method labelled the page itself.
+        None => labels.extend_from_slice(&loaded.method_labels),
+        Some(decoding) => {
+            if let Err(e) = worker.labeler.decide_labels(
+                &loaded.page,
+                &loaded.table,
+                &loaded.probs,
+                decoding,
+                &mut labels,
+            ) {
+                out.text = loaded.gold_text.as_ref().map(empty_output);
+                out.failed = Some(e.to_string());
+                return out;
+            }
+        }
     }
     match &loaded.gold_labels {
         Ok(gold) => {
@@ -175,9 +181,13 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let model = model::load(args.input.model.as_deref())?;
     let method = args.input.method.method();
     args.decoding.check_method(method)?;
-    let decoding = match method {
-        Some(_) => Decoding::Threshold(0.5),
-        None => args.decoding.decoding(&model)?,
+    // A rule-based method decodes nothing: its own labels are scored, under its name.
+    let (decoding, dname) = match method {
+        Some(m) => (None, m.name().to_string()),
+        None => {
+            let d = args.decoding.decoding(&model)?;
+            (Some(d), d.to_string())
+        }
     };
     let options = import_options(&args.input);
     let inputs = open_all(&args.input.inputs, args.input.split(), args.from, &options)?;
@@ -208,10 +218,6 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         || "built-in default".to_string(),
         |m| m.display().to_string(),
     );
-    let dname = match method {
-        Some(m) => m.name().to_string(),
-        None => decoding.to_string(),
-    };
     writeln!(
         std::io::stdout(),
         "victor eval: model {model_name}, {dname}, split {}",

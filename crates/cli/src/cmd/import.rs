@@ -67,7 +67,7 @@ pub(crate) struct Args {
     /// (0 to 1; e.g. 0.5: pages whose content is not in their HTML blocks, such as forums that
     /// ship their posts inside JavaScript data, are skipped and listed instead of teaching that
     /// everything is boilerplate). Default: keep every page.
-    #[arg(long, value_name = "SHARE", value_parser = crate::util::values::unit)]
+    #[arg(long, value_name = "SHARE", value_parser = crate::util::values::share)]
     min_coverage: Option<f64>,
     /// Name of the set (default: DIR's folder name).
     #[arg(long)]

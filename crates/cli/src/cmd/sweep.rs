@@ -18,7 +18,7 @@ use victor_eval::{Axes, Curve, GridError, PlotOptions, render_svg, threshold_gri
 use victor_eval::{
     BlockCounts, PageScore, SweepPage, SweepRow, TextScores, sweep, sweep_with_text,
 };
-use victor_label::render_text;
+use victor_label::{Threshold, render_text};
 
 use super::eval::import_options;
 use super::evaluate::input::{Input, open_all};
@@ -49,21 +49,19 @@ pub(crate) struct Args {
     #[arg(
         long,
         value_name = "T",
-        default_value_t = 0.0,
-        allow_negative_numbers = true,
-        value_parser = crate::util::values::unit
+        default_value = "0",
+        allow_negative_numbers = true
     )]
-    min_threshold: f64,
+    min_threshold: Threshold,
     /// Highest threshold.
     #[arg(
         long,
         value_name = "T",
         alias = "to",
-        default_value_t = 1.0,
-        allow_negative_numbers = true,
-        value_parser = crate::util::values::unit
+        default_value = "1",
+        allow_negative_numbers = true
     )]
-    max_threshold: f64,
+    max_threshold: Threshold,
     /// Distance between thresholds.
     #[arg(long, default_value_t = 0.02, allow_negative_numbers = true)]
     step: f64,
@@ -95,7 +93,7 @@ enum FromArg {
     /// `--from l3s-gn1|cleaneval|text`.
     Importer(SourceKind),
     /// `--from 0.2`: the old spelling of `--min-threshold 0.2`.
-    MinThreshold(f64),
+    MinThreshold(Threshold),
 }
 
 /// Parses `sweep --from`: an importer's name, or a number (the old lowest threshold).
@@ -104,7 +102,10 @@ fn parse_from(s: &str) -> Result<FromArg, String> {
         return Ok(FromArg::Importer(i));
     }
     if s.trim().parse::<f64>().is_ok() {
-        return crate::util::values::unit(s).map(FromArg::MinThreshold);
+        return s
+            .parse::<Threshold>()
+            .map(FromArg::MinThreshold)
+            .map_err(|e| e.to_string());
     }
     Err(format!(
         "{s:?} is not an importer (l3s-gn1, cleaneval, text); the lowest threshold is --min-threshold"
@@ -212,7 +213,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             );
             min = t;
         }
-        threshold_grid(min, args.max_threshold, args.step).map_err(|e| match e {
+        threshold_grid(min.get(), args.max_threshold.get(), args.step).map_err(|e| match e {
             GridError::Ends { from, to } => anyhow::anyhow!(
                 "need 0 <= --min-threshold <= --max-threshold <= 1, got --min-threshold {from} --max-threshold {to}"
             ),
@@ -269,7 +270,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     write!(
         std::io::stdout(),
         "{}",
-        highlights(&rows, model.recommended_threshold())
+        highlights(&rows, model.recommended_threshold().map(Threshold::get))
     )?;
     if let Some(field) = &args.group_by {
         write!(std::io::stdout(), "{}", group_table(field, &rows, &groups))?;

@@ -31,22 +31,22 @@ pub(crate) struct TrainArgs {
     #[arg(long, value_name = "BUNDLE", conflicts_with_all = ["template", "config"])]
     pub like: Option<PathBuf>,
     /// Training algorithm.
-    #[arg(long, value_enum, default_value_t = Algorithm::Lbfgs)]
+    #[arg(long, value_enum, default_value_t = TrainOptions::default().algorithm)]
     pub algorithm: Algorithm,
     /// L-BFGS implementation (other algorithms always use crfs): `parallel` runs on all cores.
-    #[arg(long, value_enum, default_value_t = Engine::Parallel)]
+    #[arg(long, value_enum, default_value_t = TrainOptions::default().engine)]
     pub trainer: Engine,
     /// L1 penalty (L-BFGS only; > 0 prunes features, making smaller models).
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(long, default_value_t = TrainOptions::default().c1)]
     pub c1: f64,
     /// L2 penalty (L-BFGS and L2-SGD).
-    #[arg(long, default_value_t = 1.0)]
+    #[arg(long, default_value_t = TrainOptions::default().c2)]
     pub c2: f64,
     /// Iteration limit.
-    #[arg(long, default_value_t = 200)]
+    #[arg(long, default_value_t = TrainOptions::default().max_iterations)]
     pub max_iterations: usize,
     /// Drop features seen fewer times than this.
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(long, default_value_t = TrainOptions::default().min_freq)]
     pub min_freq: f64,
     /// Only pages of this split (`dev`, `test`) where the annotations record one.
     #[arg(long)]
@@ -58,18 +58,23 @@ pub(crate) struct TrainArgs {
     #[arg(long)]
     pub boost: bool,
     /// Trees of the boosted forest.
-    #[arg(long, default_value_t = 100, value_name = "N", requires = "boost")]
+    #[arg(long, default_value_t = BoostOptions::default().trees, value_name = "N", requires = "boost")]
     pub boost_trees: usize,
     /// Depth limit of each tree (1 to 15).
-    #[arg(long, default_value_t = 4, value_name = "N", requires = "boost",
+    #[arg(long, default_value_t = default_boost_depth(), value_name = "N", requires = "boost",
           value_parser = clap::value_parser!(u8).range(1..=15))]
     pub boost_depth: u8,
     /// Shrinkage of each tree.
-    #[arg(long, default_value_t = 0.1, value_name = "RATE", requires = "boost")]
+    #[arg(long, default_value_t = BoostOptions::default().learning_rate, value_name = "RATE", requires = "boost")]
     pub boost_learning_rate: f64,
     /// Weight of the trees' log-odds in the blend with the CRF's (0 to 1).
-    #[arg(long, default_value_t = 0.5, value_name = "W", value_parser = unit_interval, requires = "boost")]
+    #[arg(long, default_value_t = BoostOptions::default().weight, value_name = "W", value_parser = unit_interval, requires = "boost")]
     pub boost_weight: f64,
+}
+
+/// [`BoostOptions::default`]'s depth limit, as `--boost-depth` takes it.
+fn default_boost_depth() -> u8 {
+    u8::try_from(BoostOptions::default().max_depth).unwrap_or(u8::MAX)
 }
 
 /// Parses a number between 0 and 1.
@@ -271,7 +276,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             let raw_expected_f1 = all.expected_text.macro_avg().map_or(0.0, |p| p.f1);
             eprintln!(
                 "victor train: recommended other-threshold {:.2} (text-level F1 {:.4} in {}-fold cross-validation; Viterbi {:.4}; expected-F1 decoding {raw_expected_f1:.4}, {:.4} with the marginals recalibrated by scale {} shift {} spread {} and at least {} words a page); default decoding: {}",
-                t.value,
+                t.value.get(),
                 t.f1,
                 args.threshold_folds,
                 t.viterbi_f1,

@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use anyhow::Context;
-use victor_label::{Decoding, Model};
+use victor_label::{Decoding, DecodingChoice, Model, Threshold};
 
 /// Loads `--model M` (see [`victor::models`] for the lookup), or, without `--model`, the
 /// built-in default.
@@ -21,8 +21,13 @@ pub(crate) fn load(arg: Option<&Path>) -> anyhow::Result<Model> {
 pub(crate) struct DecodingArgs {
     /// Other-threshold T in [0, 1]: a block is other where P(other) >= T (default: the model's
     /// recommended decoding, or Viterbi if it has none).
-    #[arg(long, value_name = "T", conflicts_with = "viterbi", allow_negative_numbers = true, value_parser = crate::util::values::unit)]
-    pub threshold: Option<f64>,
+    #[arg(
+        long,
+        value_name = "T",
+        conflicts_with = "viterbi",
+        allow_negative_numbers = true
+    )]
+    pub threshold: Option<Threshold>,
     /// Decode the most likely label sequence instead of thresholding.
     #[arg(long)]
     pub viterbi: bool,
@@ -35,20 +40,23 @@ pub(crate) struct DecodingArgs {
 }
 
 impl DecodingArgs {
-    /// The decoding asked for: `--viterbi`, `--expected-f1`, `--threshold T` (within 0 and 1),
-    /// or else the bundle's recommended decoding (Viterbi for a bundle without a threshold).
-    pub(crate) fn decoding(&self, model: &Model) -> anyhow::Result<Decoding> {
+    /// The decoding chosen: `--viterbi`, `--expected-f1`, `--threshold T` (a [`Threshold`],
+    /// checked as clap parsed it), or none (the bundle's recommended decoding).
+    pub(crate) fn choice(&self) -> Option<DecodingChoice> {
         if self.viterbi {
-            return Ok(Decoding::Viterbi);
+            Some(DecodingChoice::Viterbi)
+        } else if self.expected_f1 {
+            Some(DecodingChoice::ExpectedF1)
+        } else {
+            self.threshold.map(|t| DecodingChoice::Threshold(Some(t)))
         }
-        if self.expected_f1 {
-            return Ok(Decoding::ExpectedF1);
-        }
-        match self.threshold {
-            Some(t) if (0.0..=1.0).contains(&t) => Ok(Decoding::Threshold(t)),
-            Some(t) => anyhow::bail!("--threshold must be within 0 and 1, got {t}"),
-            None => Ok(model.recommended_decoding()),
-        }
+    }
+
+    /// The decoding asked for, completed by the bundle ([`Model::decoding`]): expected-F1
+    /// decoding with its settings; without an option, its recommended decoding (Viterbi for a
+    /// bundle without a threshold).
+    pub(crate) fn decoding(&self, model: &Model) -> anyhow::Result<Decoding> {
+        Ok(model.decoding(self.choice())?)
     }
 
     /// Refuses a decoding option given with a rule-based `--method`: such a method labels by
@@ -61,15 +69,11 @@ impl DecodingArgs {
         let Some(method) = method else {
             return Ok(());
         };
-        let given = if self.threshold.is_some() {
-            Some("--threshold")
-        } else if self.viterbi {
-            Some("--viterbi")
-        } else if self.expected_f1 {
-            Some("--expected-f1")
-        } else {
-            None
-        };
+        let given = self.choice().map(|c| match c {
+            DecodingChoice::Threshold(_) => "--threshold",
+            DecodingChoice::Viterbi => "--viterbi",
+            DecodingChoice::ExpectedF1 => "--expected-f1",
+        });
         match given {
             Some(option) => anyhow::bail!(
                 "{option} applies to the CRF only: --method {} labels by its own rules, without probabilities to decode",

@@ -49,8 +49,9 @@ pub(crate) fn at_least_one(s: &str) -> Result<usize, String> {
     }
 }
 
-/// A threshold or probability: a number within 0 and 1.
-pub(crate) fn unit(s: &str) -> Result<f64, String> {
+/// A share (`import --min-coverage`): a number within 0 and 1. (A threshold is a
+/// [`victor_label::Threshold`], which checks itself.)
+pub(crate) fn share(s: &str) -> Result<f64, String> {
     let x: f64 = s
         .trim()
         .parse()
@@ -98,10 +99,10 @@ mod tests {
         assert!(folds("1").is_err());
         assert_eq!(folds("2"), Ok(2));
         assert!(at_least_one("0").is_err());
-        assert!(unit("-0.1").is_err());
-        assert!(unit("1.5").is_err());
-        assert!(unit("NaN").is_err());
-        assert_eq!(unit("0.25"), Ok(0.25));
+        assert!(share("-0.1").is_err());
+        assert!(share("1.5").is_err());
+        assert!(share("NaN").is_err());
+        assert_eq!(share("0.25"), Ok(0.25));
         assert_eq!(threads(Some(8), 3), 3);
         assert_eq!(threads(Some(8), 0), 1);
     }

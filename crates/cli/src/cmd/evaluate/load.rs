@@ -33,8 +33,10 @@ pub(crate) struct Loaded {
     pub page: Page,
     /// Their features (for Viterbi decoding).
     pub table: FeatureTable,
-    /// Marginals of header, text and other, per block.
+    /// Marginals of header, text and other, per block (one-hot under a rule-based method).
     pub probs: Vec<Probs>,
+    /// The labels of the rule-based method, when one labels instead of the CRF (else empty).
+    pub method_labels: Vec<Label>,
     /// Gold label per block, or why there are none (the import failed).
     pub gold_labels: Result<Vec<Label>, String>,
     /// Tokens of the gold text (`None`: the page has no gold text).
@@ -88,7 +90,8 @@ impl<'m> Worker<'m> {
         self
     }
 
-    /// The page's marginals: the CRF's, or the one-hot labels of the method.
+    /// The page's marginals: the CRF's, or the one-hot labels of the method (its labels in
+    /// `self.labels`).
     fn probs(
         &mut self,
         page: &Page,
@@ -96,7 +99,10 @@ impl<'m> Worker<'m> {
         probs: &mut Vec<Probs>,
     ) -> Result<(), victor_label::InferenceError> {
         match self.method {
-            None => self.labeler.marginals(table, probs),
+            None => {
+                self.labels.clear();
+                self.labeler.marginals(table, probs)
+            }
             Some(m) => {
                 let extractor = &self.labeler.model().extractor;
                 let language = table
@@ -133,6 +139,7 @@ impl<'m> Worker<'m> {
                     page: a.page,
                     table,
                     probs,
+                    method_labels: self.labels.clone(),
                     gold_labels: Ok(a.labels),
                     gold_text: Some(gold_text),
                 })
@@ -189,6 +196,7 @@ impl<'m> Worker<'m> {
                     page,
                     table,
                     probs,
+                    method_labels: self.labels.clone(),
                     gold_labels,
                     gold_text,
                 })
