@@ -2,7 +2,7 @@
 //! and two pages of each shared data set when `../shared/data` is beside the repository) go
 //! through `victor label` in every output format and `victor features` in every format, as one
 //! batch each. No run may crash, and each output must parse. The many-case property test over
-//! the same pipeline, in the library, is crates/label/tests/fuzz_pages.rs.
+//! the same pipeline, in the library, is crates/victor/tests/fuzz_pages.rs.
 
 mod common;
 

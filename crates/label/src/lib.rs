@@ -13,8 +13,10 @@
 //! - `labeler`: pages to marginals to labels ([`Labeler`]), by threshold on P(other) (Victor
 //!   section 5.2), by Viterbi, or by the threshold of each page that maximises its expected F1;
 //! - `expected`: that expected-F1 decoding ([`expected_f1`], [`decide_expected`]);
-//! - `render`: labelled blocks back to text ([`render_text`]), and the output formats;
-//! - `linearize`: Kitten's lists and tables in the text output (`--linearize`);
+//! - `text`: labelled blocks back to text ([`render_text`]), joined as the page had them (the
+//!   output formats that carry more are the facade's, `victor::output`);
+//! - `linearize`: Kitten's lists and tables in the text output ([`render_text_with`],
+//!   `--linearize`);
 //! - `markdown`: the kept blocks as Markdown with the page's structure ([`render_markdown`]).
 //! - `metadata`: a page's title, author, date, site name and canonical URL ([`metadata()`]);
 //! - `confidence`: how far to trust a page's extraction ([`confidence()`]).
@@ -34,7 +36,7 @@ mod labeler;
 mod linearize;
 mod markdown;
 mod metadata;
-mod render;
+mod text;
 
 pub use bundle::{
     BUNDLE_FORMAT, BundleError, BundleMeta, DataInfo, DecodingRecommendation, META_FILE,
@@ -46,12 +48,10 @@ pub use expected::{
     ExpectedScratch, MIN_WORDS_GRID, calibration_grid, decide_expected, expected_f1, page_threshold,
 };
 pub use labeler::{LabelError, LabeledPage, Labeler, Scratch};
+pub use linearize::{TextOptions, render_text_with};
 pub use markdown::{MarkdownOptions, render_markdown};
 pub use metadata::{Metadata, metadata};
-pub use render::{
-    CSV_HEADER, JsonlMeta, TextOptions, render_html, render_text, render_text_with, write_csv,
-    write_jsonl,
-};
+pub use text::render_text;
 /// The label vocabulary and the threshold decision, from `victor-core`: the types of this
 /// crate's API.
 pub use victor_core::{

@@ -1,7 +1,7 @@
 //! Kitten's treatment of lists and tables in the text output (seed `003`, section 3;
 //! `victor label --format text --linearize`).
 //!
-//! The kept text is first cut into lines as [`crate::render::render_text`] cuts it, then:
+//! The kept text is first cut into lines as [`crate::render_text`] cuts it, then:
 //!
 //! - lists (3.2): only one-level lists (`ul`, `ol`, `dl` without a list inside or around
 //!   them). A list made only of links drops its items of fewer than five words (3.2.1). A list
@@ -21,10 +21,10 @@
 
 use rustc_hash::FxHashMap;
 use victor_core::Label;
+use victor_features::Page;
 use victor_features::Tag;
-use victor_features::{Block, Page};
 
-use crate::render::Line;
+use crate::text::{Line, marker, render_text, text_lines};
 use victor_features::within::ItemAt;
 
 /// The structure every element belongs to, found in one pass over the elements from the root.
@@ -91,37 +91,6 @@ fn places(page: &Page) -> (Vec<Place>, Vec<bool>) {
         }
     }
     (p, nested)
-}
-
-/// The `title` of the `<abbr>` or `<acronym>` whose text is block `b` (its start tag is the
-/// last tag before the block's text in the decoded document).
-pub(crate) fn abbr_title<'d>(doc: &'d str, page: &Page, b: &Block) -> Option<&'d str> {
-    let el = page.element(b.parent);
-    if el.tag != Tag::ABBR && el.tag != Tag::ACRONYM {
-        return None;
-    }
-    let before = doc.get(..b.source.start as usize)?;
-    let open = before.rfind('<')?;
-    let tag = before.get(open..)?;
-    let lower = tag.to_ascii_lowercase();
-    if !(lower.starts_with("<abbr") || lower.starts_with("<acronym")) {
-        return None;
-    }
-    let at = lower.find("title")?;
-    let rest = tag
-        .get(at + 5..)?
-        .trim_start()
-        .strip_prefix('=')?
-        .trim_start();
-    let value = match rest.chars().next()? {
-        q @ ('"' | '\'') => {
-            let body = rest.get(1..)?;
-            body.get(..body.find(q)?)?
-        }
-        _ => rest.get(..rest.find(|c: char| c.is_whitespace() || c == '>')?)?,
-    };
-    let value = value.trim();
-    (!value.is_empty()).then_some(value)
 }
 
 fn ends_with_any(s: &str, marks: &[char]) -> bool {
@@ -276,6 +245,28 @@ fn table_rows(
     Some(out)
 }
 
+/// Options of [`render_text_with`].
+#[derive(Clone, Copy, Debug, Default)]
+pub struct TextOptions<'a> {
+    /// Start each line with CleanEval's `<h>`, `<p>` or `<l>`.
+    pub markers: bool,
+    /// Write lists and data tables as Kitten does (this module); the decoded document
+    /// the page was segmented from (for the titles of `<abbr>` and `<acronym>`).
+    pub linearize: Option<&'a str>,
+}
+
+/// Appends the kept text of a page to `out` as [`render_text`] does, or linearized as
+/// this module describes.
+pub fn render_text_with(page: &Page, labels: &[Label], opts: TextOptions<'_>, out: &mut String) {
+    match opts.linearize {
+        None => render_text(page, labels, opts.markers, out),
+        Some(doc) => {
+            let lines = text_lines(page, labels, Some(doc));
+            linearize(page, labels, lines, opts.markers, out);
+        }
+    }
+}
+
 /// Writes the lines, linearized (see the module docs), to `out`.
 pub(crate) fn linearize(
     page: &Page,
@@ -404,7 +395,7 @@ pub(crate) fn linearize(
     let n = written.len();
     for (x, (text, first, label)) in written.into_iter().enumerate() {
         if markers && let Some(b) = page.blocks.get(first) {
-            out.push_str(crate::render::marker(page, b, label));
+            out.push_str(marker(page, b, label));
         }
         out.push_str(&text);
         if label == Label::Header && x + 1 < n && !ends_with_any(&text, &['.', '?', '!', ':', ';'])
@@ -429,7 +420,6 @@ fn full_stop(item: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::render::{TextOptions, render_text_with};
 
     fn lin(html: &str) -> String {
         let page = victor_features::segment(html).expect("segment");

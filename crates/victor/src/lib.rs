@@ -34,6 +34,7 @@
 
 mod http;
 pub mod models;
+pub mod output;
 pub mod warc;
 
 use std::path::Path;

@@ -9,12 +9,10 @@ use std::sync::{Mutex, PoisonError};
 use anyhow::Context;
 use clap::ValueEnum;
 use rayon::prelude::*;
+use victor::output::{CSV_HEADER, JsonlMeta, render_html, write_csv, write_jsonl};
 use victor::{Cleaner, Page};
 use victor_features::DEFAULT_MAX_BLOCKS;
-use victor_label::LabeledPage;
-use victor_label::{
-    CSV_HEADER, JsonlMeta, TextOptions, render_html, render_text_with, write_csv, write_jsonl,
-};
+use victor_label::{LabeledPage, TextOptions, render_text_with};
 
 use crate::util::{inputs, interrupt, model, output, progress};
 
@@ -181,22 +179,24 @@ struct Md<'a> {
     url: Option<&'a str>,
 }
 
+/// Renders a labelled page in the job's format; `fields` go first in a JSON line (a WARC
+/// record's).
 fn render(
-    format: Format,
-    linearize: bool,
+    job: Job<'_>,
     md: Md<'_>,
     source: &str,
+    fields: &[(&str, Option<&str>)],
     lp: &LabeledPage<'_>,
-    decoding: &str,
     out: &mut Vec<u8>,
 ) -> anyhow::Result<()> {
     let page = &lp.processed.page;
+    let format = job.format;
     match format {
         Format::Text | Format::Cleaneval => {
             let mut s = String::new();
             let opts = TextOptions {
                 markers: format == Format::Cleaneval,
-                linearize: linearize.then_some(lp.processed.decoded.text.as_ref()),
+                linearize: job.linearize.then_some(lp.processed.decoded.text.as_ref()),
             };
             render_text_with(page, &lp.labels, opts, &mut s);
             out.extend_from_slice(s.as_bytes());
@@ -208,8 +208,9 @@ fn render(
                 JsonlMeta {
                     source,
                     language: lp.processed.table.language,
-                    decoding,
+                    decoding: job.decoding_name,
                     markdown: markdown.as_deref(),
+                    fields,
                 },
                 page,
                 &lp.labels,
@@ -310,12 +311,13 @@ pub(super) struct Job<'a> {
     pub(super) decoding_name: &'a str,
 }
 
-/// Labels and renders one page into `buf` (cleared first); an error is the reason the failure
-/// report gives.
+/// Labels and renders one page into `buf` (cleared first), `fields` first in a JSON line; an
+/// error is the reason the failure report gives.
 fn label_html(
     cleaner: &Cleaner,
     page: Page<'_>,
     source: &str,
+    fields: &[(&str, Option<&str>)],
     job: Job<'_>,
     buf: &mut Vec<u8>,
 ) -> Result<(), String> {
@@ -328,15 +330,7 @@ fn label_html(
                 emphasis: job.emphasis,
                 url: page.url,
             };
-            render(
-                job.format,
-                job.linearize,
-                md,
-                source,
-                lp,
-                job.decoding_name,
-                buf,
-            )
+            render(job, md, source, fields, lp, buf)
         })
         .map_err(|e| describe(&e))?
         .map_err(|e| e.to_string())
@@ -355,7 +349,7 @@ fn label_page(
         html: &bytes,
         ..Page::default()
     };
-    label_html(cleaner, page, &source, job, buf)
+    label_html(cleaner, page, &source, &[], job, buf)
 }
 
 /// A page that failed, with the reason the report gives.

@@ -9,7 +9,7 @@
 //! ([`MarkdownOptions::links`]), resolved against the page's `<base href>` and address. A
 //! structure renders as soon as one of its blocks is kept, whatever its siblings were labelled.
 //!
-//! Blocks are joined exactly as the text output joins them (`crate::render`), so the Markdown's
+//! Blocks are joined exactly as the text output joins them (`crate::text`), so the Markdown's
 //! text, markup removed, is the text output's word for word: where the text output starts a
 //! new line, the Markdown starts a new paragraph, list item, row or cell, or (inside a heading,
 //! a cell or a list item's line) puts a space. Text that Markdown would read as syntax is
@@ -28,7 +28,7 @@ use victor_core::Label;
 use victor_features::within::Within;
 use victor_features::{Block, Page, Props, Tag};
 
-use crate::render::{Join, kept_joins};
+use crate::text::{Join, kept_joins};
 use escape::{Esc, longest_backtick_run, push_escaped};
 use structure::{Kind, Structure};
 

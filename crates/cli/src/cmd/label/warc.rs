@@ -13,7 +13,6 @@ use victor::{Cleaner, Page};
 
 use super::{Args, Format, Input, Job, StdoutState, label_html, thread_pool, to_stdout};
 use crate::util::{inputs, interrupt, output};
-use victor_features::within::Within;
 
 /// Records labelled together on the pool (bounded, so memory stays flat).
 const CHUNK: usize = 256;
@@ -87,14 +86,14 @@ enum Failure {
     Failed(String),
 }
 
-/// A record's page decoded, labelled and rendered, with the WARC fields added to a JSON line.
+/// A record's page decoded, labelled and rendered, with the record's WARC fields first in a
+/// JSON line.
 fn label_record(
     cleaner: &Cleaner,
     rec: &Record,
     file: &str,
     job: Job<'_>,
 ) -> Result<Vec<u8>, Failure> {
-    let format = job.format;
     let page = html_page(rec).map_err(|_| Failure::Failed("not an HTML page".into()))?;
     let body = page.decoded().map_err(|e| Failure::Broken(e.to_string()))?;
     let uri = rec.header("WARC-Target-URI");
@@ -105,21 +104,9 @@ fn label_record(
         charset: page.charset,
         url: uri,
     };
-    label_html(cleaner, p, &source, job, &mut buf).map_err(Failure::Failed)?;
-    if matches!(format, Format::Jsonl | Format::JsonlText) && buf.first() == Some(&b'{') {
-        // The page's object, with the record's fields first (their capitalised names sort
-        // before the lower-case ones, keeping the keys in order).
-        let mut line = Vec::with_capacity(buf.len() + 160);
-        line.push(b'{');
-        for key in ["WARC-Date", "WARC-Record-ID", "WARC-Target-URI"] {
-            let value = serde_json::to_string(&rec.header(key))
-                .map_err(|e| Failure::Failed(e.to_string()))?;
-            line.extend_from_slice(format!("{key:?}:{value},").as_bytes());
-        }
-        // `buf` starts with `{`, checked above.
-        line.extend_from_slice(buf.within(1..));
-        buf = line;
-    }
+    // Their capitalised names sort before the page's lower-case keys, keeping the keys in order.
+    let fields = ["WARC-Date", "WARC-Record-ID", "WARC-Target-URI"].map(|k| (k, rec.header(k)));
+    label_html(cleaner, p, &source, &fields, job, &mut buf).map_err(Failure::Failed)?;
     Ok(buf)
 }
 

@@ -20,9 +20,10 @@ use std::time::Instant;
 use proptest::prelude::*;
 use proptest::sample::Index;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestRng, TestRunner};
+use victor::output::{JsonlMeta, render_html, write_csv, write_jsonl};
 use victor_core::Label;
+use victor_label::render_text;
 use victor_label::{Decoding, Labeler, Model, Threshold};
-use victor_label::{JsonlMeta, render_html, render_text, write_csv, write_jsonl};
 
 /// Largest seed page taken whole (bytes): longer shared pages are cut, to keep cases quick.
 const MAX_SEED_BYTES: usize = 120_000;
@@ -295,6 +296,7 @@ fn pipeline(labeler: &mut Labeler<'_>, bytes: &[u8]) -> Result<(), TestCaseError
                 language: lp.processed.table.language,
                 decoding: "threshold 0.5",
                 markdown: None,
+                fields: &[],
             };
             write_jsonl(&mut out, meta, page, &lp.labels, &lp.probs, blocks)
                 .map_err(|e| TestCaseError::fail(format!("jsonl: {e}")))?;

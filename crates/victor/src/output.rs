@@ -1,185 +1,31 @@
-//! Turning labelled blocks back into text, and the output formats of `victor label`.
-//!
-//! Kept blocks (header or text) are joined the way the page had them: with a space where the
-//! page had white space (or dropped text) between them, glued where it had none (`<b>W</b>ord`),
-//! and on a new line where a block-level tag or a `<br>` intervened, or where the label changes
-//! between header and text. So the text output holds one paragraph a line, no word glued to its
-//! neighbour and none split.
+//! The output formats of `victor label`, for any program that writes them: a labelled page as
+//! one JSON line ([`write_jsonl`], with fields of the caller's before the page's own, as the
+//! WARC reader adds the record's), as CSV rows ([`write_csv`], under [`CSV_HEADER`]), or as its
+//! own HTML with every block highlighted by its label ([`render_html`]). The plain text and
+//! Markdown are [`crate::Cleaner::clean`]'s and [`crate::MarkdownStyle::render`]'s.
 
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use serde::Serialize;
 use serde::ser::SerializeSeq;
-
-use victor_core::Label;
-use victor_features::{Block, Page};
-use victor_features::{Props, Tag};
-
-use victor_core::Probs;
+use victor_core::{Label, Probs};
 use victor_features::within::Within;
-
-/// How a kept block connects to the previous kept block.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Join {
-    Glue,
-    Space,
-    Line,
-}
-
-fn join_between(page: &Page, blocks: &[Block], prev: usize, next: usize, labels: &[Label]) -> Join {
-    let mut join = Join::Glue;
-    for (k, b) in blocks.iter().enumerate().take(next + 1).skip(prev + 1) {
-        for s in page.block_splits(b) {
-            if s.tag == Tag::BR || s.tag.is(Props::BLOCK) {
-                return Join::Line;
-            }
-        }
-        if b.space_before || (k < next && labels.get(k).is_some_and(|l| !l.is_content())) {
-            join = Join::Space;
-        }
-    }
-    if labels.get(prev) != labels.get(next) {
-        return Join::Line;
-    }
-    join
-}
-
-/// The paragraph marker of CleanEval's gold standard for a paragraph starting at `block`.
-pub(crate) fn marker(page: &Page, block: &Block, label: Label) -> &'static str {
-    if label == Label::Header {
-        return "<h>";
-    }
-    if page.ancestors(block.parent).any(|(_, e)| e.tag == Tag::LI) {
-        "<l>"
-    } else {
-        "<p>"
-    }
-}
+use victor_features::{Block, Page, Tag};
+use victor_label::render_text;
 
 /// Checks, in debug builds, that `labels` and `probs` hold one entry a block, as a labeler's
 /// output does. The rendering functions are public and take slices a caller could get wrong:
 /// a release build renders a block without an entry as `other` with P(other) = 1, the label
 /// that keeps nothing.
 #[track_caller]
-fn debug_check_lengths(page: &Page, labels: &[Label], probs: Option<&[Probs]>) {
+fn debug_check_lengths(page: &Page, labels: &[Label], probs: &[Probs]) {
     debug_assert_eq!(labels.len(), page.blocks.len(), "one label a block");
-    if let Some(probs) = probs {
-        debug_assert_eq!(
-            probs.len(),
-            page.blocks.len(),
-            "one probability triple a block"
-        );
-    }
-}
-
-/// Options of [`render_text_with`].
-#[derive(Clone, Copy, Debug, Default)]
-pub struct TextOptions<'a> {
-    /// Start each line with CleanEval's `<h>`, `<p>` or `<l>`.
-    pub markers: bool,
-    /// Write lists and data tables as Kitten does (`crate::linearize`); the decoded document
-    /// the page was segmented from (for the titles of `<abbr>` and `<acronym>`).
-    pub linearize: Option<&'a str>,
-}
-
-/// Appends the kept text of a page to `out` as [`render_text`] does, or linearized as
-/// `crate::linearize` describes.
-pub fn render_text_with(page: &Page, labels: &[Label], opts: TextOptions<'_>, out: &mut String) {
-    match opts.linearize {
-        None => render_text(page, labels, opts.markers, out),
-        Some(doc) => {
-            let lines = text_lines(page, labels, Some(doc));
-            crate::linearize::linearize(page, labels, lines, opts.markers, out);
-        }
-    }
-}
-
-/// One output line of the kept text, with the block it starts at and its label.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Line {
-    /// The text.
-    pub text: String,
-    /// Its first block.
-    pub first: usize,
-    /// The label of its blocks.
-    pub label: Label,
-}
-
-/// The kept text as lines, joined as [`render_text`] joins them; with `doc`, the title of an
-/// `<abbr>` or `<acronym>` follows its text in parentheses (Kitten, seed 003, section 3.3).
-pub(crate) fn text_lines(page: &Page, labels: &[Label], doc: Option<&str>) -> Vec<Line> {
-    let mut lines: Vec<Line> = Vec::new();
-    for (i, l, join) in kept_joins(page, labels) {
-        match (join, lines.last_mut()) {
-            (Join::Line, _) | (_, None) => lines.push(Line {
-                text: String::new(),
-                first: i,
-                label: l,
-            }),
-            (Join::Space, Some(line)) => line.text.push(' '),
-            (Join::Glue, Some(_)) => {}
-        }
-        if let (Some(line), Some(b)) = (lines.last_mut(), page.blocks.get(i)) {
-            line.text.push_str(page.block_text(b));
-            if let Some(title) = doc.and_then(|d| crate::linearize::abbr_title(d, page, b)) {
-                line.text.push_str(" (");
-                line.text.push_str(title);
-                line.text.push(')');
-            }
-        }
-    }
-    lines
-}
-
-/// The kept (content) blocks of a page in order, each with its label and how it joins the kept
-/// block before it (the first one starts a line).
-pub(crate) fn kept_joins<'a>(
-    page: &'a Page,
-    labels: &'a [Label],
-) -> impl Iterator<Item = (usize, Label, Join)> + 'a {
-    let blocks = &page.blocks;
-    let mut prev: Option<usize> = None;
-    (0..blocks.len()).filter_map(move |i| {
-        let l = labels.get(i).copied().unwrap_or(Label::Other);
-        if !l.is_content() {
-            return None;
-        }
-        let join = match prev {
-            None => Join::Line,
-            Some(p) => join_between(page, blocks, p, i, labels),
-        };
-        prev = Some(i);
-        Some((i, l, join))
-    })
-}
-
-/// Appends the kept text of a page to `out`: one paragraph a line; with `markers`, each line
-/// starts with CleanEval's `<h>`, `<p>` or `<l>`.
-pub fn render_text(page: &Page, labels: &[Label], markers: bool, out: &mut String) {
-    let mut any = false;
-    for (i, l, join) in kept_joins(page, labels) {
-        let Some(b) = page.blocks.get(i) else {
-            continue;
-        };
-        match join {
-            Join::Line => {
-                if any {
-                    out.push('\n');
-                }
-                if markers {
-                    out.push_str(marker(page, b, l));
-                }
-            }
-            Join::Space => out.push(' '),
-            Join::Glue => {}
-        }
-        out.push_str(page.block_text(b));
-        any = true;
-    }
-    if any {
-        out.push('\n');
-    }
+    debug_assert_eq!(
+        probs.len(),
+        page.blocks.len(),
+        "one probability triple a block"
+    );
 }
 
 /// Where a page came from and how it was decoded: the fields of a `--format jsonl` line beside
@@ -192,18 +38,23 @@ pub struct JsonlMeta<'a> {
     pub language: Option<&'a str>,
     /// The decoding that chose the labels (`expected-f1`, `threshold 0.7`, `viterbi`).
     pub decoding: &'a str,
-    /// The page's Markdown (`crate::render_markdown`), written as a `markdown` field when given
-    /// (without its last line break).
+    /// The page's Markdown ([`crate::MarkdownStyle::render`]), written as a `markdown` field
+    /// when given (without its last line break).
     pub markdown: Option<&'a str>,
+    /// Fields written before the page's own, in this order, each a string or `null` (`victor
+    /// label` over WARC files gives the record's `WARC-Date`, `WARC-Record-ID` and
+    /// `WARC-Target-URI`: capitalised names sort before the page's keys, so the object's keys
+    /// stay in order). Names must differ from the page's.
+    pub fields: &'a [(&'a str, Option<&'a str>)],
 }
 
 /// One page as a JSON object on one line (`--format jsonl` with `blocks`, `--format jsonl-text`
-/// without): the meta fields, the page's title, its kept text as [`render_text`] writes it
-/// (without the last line break; `""` when nothing is kept) and, with `blocks`, every block with
-/// its text, offsets, label and marginals.
+/// without): the caller's [`JsonlMeta::fields`], then the meta fields, the page's metadata, its
+/// kept text as [`render_text`] writes it (without the last line break; `""` when nothing is
+/// kept) and, with `blocks`, every block with its text, offsets, label and marginals.
 ///
 /// Serialized straight from the page, block after block, with no intermediate JSON tree, which
-/// would take several times the page's memory on a page of many blocks. Keys come in
+/// would take several times the page's memory on a page of many blocks. The page's keys come in
 /// alphabetical order.
 pub fn write_jsonl(
     out: &mut dyn Write,
@@ -213,14 +64,15 @@ pub fn write_jsonl(
     probs: &[Probs],
     blocks: bool,
 ) -> io::Result<()> {
-    debug_check_lengths(page, labels, Some(probs));
+    debug_check_lengths(page, labels, probs);
     let mut text = String::new();
     render_text(page, labels, false, &mut text);
-    let md = crate::metadata::metadata(page, labels);
+    let md = victor_label::metadata(page, labels);
     let obj = JsonPage {
+        fields: Fields(meta.fields),
         author: md.author.as_deref(),
         canonical: md.canonical.as_deref(),
-        confidence: crate::confidence::confidence(page, labels, probs),
+        confidence: victor_label::confidence(page, labels, probs),
         date: md.date.as_deref(),
         sitename: md.sitename.as_deref(),
         blocks: blocks.then_some(JsonBlocks {
@@ -240,9 +92,12 @@ pub fn write_jsonl(
     out.write_all(b"\n")
 }
 
-/// The object `write_jsonl` writes (fields in alphabetical order, as they appear).
+/// The object `write_jsonl` writes (the caller's fields, then the page's in alphabetical
+/// order, as they appear).
 #[derive(Serialize)]
 struct JsonPage<'a> {
+    #[serde(flatten)]
+    fields: Fields<'a>,
     author: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     blocks: Option<JsonBlocks<'a>>,
@@ -261,6 +116,15 @@ struct JsonPage<'a> {
     source: &'a str,
     text: &'a str,
     title: Option<&'a str>,
+}
+
+/// The caller's fields of a JSON line, as entries of its object.
+struct Fields<'a>(&'a [(&'a str, Option<&'a str>)]);
+
+impl Serialize for Fields<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_map(self.0.iter().map(|(k, v)| (k, v)))
+    }
 }
 
 /// A page's blocks as a JSON array, serialized one block at a time.
@@ -318,7 +182,7 @@ pub fn write_csv(
     labels: &[Label],
     probs: &[Probs],
 ) -> csv::Result<()> {
-    debug_check_lengths(page, labels, Some(probs));
+    debug_check_lengths(page, labels, probs);
     let mut num = String::new();
     for (i, b) in page.blocks.iter().enumerate() {
         let p = probs.get(i).copied().unwrap_or([0.0, 0.0, 1.0]);
@@ -389,7 +253,7 @@ fn injection_point(doc: &str, limit: usize) -> usize {
 /// as a static picture of what victor kept. The tags victor adds go inside `<head>` (or after
 /// the doctype), never before the doctype.
 pub fn render_html(doc: &str, page: &Page, labels: &[Label], probs: &[Probs]) -> String {
-    debug_check_lengths(page, labels, Some(probs));
+    debug_check_lengths(page, labels, probs);
     let mut out = String::with_capacity(doc.len() + page.blocks.len() * 120 + 1024);
     let first_block = page
         .blocks
@@ -449,39 +313,6 @@ mod tests {
 
     fn page(html: &str) -> Page {
         victor_features::segment(html).expect("segments")
-    }
-
-    #[test]
-    fn joins_blocks_as_the_page_had_them() {
-        let p = page(
-            "<h1>Title</h1><p>Hello <b>W</b>ord and <a>a link</a>, more.</p><div>menu</div><p>Next<br>line</p>",
-        );
-        let texts: Vec<&str> = p.blocks.iter().map(|b| p.block_text(b)).collect();
-        assert_eq!(
-            texts,
-            [
-                "Title", "Hello", "W", "ord and", "a link", ", more.", "menu", "Next", "line"
-            ]
-        );
-        use Label::*;
-        let labels = [Header, Text, Text, Text, Other, Text, Other, Text, Text];
-        let mut s = String::new();
-        render_text(&p, &labels, false, &mut s);
-        assert_eq!(s, "Title\nHello Word and , more.\nNext\nline\n");
-        let mut s = String::new();
-        render_text(&p, &labels, true, &mut s);
-        assert_eq!(s, "<h>Title\n<p>Hello Word and , more.\n<p>Next\n<p>line\n");
-        let mut s = String::new();
-        render_text(&p, &[Other; 9], false, &mut s);
-        assert_eq!(s, "");
-    }
-
-    #[test]
-    fn list_items_get_l_markers() {
-        let p = page("<ul><li>one</li><li>two</li></ul>");
-        let mut s = String::new();
-        render_text(&p, &[Label::Text, Label::Text], true, &mut s);
-        assert_eq!(s, "<l>one\n<l>two\n");
     }
 
     #[test]
@@ -547,6 +378,7 @@ mod tests {
             language: Some("eng"),
             decoding: "threshold 0.5",
             markdown: None,
+            fields: &[],
         };
         let line = |blocks| {
             let mut out = Vec::new();
@@ -577,5 +409,35 @@ mod tests {
         write_jsonl(&mut out, meta, &p, &[Label::Other; 5], &probs, false).expect("writes");
         let v: serde_json::Value = serde_json::from_slice(&out).expect("JSON");
         assert_eq!(v["text"], "");
+    }
+
+    #[test]
+    fn a_callers_fields_come_first_in_the_order_given() {
+        let p = page("<p>Body text.</p>");
+        let fields = [("WARC-Date", Some("2024-01-01")), ("WARC-Record-ID", None)];
+        let meta = JsonlMeta {
+            source: "a.html",
+            language: None,
+            decoding: "viterbi",
+            markdown: None,
+            fields: &fields,
+        };
+        let mut out = Vec::new();
+        write_jsonl(
+            &mut out,
+            meta,
+            &p,
+            &[Label::Text],
+            &[[0.0, 1.0, 0.0]],
+            false,
+        )
+        .expect("writes");
+        let s = String::from_utf8(out).expect("utf-8");
+        assert!(
+            s.starts_with("{\"WARC-Date\":\"2024-01-01\",\"WARC-Record-ID\":null,\"author\":"),
+            "{s}"
+        );
+        let v: serde_json::Value = serde_json::from_str(&s).expect("one JSON object");
+        assert_eq!(v["text"], "Body text.");
     }
 }
