@@ -10,7 +10,7 @@ use anyhow::Context;
 use clap::ValueEnum;
 use rayon::prelude::*;
 use victor::output::{CSV_HEADER, JsonlMeta, render_html, write_csv, write_jsonl};
-use victor::{Cleaner, Page};
+use victor::{Cleaner, Collect, Page};
 use victor_features::DEFAULT_MAX_BLOCKS;
 use victor_label::{LabeledPage, TextOptions, render_text_with};
 
@@ -311,6 +311,17 @@ pub(super) struct Job<'a> {
     pub(super) decoding_name: &'a str,
 }
 
+impl Job<'_> {
+    /// What the parse must collect for this output: links for Markdown links, the head for the
+    /// metadata of the JSON formats; plain text needs neither.
+    fn collect(&self) -> Collect {
+        Collect {
+            links: self.links,
+            head: matches!(self.format, Format::Jsonl | Format::JsonlText),
+        }
+    }
+}
+
 /// Labels and renders one page into `buf` (cleared first), `fields` first in a JSON line; an
 /// error is the reason the failure report gives.
 fn label_html(
@@ -323,7 +334,7 @@ fn label_html(
 ) -> Result<(), String> {
     buf.clear();
     cleaner
-        .with_labeled(page, |lp| {
+        .with_labeled_collecting(page, job.collect(), |lp| {
             let md = Md {
                 field: job.markdown,
                 links: job.links,
