@@ -75,6 +75,13 @@ def test_str_input_and_decodings():
         want = cli_jsonl([page], *flag)[0]
         assert victor.Cleaner(**kw).clean(page.read_bytes()) == want["text"], kw
     assert victor.Cleaner(threshold=0.5).decoding == "threshold 0.5"
+    # A decoding's name reads back, as the victor command's choices read it.
+    c = victor.Cleaner(decoding="threshold 0.45")
+    assert c.decoding == "threshold 0.45"
+    assert victor.Cleaner(decoding=c.decoding).decoding == c.decoding
+    assert victor.Cleaner(decoding="expected-f1").decoding == "expected-f1"
+    with pytest.raises(ValueError, match="threshold goes with"):
+        victor.Cleaner(decoding="viterbi", threshold=0.5)
 
 
 def test_model_folder_is_loaded():
