@@ -227,7 +227,7 @@ fn h1_texts(page: &Page, labels: &[Label]) -> Vec<(String, bool)> {
                 if out.len() >= 8 {
                     break;
                 }
-                if aside(page, h) {
+                if aside(page, h, super::main_elem(page, labels)) {
                     continue;
                 }
                 out.push((h, page.block_text(b).to_string(), kept));
