@@ -366,14 +366,27 @@ pub(crate) fn clean_author(s: &str) -> Option<String> {
 /// its replies' and related items' (469 against 464 of 547).
 fn pub_date(page: &Page, labels: &[Label], ld: &LdFacts, url: Option<&str>) -> Option<String> {
     let head = &page.head;
-    let (shown, shown_update) = text_date(page, labels);
-    let found = head
-        .times
-        .iter()
-        .filter(|t| !aside(page, t.0, None))
-        .find_map(|t| date::machine(&t.1))
-        .or(shown)
-        .or(shown_update)
+    // The first `<time>` outside asides, its update's date aside when it shows one.
+    let mut time_update = None;
+    let mut time = None;
+    for t in head.times.iter().filter(|t| !aside(page, t.0, None)) {
+        let Some(d) = date::machine(&t.1) else {
+            continue;
+        };
+        if update_time(page, t.0) {
+            time_update = time_update.or(Some(d));
+            continue;
+        }
+        time = Some(d);
+        break;
+    }
+    // The dates written in the text only when no `<time>` gives the publication (the search
+    // costs).
+    let found = time
+        .or_else(|| {
+            let (shown, shown_update) = text_date(page, labels);
+            shown.or(time_update).or(shown_update)
+        })
         .or_else(|| ld.published.as_deref().and_then(date::machine))
         .or_else(|| head.published.as_deref().and_then(date::machine))
         .or_else(|| marked_date(page))
@@ -381,6 +394,45 @@ fn pub_date(page: &Page, labels: &[Label], ld: &LdFacts, url: Option<&str>) -> O
         .or_else(|| ld.modified.as_deref().and_then(date::machine))
         .or_else(|| head.modified.as_deref().and_then(date::machine));
     found.map(|d| d.iso())
+}
+
+/// Whether a text ends with an update word ("Updated", "Last updated:", "Updated on"): the
+/// date after it, in the next block, is an update's.
+fn ends_with_update(text: &str) -> bool {
+    let t = text.trim_end_matches([':', ' ', '\u{a0}']);
+    if t.len() > 40 {
+        return false;
+    }
+    let t = t.to_lowercase();
+    let t = t
+        .strip_suffix(" on")
+        .or_else(|| t.strip_suffix(" am"))
+        .unwrap_or(&t);
+    UPDATED.iter().any(|w| t.ends_with(w))
+}
+
+/// Whether a `<time>` element gives an update's date: its class says so (`updated`,
+/// `modified`, not with `published`: WordPress marks an unchanged post `published updated`),
+/// or its text or the text just before it does ("Updated <time>", "Last updated: <time>").
+fn update_time(page: &Page, elem: ElementId) -> bool {
+    let class = page.class_of(page.element(elem));
+    if (class.contains("updated") || class.contains("modified")) && !class.contains("publish") {
+        return true;
+    }
+    // The time's first block: blocks before it sit in elements opened before it.
+    let Some(k) = page.blocks.iter().position(|b| b.parent >= elem) else {
+        return false;
+    };
+    let before = k
+        .checked_sub(1)
+        .and_then(|i| page.blocks.get(i))
+        .is_some_and(|b| ends_with_update(page.block_text(b)));
+    let own = page.blocks.get(k).is_some_and(|b| {
+        let t = page.block_text(b).to_lowercase();
+        (b.parent == elem || page.ancestors(b.parent).any(|(a, _)| a == elem))
+            && UPDATED.iter().any(|w| t.starts_with(w))
+    });
+    before || own
 }
 
 /// A date in the text of an element marked `itemprop="datePublished"`.
@@ -415,9 +467,12 @@ const UPDATED: &[&str] = &[
 /// no other date give as theirs.
 fn text_date(page: &Page, labels: &[Label]) -> (Option<date::Date>, Option<date::Date>) {
     let mut updated = None;
+    let mut after_update = false;
     for i in near_top(page, labels) {
         let b = &page.blocks[i];
         let text = page.block_text(b);
+        // "Updated" alone, the date in the next block ("Updated <time>...</time>").
+        let follows_update = std::mem::replace(&mut after_update, ends_with_update(text));
         // Every date this looks for has a digit.
         if !text.bytes().any(|c| c.is_ascii_digit()) || text.split_whitespace().count() > 25 {
             continue;
@@ -432,6 +487,7 @@ fn text_date(page: &Page, labels: &[Label]) -> (Option<date::Date>, Option<date:
         };
         let copyright = first(COPYRIGHT).map_or(lower.len(), |c| c.0);
         let update = first(UPDATED).filter(|u| u.0 < copyright);
+        let update = if follows_update { Some((0, 0)) } else { update };
         let cut = update.map_or(copyright, |u| u.0);
         let published = lower.get(..cut).and_then(date::in_text);
         if published.is_none() && updated.is_some() {
