@@ -11,7 +11,9 @@ mod date;
 mod json_ld;
 mod title;
 
+use memchr::memmem;
 use serde::Serialize;
+use std::sync::LazyLock;
 use victor_core::Label;
 use victor_features::{ElementId, Mark, Page, Tag};
 
@@ -81,16 +83,38 @@ pub(crate) fn words(s: &str) -> Vec<String> {
         .collect()
 }
 
+/// Searchers for words in class and id attributes, built once (a `str::contains` builds its
+/// searcher on every call, and these run for every ancestor of many blocks).
+type Finders = LazyLock<Vec<memmem::Finder<'static>>>;
+
+/// The searchers of `words`.
+fn finders(words: &'static [&'static str]) -> Vec<memmem::Finder<'static>> {
+    words
+        .iter()
+        .map(|w| memmem::Finder::new(w.as_bytes()))
+        .collect()
+}
+
+/// Whether an element's class or id holds one of the words of `names`.
+fn named(page: &Page, e: &victor_features::Element, names: &[memmem::Finder<'static>]) -> bool {
+    let (c, i) = (page.class_of(e).as_bytes(), page.id_of(e).as_bytes());
+    (!c.is_empty() || !i.is_empty())
+        && names
+            .iter()
+            .any(|n| n.find(c).is_some() || n.find(i).is_some())
+}
+
 /// Whether an element or one of its ancestors is `tag`, or has a class or id holding one of
 /// `names`.
-fn within(page: &Page, elem: ElementId, tag: Option<Tag>, names: &[&str]) -> bool {
+fn within(
+    page: &Page,
+    elem: ElementId,
+    tag: Option<Tag>,
+    names: &[memmem::Finder<'static>],
+) -> bool {
     let e = page.element(elem);
-    let hit = |e: &victor_features::Element| {
-        tag.is_some_and(|t| e.tag == t) || {
-            let (c, i) = (page.class_of(e), page.id_of(e));
-            (!c.is_empty() || !i.is_empty()) && names.iter().any(|n| c.contains(n) || i.contains(n))
-        }
-    };
+    let hit =
+        |e: &victor_features::Element| tag.is_some_and(|t| e.tag == t) || named(page, e, names);
     hit(e) || page.ancestors(elem).any(|(_, e)| hit(e))
 }
 
@@ -103,6 +127,10 @@ const ASIDE: &[&str] = &[
     "reply",
     "recommend",
 ];
+static ASIDE_NAMES: Finders = LazyLock::new(|| finders(ASIDE));
+
+/// Class and id words of a byline's element.
+static BYLINE_NAMES: Finders = LazyLock::new(|| finders(&["author", "byline"]));
 
 /// Whether a block lies in comments, a footer, or a sidebar (whose dates and names are not the
 /// document's). `main` holds the elements of the first and the last block the labels keep: an
@@ -117,8 +145,7 @@ fn aside(page: &Page, elem: ElementId, main: Option<(ElementId, ElementId)>) -> 
         let hit = if e.tag == Tag::FOOTER {
             !page.ancestors(id).any(|(_, a)| a.tag == Tag::ARTICLE)
         } else {
-            let (c, i) = (page.class_of(e), page.id_of(e));
-            (!c.is_empty() || !i.is_empty()) && ASIDE.iter().any(|n| c.contains(n) || i.contains(n))
+            named(page, e, &ASIDE_NAMES)
         };
         if hit && !wraps(id) {
             return true;
@@ -202,6 +229,7 @@ const GENERIC: &[&str] = &[
 /// The authors: JSON-LD `author` names, `<meta name=author>`, an element marked
 /// `rel`/`itemprop="author"`, a byline block ("By ...", "Von ...", "Par ...").
 fn author(page: &Page, labels: &[Label], ld: &LdFacts, sitename: Option<&str>) -> Option<String> {
+    let main = main_elem(page, labels);
     // A declared author that is the site itself (an organization) gives way to a byline.
     let site = sitename.map(words);
     let names_site = |a: &String| site.as_ref().is_some_and(|s| *s == words(a));
@@ -215,7 +243,7 @@ fn author(page: &Page, labels: &[Label], ld: &LdFacts, sitename: Option<&str>) -
     }
     // Elements marked as the author: the first one's text outside comments.
     for &(elem, mark) in &page.head.marked {
-        if mark != Mark::Author || aside(page, elem, main_elem(page, labels)) {
+        if mark != Mark::Author || aside(page, elem, main) {
             continue;
         }
         let text = element_text(page, elem, 12);
@@ -250,6 +278,7 @@ fn element_text(page: &Page, elem: ElementId, max_words: usize) -> String {
 /// A byline among the blocks near the top of the content: a short block that starts with a
 /// byline word, or sits in an element whose class names the author or byline.
 fn byline(page: &Page, labels: &[Label]) -> Option<String> {
+    let main = main_elem(page, labels);
     let range = near_top(page, labels);
     for i in range {
         let b = &page.blocks[i];
@@ -281,16 +310,16 @@ fn byline(page: &Page, labels: &[Label]) -> Option<String> {
                     rest
                 };
                 if let Some(a) = clean_author(name)
-                    && !aside(page, b.parent, main_elem(page, labels))
+                    && !aside(page, b.parent, main)
                 {
                     return Some(a);
                 }
             }
         }
         if n <= 5
-            && within(page, b.parent, None, &["author", "byline"])
+            && within(page, b.parent, None, &BYLINE_NAMES)
             && let Some(a) = clean_author(text)
-            && !aside(page, b.parent, main_elem(page, labels))
+            && !aside(page, b.parent, main)
         {
             return Some(a);
         }

@@ -211,6 +211,7 @@ fn overlap(a: &str, b: &str) -> f64 {
 /// The texts of the page's `h1` elements outside comments and footers, in document order
 /// (at most 8), the first one whose blocks the labels keep first.
 fn h1_texts(page: &Page, labels: &[Label]) -> Vec<(String, bool)> {
+    let main = super::main_elem(page, labels);
     let mut out: Vec<(ElementId, String, bool)> = Vec::new();
     if !page.elements.iter().any(|e| e.tag == Tag::H1) {
         return Vec::new();
@@ -246,7 +247,7 @@ fn h1_texts(page: &Page, labels: &[Label]) -> Vec<(String, bool)> {
                 if out.len() >= 8 {
                     break;
                 }
-                if aside(page, h, super::main_elem(page, labels)) {
+                if aside(page, h, main) {
                     continue;
                 }
                 out.push((h, page.block_text(b).to_string(), kept));
