@@ -18,6 +18,16 @@ summed over the pages (micro over snippets): P = tp/(tp+fp), R = tp/(tp+fn), F1 
 A page is "collapsed" when it has `with` snippets and the output keeps none (the snippet analogue
 of F1 < .5). Their CSVs have snippet_* columns instead of the macro/micro ones.
 
+WCXB-style sets (a manifest whose entries carry `page_type`; e.g. shared/data/wcxb, pages stored as
+`.html.gz`) are scored with WCXB's own measure by calling shared/checks/score_wcxb.py (bag-of-words
+F1 over lowercased `\w+` words per page, averaged over pages), overall and per page type, with the
+count of collapsed pages (F1 < .5) per type. The script is looked for in $VICTOR_CHECKS, then in
+the set's ../../checks, then in ../shared/checks beside the project; without it such a set is
+refused. Their CSVs have per-type columns (F1:<type>, P:<type>, R:<type>, lt_0.5:<type>,
+pages:<type>) and no micro figures; their pages CSV has a page_type column.
+A page file whose bytes start with the gzip magic number is decompressed before any tool gets it
+(victor does the same); MB and pages/s count the decompressed HTML.
+
 Tools (--tools, comma-separated; default all):
   victor                 `victor label --format text --jobs 1 --out DIR --files-from LIST [--model M]`
                          (output DIR/<html file stem>.txt); one run per --victor-model
@@ -27,6 +37,10 @@ Tools (--tools, comma-separated; default all):
   trafilatura-recall     the same with favor_recall=True
   trafilatura-nocomments the same with include_comments=False, include_tables=True: the setting of
                          trafilatura's own evaluation (the figures of the trafilatura-eval README)
+  rs-trafilatura         rs_trafilatura.extract_bytes(bytes, url=URL).main_content with its defaults
+                         (Rust, page-type profiles; URL = the manifest's `url` when the set has one,
+                         as its README's quick start passes it: it feeds its page-type classifier;
+                         --decoding sniff: extract(string, url=URL))
   readability            readability-lxml Document(page).summary(), then the text of that HTML
   justext                jusText paragraphs not marked boilerplate; stoplist from the set's `lang`
                          (ISO 639-1); when the set has none (snippet sets; some manifest pages),
@@ -125,6 +139,7 @@ SCRIPT = Path(__file__).resolve()
 PIP_VERSION = "26.3"
 REQUIREMENTS = """\
 trafilatura==2.3.1
+rs-trafilatura==0.1.1
 readability-lxml==0.9
 jusText==3.0.2
 boilerpy3==1.0.7
@@ -158,6 +173,7 @@ PEERS = [
     "trafilatura-precision",
     "trafilatura-recall",
     "trafilatura-nocomments",
+    "rs-trafilatura",
     "readability",
     "justext",
     "boilerpy3",
@@ -170,6 +186,7 @@ PACKAGE_OF = {
     "trafilatura-precision": "trafilatura",
     "trafilatura-recall": "trafilatura",
     "trafilatura-nocomments": "trafilatura",
+    "rs-trafilatura": "rs-trafilatura",
     "readability": "readability-lxml",
     "justext": "jusText",
     "boilerpy3": "boilerpy3",
@@ -404,6 +421,31 @@ def sniff_decode(raw: bytes) -> str:
     return raw.decode("cp1252", "replace")
 
 
+def read_page(path) -> bytes:
+    """The bytes of a page file, gunzipped when they start with the gzip magic number (as victor
+    reads pages: `page.html.gz`)."""
+    with open(path, "rb") as f:
+        raw = f.read()
+    if raw[:2] == b"\x1f\x8b":
+        import gzip
+
+        raw = gzip.decompress(raw)
+    return raw
+
+
+def out_stem(path: Path) -> str:
+    """The name victor gives the output of a page file: its file name without `.gz` and without
+    its extension (`html/0001.html.gz` -> `0001`; victor's page_stem).
+
+    >>> out_stem(Path("html/0001.html.gz")), out_stem(Path("a/b.htm")), out_stem(Path("x.GZ"))
+    ('0001', 'b', 'x')
+    """
+    name = path.name
+    if name.lower().endswith(".gz"):
+        name = name[:-3]
+    return Path(name).stem or "page"
+
+
 BLOCK_TAGS = frozenset(
     """address article aside blockquote body br caption center dd details dialog dir div dl dt
     fieldset figcaption figure footer form frame frameset h1 h2 h3 h4 h5 h6 header hgroup hr html
@@ -520,7 +562,8 @@ JUSTEXT_LANGS = {
 
 
 def build_extractor(tool: str, decoding: str):
-    """Import the tool and return (extract(raw: bytes, lang: str | None) -> str, version)."""
+    """Import the tool and return (extract(raw: bytes, lang: str | None, url: str | None) -> str,
+    version)."""
     from importlib.metadata import version
 
     native = decoding == "native"
@@ -538,8 +581,16 @@ def build_extractor(tool: str, decoding: str):
             "trafilatura-nocomments": {"include_comments": False, "include_tables": True},
         }[tool]
 
-        def extract(raw, lang):
+        def extract(raw, lang, url):
             return trafilatura.extract(raw if native else sniff_decode(raw), **kw) or ""
+
+    elif tool == "rs-trafilatura":
+        import rs_trafilatura
+
+        def extract(raw, lang, url):
+            if native:
+                return rs_trafilatura.extract_bytes(raw, url=url).main_content or ""
+            return rs_trafilatura.extract(sniff_decode(raw), url=url).main_content or ""
 
     elif tool == "readability":
         import logging
@@ -549,7 +600,7 @@ def build_extractor(tool: str, decoding: str):
 
         logging.getLogger("readability").setLevel(logging.CRITICAL)
 
-        def extract(raw, lang):
+        def extract(raw, lang, url):
             summary = Document(raw if native else sniff_decode(raw)).summary()
             tree = parse_html(summary)
             return "" if tree is None else element_text(tree, frozenset())
@@ -568,7 +619,7 @@ def build_extractor(tool: str, decoding: str):
                 cache[name] = justext.get_stoplist(name)
             return cache[name]
 
-        def extract(raw, lang):
+        def extract(raw, lang, url):
             paragraphs = justext.justext(raw if native else sniff_decode(raw), stoplist(lang))
             return "\n".join(p.text for p in paragraphs if not p.is_boilerplate)
 
@@ -578,7 +629,7 @@ def build_extractor(tool: str, decoding: str):
 
         article = extractors.ArticleExtractor()  # raise_on_failure=True: failures are counted
 
-        def extract(raw, lang):
+        def extract(raw, lang, url):
             tree = parse_html(sniff_decode(raw))
             if tree is None:
                 return ""
@@ -588,14 +639,14 @@ def build_extractor(tool: str, decoding: str):
         from resiliparse.extract.html2text import extract_plain_text
         from resiliparse.parse.encoding import bytes_to_str, detect_encoding
 
-        def extract(raw, lang):
+        def extract(raw, lang, url):
             html = bytes_to_str(raw, detect_encoding(raw)) if native else sniff_decode(raw)
             return extract_plain_text(html, main_content=True)
 
     elif tool == "all-visible":
         skip = frozenset({"script", "style", "noscript", "template", "head"})
 
-        def extract(raw, lang):
+        def extract(raw, lang, url):
             tree = parse_html(sniff_decode(raw))
             return "" if tree is None else element_text(tree, skip)
 
@@ -631,7 +682,15 @@ def worker_main(job_path: str) -> int:
     try:
         extract, ver = build_extractor(job["tool"], job["decoding"])
     except Exception as e:  # noqa: BLE001 - reported to the parent, which marks the tool unavailable
-        emit({"ready": False, "error": f"{type(e).__name__}: {e}"})
+        from importlib.metadata import PackageNotFoundError
+
+        error = f"{type(e).__name__}: {e}"
+        if isinstance(e, (ImportError, PackageNotFoundError)):
+            package = PACKAGE_OF.get(job["tool"], job["tool"])
+            pins = [r for r in REQUIREMENTS.split() if r.lower().startswith(package.lower() + "==")]
+            pinned_as = pins[0] if pins else package
+            error = f"not installed: pip package {pinned_as} is missing from {sys.prefix} ({error})"
+        emit({"ready": False, "error": error})
         return 1
     emit({"ready": True, "version": ver, "import_s": time.perf_counter() - t0})
     signal.signal(signal.SIGALRM, _alarm)
@@ -642,9 +701,8 @@ def worker_main(job_path: str) -> int:
         w0, c0 = time.perf_counter(), time.process_time()
         try:
             signal.setitimer(signal.ITIMER_REAL, timeout)
-            with open(page["html"], "rb") as f:
-                raw = f.read()
-            text = extract(raw, page.get("lang"))
+            raw = read_page(page["html"])
+            text = extract(raw, page.get("lang"), page.get("url"))
             signal.setitimer(signal.ITIMER_REAL, 0)
         except PageTimeout:
             status, text = "timeout", ""
@@ -778,7 +836,10 @@ def run_python_tool(tool, pages, out_dir: Path, args, log_path: Path, desc: str)
         "decoding": args.decoding,
         "timeout": args.timeout,
         "out_dir": str(out_dir),
-        "pages": [{"id": p["id"], "html": str(p["html_path"]), "lang": p.get("lang")} for p in pages],
+        "pages": [
+            {"id": p["id"], "html": str(p["html_path"]), "lang": p.get("lang"), "url": p.get("url")}
+            for p in pages
+        ],
     }
     process_wall, version, import_s, spawns = 0.0, "", 0.0, 0
     cpu0 = children_cpu()
@@ -974,7 +1035,7 @@ def run_victor(binary: Path, model: str | None, pages, out_dir: Path, args, log_
     empty_page.unlink(missing_ok=True)
     found = 0
     for p, rec in zip(pages, per_page):
-        if (out_dir / f"{p['html_path'].stem}.txt").exists():
+        if (out_dir / f"{out_stem(p['html_path'])}.txt").exists():
             rec["status"] = "ok"
             found += 1
     if rc != 0 and found == 0:
@@ -1040,7 +1101,7 @@ def load_pages(set_dir: Path, split: str, limit: int | None) -> list[dict]:
             else:
                 gold = (set_dir / m["gold"]).read_text(encoding="utf-8", errors="replace")
                 m["gold_tokens"] = tokens(gold_text(gold))
-            raw = m["html_path"].read_bytes()  # also warms the page cache
+            raw = read_page(m["html_path"])  # also warms the page cache
             m["bytes"] = len(raw)
             if m.get("lang"):
                 m["lang_source"] = "set"
@@ -1059,7 +1120,7 @@ def score_run(tool: str, pages, texts_dir: Path, run: dict, victor: bool) -> tup
     failures = timeouts = empty = 0
     per_page = run["per_page"]
     for p, rec in zip(pages, per_page):
-        name = p["html_path"].stem if victor else p["id"]
+        name = out_stem(p["html_path"]) if victor else p["id"]
         f = texts_dir / f"{name}.txt"
         text = f.read_text(encoding="utf-8", errors="replace") if f.exists() else ""
         pr, rc, f1, ne, ng, ov = score_page(tokens(text), p["gold_tokens"])
@@ -1107,7 +1168,7 @@ def score_snippet_run(tool: str, pages, texts_dir: Path, run: dict, victor: bool
     tp = fp = fn = n_with = n_without = collapsed = 0
     failures = timeouts = empty = 0
     for p, rec in zip(pages, run["per_page"]):
-        name = p["html_path"].stem if victor else p["id"]
+        name = out_stem(p["html_path"]) if victor else p["id"]
         f = texts_dir / f"{name}.txt"
         text = f.read_text(encoding="utf-8", errors="replace") if f.exists() else ""
         ptp, pfp, pfn = snippet_counts(text, p["with"], p["without"])
@@ -1144,6 +1205,119 @@ def score_snippet_run(tool: str, pages, texts_dir: Path, run: dict, victor: bool
     row["with_found"], row["with_total"] = tp, n_with
     row["without_found"], row["without_total"] = fp, n_without
     row["pages_collapsed"] = collapsed
+    row["failures"], row["timeouts"], row["empty_outputs"] = failures, timeouts, empty
+    add_timing(row, pages, run, victor)
+    return row, rows
+
+
+# WCXB-style sets (manifest entries with `page_type`): WCXB's measure, by calling its scorer.
+
+
+def is_wcxb_set(set_dir: Path) -> bool:
+    """A manifest set whose entries carry `page_type` (the first entry tells)."""
+    manifest = set_dir / "manifest.jsonl"
+    if not manifest.is_file():
+        return False
+    with open(manifest, encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                return "page_type" in json.loads(line)
+    return False
+
+
+def score_wcxb_script(set_dir: Path) -> Path:
+    """shared/checks/score_wcxb.py: in $VICTOR_CHECKS, else the set's ../../checks, else
+    ../shared/checks beside the project."""
+    places = [Path(os.environ["VICTOR_CHECKS"])] if os.environ.get("VICTOR_CHECKS") else []
+    places += [set_dir.parent.parent / "checks", ROOT.parent / "shared" / "checks"]
+    for place in places:
+        if (place / "score_wcxb.py").is_file():
+            return (place / "score_wcxb.py").resolve()
+    raise SystemExit(
+        f"compare.py: {set_dir.name} is a WCXB-style set (page_type in its manifest) and is scored "
+        f"with score_wcxb.py, which is not in {', '.join(str(p) for p in places)} (set $VICTOR_CHECKS)"
+    )
+
+
+def wcxb_types(pages) -> list[str]:
+    """The page types of the pages, most pages first (then by name), as score_wcxb.py lists them."""
+    count = Counter(p.get("page_type") or "all" for p in pages)
+    return sorted(count, key=lambda t: (-count[t], t))
+
+
+def score_wcxb_run(
+    tool: str, pages, texts_dir: Path, run: dict, victor: bool, set_dir: Path, split: str
+) -> tuple[dict, list[dict]]:
+    """Score one tool's outputs on a WCXB-style set with shared/checks/score_wcxb.py (called, not
+    re-implemented): per page P, R, F1 and the shares of `with`/`without` snippets found; the row
+    has the means over pages, overall and per page type, and the collapsed pages (F1 < .5)."""
+    texts_dir.mkdir(parents=True, exist_ok=True)
+    src = texts_dir
+    if victor and any(out_stem(p["html_path"]) != p["id"] for p in pages):
+        # score_wcxb.py reads <id>.txt; victor names its outputs after the page files
+        src = texts_dir.parent / f".{texts_dir.name}.by-id"
+        shutil.rmtree(src, ignore_errors=True)
+        src.mkdir(parents=True)
+        for p in pages:
+            f = texts_dir / f"{out_stem(p['html_path'])}.txt"
+            if f.exists():
+                (src / f"{p['id']}.txt").symlink_to(f.resolve())
+    fd, scored_csv = tempfile.mkstemp(prefix=".score_wcxb.", suffix=".csv", dir=texts_dir.parent)
+    os.close(fd)
+    try:
+        cmd = [sys.executable, str(score_wcxb_script(set_dir)), "--set", str(set_dir), "--out-dir", str(src)]
+        cmd += ["--pages-out", scored_csv] + (["--split", split] if split != "all" else [])
+        done = subprocess.run(cmd, capture_output=True, text=True, check=False)
+        if done.returncode != 0:
+            raise SystemExit(f"compare.py: {' '.join(cmd)} failed: {done.stderr.strip()[-500:]}")
+        with open(scored_csv, encoding="utf-8", newline="") as f:
+            scored = {r["id"]: r for r in csv.DictReader(f)}
+    finally:
+        os.unlink(scored_csv)
+        if src != texts_dir:
+            shutil.rmtree(src, ignore_errors=True)
+    missing = [p["id"] for p in pages if p["id"] not in scored]
+    if missing:
+        raise SystemExit(f"compare.py: score_wcxb.py did not score {len(missing)} pages ({missing[0]}, ...)")
+    rows, per = [], []
+    failures = timeouts = empty = 0
+    for p, rec in zip(pages, run["per_page"]):
+        s = scored[p["id"]]
+        name = out_stem(p["html_path"]) if victor else p["id"]
+        f = texts_dir / f"{name}.txt"
+        text = f.read_text(encoding="utf-8", errors="replace") if f.exists() else ""
+        status = rec["status"]
+        failures += status != "ok"
+        timeouts += status == "timeout"
+        empty += not re.search(r"\w", text)
+        vals = {k: float(s[k]) for k in ("P", "R", "F1", "with", "without")}
+        per.append((s["page_type"], vals))
+        rows.append(
+            {
+                "tool": tool,
+                "id": p["id"],
+                "page_type": s["page_type"],
+                **{k: f"{v:.4f}" for k, v in vals.items()},
+                "status": status,
+                "error": rec["error"],
+                "seconds": "" if victor else f"{rec['wall']:.4f}",
+            }
+        )
+
+    def mean(vs, k):
+        return sum(v[k] for v in vs) / len(vs)
+
+    allv = [v for _, v in per]
+    row = {"tool": tool, "pages": len(pages), "measure": "WCXB word F1 (score_wcxb.py)"}
+    row["macro_P"], row["macro_R"], row["macro_F1"] = (mean(allv, k) for k in ("P", "R", "F1"))
+    row["median_F1"] = statistics.median(v["F1"] for v in allv)
+    row["pages_F1_lt_0.5"] = sum(v["F1"] < 0.5 for v in allv)
+    row["with_found"], row["without_found"] = mean(allv, "with"), mean(allv, "without")
+    for t in wcxb_types(pages):
+        vs = [v for pt, v in per if pt == t]
+        row[f"pages:{t}"] = len(vs)
+        row[f"F1:{t}"], row[f"P:{t}"], row[f"R:{t}"] = (mean(vs, k) for k in ("F1", "P", "R"))
+        row[f"lt_0.5:{t}"] = sum(v["F1"] < 0.5 for v in vs)
     row["failures"], row["timeouts"], row["empty_outputs"] = failures, timeouts, empty
     add_timing(row, pages, run, victor)
     return row, rows
@@ -1246,6 +1420,43 @@ SNIPPET_PAGE_FIELDS = [
     "lang",
     "lang_source",
 ]
+# WCXB-style sets: the per-type columns go between these (wcxb_fields).
+WCXB_HEAD_FIELDS = [
+    *ROW_FIELDS,
+    "measure",
+    "macro_P",
+    "macro_R",
+    "macro_F1",
+    "median_F1",
+    "pages_F1_lt_0.5",
+    "with_found",
+    "without_found",
+]
+WCXB_TAIL_FIELDS = ["failures", "timeouts", "empty_outputs", *TIMING_FIELDS]
+WCXB_PAGE_FIELDS = [
+    *("tool", "id", "page_type", "P", "R", "F1", "with", "without"),
+    *("status", "error", "seconds"),
+]
+
+
+def header_types(fields) -> list[str]:
+    """The page types of a WCXB-style CSV header or row (its F1:<type> columns), in order."""
+    return [f[3:] for f in fields if f.startswith("F1:")]
+
+
+def wcxb_fields(types: list[str]) -> list[str]:
+    """The columns of a WCXB-style set's CSV for these page types."""
+    per_type = [f"{k}:{t}" for t in types for k in ("pages", "F1", "P", "R", "lt_0.5")]
+    return [*WCXB_HEAD_FIELDS, *per_type, *WCXB_TAIL_FIELDS]
+
+
+def csv_kind(header) -> str:
+    """'snippet', 'wcxb' or 'text': the kind of set a CSV header was written for."""
+    if "snippet_F1" in header:
+        return "snippet"
+    return "wcxb" if header_types(header) else "text"
+
+
 PAGE_FIELDS = [
     "tool",
     "id",
@@ -1424,6 +1635,40 @@ def md_snippet_table(set_name: str, split: str, rows: list[dict]) -> str:
     )
 
 
+def md_wcxb_table(set_name: str, split: str, rows: list[dict]) -> str:
+    """Markdown section of a WCXB-style set's rows: WCXB's F1 overall and per page type (with the
+    timings), then the collapsed pages (F1 < .5) per page type."""
+    ok = [r for r in rows if not unavailable(r)]
+    types = header_types(ok[0].keys()) if ok else []
+    n_of = {t: ok[0].get(f"pages:{t}") for t in types} if ok else {}
+    note = [
+        "The F1 of this set is **WCXB's measure** (shared/checks/score_wcxb.py: bag-of-words F1 over "
+        "lowercased `\\w+` words per page, averaged over pages), not the text-level F1 of the other "
+        "sets. with / without = mean share of WCXB's `with` / `without` snippets found.",
+        "",
+    ]
+    type_cols = "".join(f" {t} ({n_of[t]}) |" for t in types)
+    text = md_section(
+        set_name,
+        split,
+        rows,
+        f"| tool | all |{type_cols} F1 < .5 | with | without | failures "
+        "| pages/s | MB/s | pages/CPU-s | process pages/s | version |",
+        lambda r: f"**{f3(r['macro_F1'])}** | "
+        + "".join(f"{f3(r.get(f'F1:{t}'))} | " for t in types)
+        + f"{r['pages_F1_lt_0.5']} | {f3(r['with_found'])} | {f3(r['without_found'])} | {r['failures']}",
+        note,
+        " — WCXB-style set",
+    )
+    out = [text, f"Collapsed pages (F1 < .5) per page type, {set_name} {split}:", ""]
+    out.append(f"| tool | all |{type_cols}")
+    out.append("|---" + "|---:" * (len(types) + 1) + "|")
+    for r in ok:
+        cells = "".join(f" {r.get(f'lt_0.5:{t}')} |" for t in types)
+        out.append(f"| {r['tool']} | {r['pages_F1_lt_0.5']} |{cells}")
+    return "\n".join(out) + "\n"
+
+
 def machine_line(core: int) -> str:
     """A line describing the machine and its load."""
     model = ""
@@ -1464,9 +1709,14 @@ a false negative; counts summed over pages (micro over snippets): P = tp/(tp+fp)
 F1 = 2tp/(2tp+fp+fn). collapsed = pages with `with` snippets of which the output kept none (the
 snippet analogue of F1 < .5).
 
+WCXB-style sets (manifest entries with `page_type`, e.g. wcxb): WCXB's own measure, computed by
+shared/checks/score_wcxb.py: per page, bag-of-words F1 over lowercased `\\w+` words; averaged over
+pages, overall and per page type; collapsed = pages with F1 < .5, per type.
+
 trafilatura runs with its defaults (include_comments=True, include_tables=True);
 trafilatura-nocomments with include_comments=False, include_tables=True, the setting of
-trafilatura's own evaluation (the trafilatura-eval README's figures). jusText's stoplist: the
+trafilatura's own evaluation (the trafilatura-eval README's figures). rs-trafilatura runs with its
+defaults, given the page's URL when the set has one. jusText's stoplist: the
 set's `lang`, else the page's `<html lang>`, else a Content-Language/og:locale `<meta>`, else a
 guess from the page text (script share, then jusText stoplist coverage); English when no
 stoplist fits.
@@ -1514,15 +1764,22 @@ def merge_rows(old: list[dict], new: list[dict], n_pages: int, what: str) -> tup
     return rows, {r["tool"] for r in kept}
 
 
-def write_set(out_dir: Path, set_name: str, split: str, snippets: bool, rows, page_rows, n_pages, fresh):
+def write_set(
+    out_dir: Path, set_name: str, split: str, kind: str, rows, page_rows, n_pages, fresh, types=()
+):
     """Write <set>-<split>.csv and -pages.csv, keeping (unless fresh) the rows of the tools that
-    this run did not run."""
-    fields, pfields = (SNIPPET_SET_FIELDS, SNIPPET_PAGE_FIELDS) if snippets else (SET_FIELDS, PAGE_FIELDS)
+    this run did not run. kind: 'text', 'snippet' or 'wcxb' (with the set's page `types`)."""
+    fields, pfields = {
+        "text": (SET_FIELDS, PAGE_FIELDS),
+        "snippet": (SNIPPET_SET_FIELDS, SNIPPET_PAGE_FIELDS),
+        "wcxb": (wcxb_fields(list(types)), WCXB_PAGE_FIELDS),
+    }[kind]
     base = f"{set_name}-{split}"
     if not fresh:
         header, old = set_csv_rows(out_dir / f"{base}.csv")
-        if old and (("snippet_F1" in header) != snippets):
-            print(f"compare.py: {base}.csv is of the other kind of set; replaced", file=sys.stderr)
+        if old and (csv_kind(header) != kind or (kind == "wcxb" and header_types(header) != list(types))):
+            why = "another kind of set (or other page types)"
+            print(f"compare.py: {base}.csv is of {why}; replaced", file=sys.stderr)
             old = []
         rows, kept = merge_rows(old, rows, n_pages, f"{base}.csv")
         _, old_pages = set_csv_rows(out_dir / f"{base}-pages.csv")
@@ -1546,9 +1803,9 @@ def summary_text(out_dir: Path) -> str:
         if not rows or "tool" not in header or "set" not in header:
             continue
         set_name, split = rows[0]["set"], rows[0]["split"]
-        snippets = "snippet_F1" in header
-        sections.append((SPLIT_ORDER.get(split, 9), snippets, set_name, split, rows))
-    sections.sort(key=lambda t: t[:3])
+        kind = csv_kind(header)
+        sections.append((SPLIT_ORDER.get(split, 9), kind, set_name, split, rows))
+    sections.sort(key=lambda t: (t[0], {"text": 0, "snippet": 1, "wcxb": 2}[t[1]], t[2]))
     stamp = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     out = [
         "# victor and its peers: text-level F1 (snippet F1 on snippet sets) and speed",
@@ -1558,8 +1815,9 @@ def summary_text(out_dir: Path) -> str:
         "",
         SUMMARY_NOTES,
     ]
-    for _, snippets, set_name, split, rows in sections:
-        out.append((md_snippet_table if snippets else md_table)(set_name, split, rows))
+    tables = {"text": md_table, "snippet": md_snippet_table, "wcxb": md_wcxb_table}
+    for _, kind, set_name, split, rows in sections:
+        out.append(tables[kind](set_name, split, rows))
     return "\n".join(out)
 
 
@@ -1746,7 +2004,14 @@ def main(argv) -> int:
         for s, pages in all_pages.items():
             set_name = s.name
             snippets = is_snippet_set(s)
-            score = score_snippet_run if snippets else score_run
+            kind = "snippet" if snippets else "wcxb" if is_wcxb_set(s) else "text"
+            score = {"snippet": score_snippet_run, "text": score_run}.get(kind)
+            if kind == "wcxb":
+                score_wcxb_script(s)  # refuse now rather than after the runs
+
+                def score(*a, set_dir=s, **kw):
+                    return score_wcxb_run(*a, **kw, set_dir=set_dir, split=args.split)
+
             work = texts_root / f"{set_name}-{args.split}"
             work.mkdir(parents=True, exist_ok=True)
             rows, page_rows = [], []
@@ -1792,7 +2057,10 @@ def main(argv) -> int:
                 )
             for r in rows:  # unavailable rows carry the run too
                 r.update({k: v for k, v in run_info.items() if k not in r})
-            write_set(args.out_dir, set_name, args.split, snippets, rows, page_rows, len(pages), args.fresh)
+            write_set(
+                args.out_dir, set_name, args.split, kind, rows, page_rows, len(pages), args.fresh,
+                types=wcxb_types(pages),
+            )
         text = summary_text(args.out_dir)
         write_atomic(args.out_dir / "summary.md", text)
         print(text)

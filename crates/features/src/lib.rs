@@ -37,7 +37,9 @@ pub use template::{
     boundary_code, boundary_offset,
 };
 pub use victor_html::{Ancestors, Block, Element, ElementId, Page, Split};
-pub use victor_html::{DEFAULT_MAX_BLOCKS, SegmentError, Segmenter, segment, tokenize_only};
+pub use victor_html::{
+    Collect, DEFAULT_MAX_BLOCKS, SegmentError, Segmenter, segment, tokenize_only,
+};
 pub use victor_html::{Declared, Head, Mark, Props, Tag};
 pub use victor_html::{DecodeError, Decoded, EncodingSource, decode, decode_with_charset};
 

@@ -32,4 +32,4 @@ pub use page::{Ancestors, Block, Element, ElementId, Page, Split};
 pub use segment::declared::Declared;
 pub use segment::head::{Head, Mark};
 pub use segment::tags::{KNOWN_TAGS, Props, Tag};
-pub use segment::{DEFAULT_MAX_BLOCKS, SegmentError, Segmenter, segment, tokenize_only};
+pub use segment::{Collect, DEFAULT_MAX_BLOCKS, SegmentError, Segmenter, segment, tokenize_only};

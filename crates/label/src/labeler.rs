@@ -8,7 +8,7 @@
 
 use ndarray::Array2;
 use victor_core::{Decoding, Label, Probs, decide_page};
-use victor_features::{FeatureTable, Page, PageError, Processed, Segmenter};
+use victor_features::{Collect, FeatureTable, Page, PageError, Processed, Segmenter};
 
 use crate::boost;
 use crate::bundle::Model;
@@ -64,6 +64,13 @@ impl<'m> Labeler<'m> {
     /// with an error instead of taking memory in proportion to its size.
     pub fn set_max_blocks(&mut self, max_blocks: usize) {
         self.s.segmenter.set_max_blocks(max_blocks);
+    }
+
+    /// Sets what the labeler's segmenter collects beyond the blocks (default
+    /// [`Collect::ALL`]): links for Markdown links, the head for metadata. Plain text needs
+    /// neither, and a parse that skips them is faster.
+    pub fn set_collect(&mut self, collect: Collect) {
+        self.s.segmenter.set_collect(collect);
     }
 
     /// Marginals of every block of a page's feature table (blended with the bundle's boosted

@@ -44,7 +44,7 @@ use victor_core::Label;
 use victor_label::render_text;
 use victor_label::{BundleError, LabelError, LabeledPage, Labeler, Model, Scratch};
 
-pub use victor_features::DEFAULT_MAX_BLOCKS;
+pub use victor_features::{Collect, DEFAULT_MAX_BLOCKS};
 pub use victor_label::Decoding;
 pub use victor_methods::Method;
 
@@ -78,6 +78,14 @@ pub struct MarkdownStyle {
 }
 
 impl MarkdownStyle {
+    /// What a parse must collect for this style: the links when it writes them.
+    pub fn collect(self) -> Collect {
+        Collect {
+            links: self.links,
+            head: false,
+        }
+    }
+
     /// The Markdown of a labelled page (as [`Cleaner::with_labeled`] gives it) in this style,
     /// ending with a line break unless empty; links resolve against `url` (and `<base href>`).
     pub fn render(self, lp: &LabeledPage<'_>, url: Option<&str>) -> String {
@@ -270,7 +278,7 @@ impl Cleaner {
 
     /// [`Cleaner::clean`] for a page with its HTTP charset.
     pub fn clean_with(&self, page: Page<'_>) -> Result<String, Error> {
-        self.with_labeled(page, |lp| {
+        self.with_labeled_collecting(page, Collect::NONE, |lp| {
             let mut s = String::new();
             render_text(&lp.processed.page, &lp.labels, false, &mut s);
             if s.ends_with('\n') {
@@ -309,7 +317,7 @@ impl Cleaner {
 
     /// [`Cleaner::markdown_with`] with links, emphasis or both, as `style` asks.
     pub fn markdown_as(&self, page: Page<'_>, style: MarkdownStyle) -> Result<String, Error> {
-        self.with_labeled(page, |lp| {
+        self.with_labeled_collecting(page, style.collect(), |lp| {
             let mut s = style.render(lp, page.url);
             if s.ends_with('\n') {
                 s.pop();
@@ -328,7 +336,11 @@ impl Cleaner {
 
     /// [`Cleaner::label`] for a page with its HTTP charset and URL.
     pub fn label_with(&self, page: Page<'_>) -> Result<Document, Error> {
-        self.with_labeled(page, |lp| {
+        let collect = Collect {
+            links: false,
+            head: true,
+        };
+        self.with_labeled_collecting(page, collect, |lp| {
             let p = &lp.processed.page;
             let mut text = String::new();
             render_text(p, &lp.labels, false, &mut text);
@@ -370,6 +382,19 @@ impl Cleaner {
         page: Page<'_>,
         f: impl FnOnce(&LabeledPage<'_>) -> R,
     ) -> Result<R, Error> {
+        self.with_labeled_collecting(page, Collect::ALL, f)
+    }
+
+    /// [`Cleaner::with_labeled`] with a parse that collects only what `collect` asks beyond the
+    /// blocks: a caller that writes plain text asks for [`Collect::NONE`] (a faster parse),
+    /// Markdown with links for the links ([`MarkdownStyle::collect`]), metadata for the head.
+    /// What is not collected is empty in the page, so renderings that need it lose it.
+    pub fn with_labeled_collecting<R>(
+        &self,
+        page: Page<'_>,
+        collect: Collect,
+        f: impl FnOnce(&LabeledPage<'_>) -> R,
+    ) -> Result<R, Error> {
         let inner = &*self.inner;
         let scratch = inner
             .pool
@@ -378,6 +403,7 @@ impl Cleaner {
             .and_then(|mut p| p.pop())
             .unwrap_or_else(|| Scratch::new(inner.max_blocks));
         let mut labeler = Labeler::with_scratch(&inner.model, scratch);
+        labeler.set_collect(collect);
         let r = match inner.method {
             None => labeler
                 .label_bytes_with_charset(page.html, page.charset, inner.decoding)

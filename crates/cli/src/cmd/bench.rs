@@ -12,7 +12,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::Context;
-use victor_features::{Extractor, Segmenter, decode, tokenize_only};
+use victor_features::{Collect, Extractor, Segmenter, decode, tokenize_only};
 use victor_label::Labeler;
 use victor_label::render_text;
 
@@ -71,7 +71,10 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         repeat
     );
     let mut stages: Vec<Stage> = Vec::new();
+    // The stages read pages as `victor label --format text` does: no links, no head
+    // ([`Collect::NONE`]).
     let mut seg = Segmenter::new();
+    seg.set_collect(Collect::NONE);
     let mut sink = 0usize;
     let mut time = |name: &'static str, f: &mut dyn FnMut(&[u8]) -> usize| {
         let mut secs = Vec::with_capacity(repeat);
@@ -103,6 +106,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             .map_or(0, |pg| pg.blocks.len())
     });
     let mut seg2 = Segmenter::new();
+    seg2.set_collect(Collect::NONE);
     time("decode + segment + features", &mut |p| {
         victor_features::process(p, &mut seg2, &extractor).map_or(0, |x| x.table.blocks)
     });
@@ -110,6 +114,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         let model = crate::util::model::load(args.model.as_deref())?;
         let decoding = model.recommended_decoding();
         let mut labeler = Labeler::new(&model);
+        labeler.set_collect(Collect::NONE);
         time(
             "... + marginals + labels (the model's features)",
             &mut |p| {
@@ -119,6 +124,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             },
         );
         let mut labeler = Labeler::new(&model);
+        labeler.set_collect(Collect::NONE);
         let mut text = String::new();
         time("... + text output (whole pipeline)", &mut |p| {
             labeler.label_bytes(p, decoding).map_or(0, |lp| {
@@ -128,6 +134,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             })
         });
         let mut labeler = Labeler::new(&model);
+        labeler.set_collect(Collect::NONE);
         time("... + Markdown output (whole pipeline)", &mut |p| {
             labeler.label_bytes(p, decoding).map_or(0, |lp| {
                 text.clear();

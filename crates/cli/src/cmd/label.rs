@@ -9,7 +9,7 @@ use std::sync::{Mutex, PoisonError};
 use anyhow::Context;
 use clap::ValueEnum;
 use rayon::prelude::*;
-use victor::{Cleaner, Page};
+use victor::{Cleaner, Collect, Page};
 use victor_features::DEFAULT_MAX_BLOCKS;
 use victor_label::LabeledPage;
 use victor_label::{
@@ -310,6 +310,17 @@ pub(super) struct Job<'a> {
     pub(super) decoding_name: &'a str,
 }
 
+impl Job<'_> {
+    /// What the parse must collect for this output: links for Markdown links, the head for the
+    /// metadata of the JSON formats; plain text needs neither.
+    fn collect(&self) -> Collect {
+        Collect {
+            links: self.links,
+            head: matches!(self.format, Format::Jsonl | Format::JsonlText),
+        }
+    }
+}
+
 /// Labels and renders one page into `buf` (cleared first); an error is the reason the failure
 /// report gives.
 fn label_html(
@@ -321,7 +332,7 @@ fn label_html(
 ) -> Result<(), String> {
     buf.clear();
     cleaner
-        .with_labeled(page, |lp| {
+        .with_labeled_collecting(page, job.collect(), |lp| {
             let md = Md {
                 field: job.markdown,
                 links: job.links,

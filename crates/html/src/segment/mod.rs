@@ -130,12 +130,46 @@ const MAX_RECOVERIES: usize = 8;
 /// than allowed to take the memory of a whole worker.
 pub const DEFAULT_MAX_BLOCKS: usize = 500_000;
 
+/// What a parse collects beyond the blocks and their elements. Both cost time on every page
+/// (a test of every attribute, a copy of every link's `href`), and text output uses neither, so
+/// a caller that knows its output asks only for what it writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Collect {
+    /// Each `<a>`'s `href` and the `<base href>` ([`Page::href`], [`Page::base_href`]: Markdown
+    /// links).
+    pub links: bool,
+    /// What the page says about itself ([`Page::head`]: `<meta>`, `<link rel=canonical>`,
+    /// `<time>`, JSON-LD text, `rel`/`itemprop` marks), for the metadata of the JSON outputs.
+    pub head: bool,
+}
+
+impl Collect {
+    /// Links and head: everything a page's outputs may use.
+    pub const ALL: Collect = Collect {
+        links: true,
+        head: true,
+    };
+    /// Blocks and elements only (plain-text output).
+    pub const NONE: Collect = Collect {
+        links: false,
+        head: false,
+    };
+}
+
+impl Default for Collect {
+    /// [`Collect::ALL`].
+    fn default() -> Self {
+        Collect::ALL
+    }
+}
+
 /// Segments pages. Reuse one per thread: it keeps its buffers between pages.
 #[derive(Debug)]
 pub struct Segmenter {
     tree: Tree,
     raw: String,
     max_blocks: usize,
+    collect: Collect,
 }
 
 impl Default for Segmenter {
@@ -144,6 +178,7 @@ impl Default for Segmenter {
             tree: Tree::default(),
             raw: String::new(),
             max_blocks: DEFAULT_MAX_BLOCKS,
+            collect: Collect::ALL,
         }
     }
 }
@@ -171,6 +206,17 @@ impl Segmenter {
     /// The block limit.
     pub fn max_blocks(&self) -> usize {
         self.max_blocks
+    }
+
+    /// Sets what the next parses collect beyond the blocks (default [`Collect::ALL`]); what is
+    /// not collected is left empty in the [`Page`] (no links, an empty [`Page::head`]).
+    pub fn set_collect(&mut self, collect: Collect) {
+        self.collect = collect;
+    }
+
+    /// What a parse collects beyond the blocks.
+    pub fn collect(&self) -> Collect {
+        self.collect
     }
 
     /// Segments one decoded document: as a browser with scripting on parses it, or, when the
@@ -252,6 +298,7 @@ impl Segmenter {
             last_text_end: 0,
             stray_lt: None,
             scan_rest: false,
+            collect: self.collect,
         };
         state.page.text.reserve(doc.len() / 3);
         let max_blocks = self.max_blocks;
@@ -371,6 +418,8 @@ struct State<'d> {
     /// A tag the gap scanner reads otherwise than the tokenizer came since the last span: the
     /// markup up to the next span goes to the scanner.
     scan_rest: bool,
+    /// What this parse collects beyond the blocks.
+    collect: Collect,
 }
 
 impl<'d> State<'d> {
@@ -447,7 +496,8 @@ impl<'d> State<'d> {
                 }
                 // Only formatting elements need the attribute hash (Noah's Ark clause).
                 let formatting = t.is(tags::Props::FORMATTING);
-                let a = self.read_attrs(attrs, formatting, matches!(t, Tag::A | Tag::BASE));
+                let want_href = self.collect.links && matches!(t, Tag::A | Tag::BASE);
+                let a = self.read_attrs(attrs, formatting, want_href);
                 let (class, id, hidden, semantic) = (a.class, a.id, a.hidden, a.semantic);
                 // HTML5: a `<font>` with color, face or size breaks out of svg and math.
                 let breakout = t == Tag::FONT
@@ -468,7 +518,9 @@ impl<'d> State<'d> {
                 let before = self.tree.elements.len();
                 let changed = self.tree.start(t, class, id, token);
                 self.take_run_parent();
-                self.read_head(t, name, attrs, a.mark, before);
+                if self.collect.head {
+                    self.read_head(t, name, attrs, a.mark, before);
+                }
                 // The element made for this tag is the last one created (implied and
                 // reconstructed elements come first).
                 if !a.href.is_empty() {
@@ -594,6 +646,7 @@ impl<'d> State<'d> {
         let mut semantic = false;
         let mut href = 0..0;
         let mut mark = None;
+        let want_head = self.collect.head;
         if region.is_empty() {
             return StartAttrs::default();
         }
@@ -613,7 +666,7 @@ impl<'d> State<'d> {
                 arena.push_str(&String::from_utf8_lossy(value));
                 href = start..arena.len() as u32;
             }
-            if mark.is_none() {
+            if want_head && mark.is_none() {
                 mark = head::mark_of(name, value);
             }
             let is_class = name.eq_ignore_ascii_case(b"class");
@@ -705,7 +758,9 @@ impl<'d> State<'d> {
         {
             // JSON-LD says what the page is ([`declared`]).
             self.page.declared = self.page.declared.min(declared::in_script(script));
-            self.page.head.on_script(script);
+            if self.collect.head {
+                self.page.head.on_script(script);
+            }
         }
         self.gap(loc.start);
         self.last_end = self.last_end.max(loc.end);

@@ -63,3 +63,66 @@ fn attributes_that_hide_an_element() {
     let long = [b'a'; 100_000];
     assert!(!hides(b"style", &long));
 }
+
+/// What a parse collects beyond the blocks ([`super::Collect`]) changes nothing else: the same
+/// blocks, the same elements with the same classes; links and head are there only when asked.
+#[test]
+fn collecting_less_leaves_blocks_and_elements_alone() {
+    use super::{Collect, Segmenter};
+    let html = r#"<html><head><base href="https://x.org/d/"><meta name="author" content="Ann">
+        <meta property="og:title" content="Head line"><link rel="canonical" href="/a">
+        <script type="application/ld+json">{"@type":"Article","headline":"H"}</script></head>
+        <body><div class="postBody"><a rel="author" href="/author/ann">Ann</a>
+        <time datetime="2024-05-01">May 1</time><p>Some <a href="/b">link</a> text.</p></div>
+        </body></html>"#;
+    let read = |c: Collect| {
+        let mut s = Segmenter::new();
+        s.set_collect(c);
+        s.segment(html).expect("segments")
+    };
+    let (all, none) = (read(Collect::ALL), read(Collect::NONE));
+    let texts = |p: &crate::Page| -> Vec<(String, u32)> {
+        p.blocks
+            .iter()
+            .map(|b| (p.block_text(b).to_string(), b.parent))
+            .collect()
+    };
+    let elements = |p: &crate::Page| -> Vec<(String, String, String)> {
+        p.elements
+            .iter()
+            .map(|e| {
+                let t = p.tag_name(e.tag).to_string();
+                (t, p.class_of(e).to_string(), p.id_of(e).to_string())
+            })
+            .collect()
+    };
+    assert_eq!(texts(&all), texts(&none));
+    assert_eq!(elements(&all), elements(&none));
+    assert_eq!(all.declared, none.declared);
+    // Everything: the links, the base and the head.
+    assert_eq!(all.links.len(), 2);
+    assert_eq!(all.base_href(), Some("https://x.org/d/"));
+    assert_eq!(all.head.author.as_deref(), Some("Ann"));
+    assert_eq!(all.head.og_title.as_deref(), Some("Head line"));
+    assert_eq!(all.head.canonical.as_deref(), Some("/a"));
+    assert_eq!(all.head.times.len(), 1);
+    assert!(!all.head.marked.is_empty() && !all.head.json_ld.is_empty());
+    // Nothing: neither links nor head.
+    assert!(none.links.is_empty() && none.base_href().is_none());
+    assert_eq!(none.head, crate::Head::default());
+    // Links without the head, and the other way round.
+    let links = read(Collect {
+        links: true,
+        head: false,
+    });
+    assert_eq!(
+        (links.links.len(), &links.head),
+        (2, &crate::Head::default())
+    );
+    let head = read(Collect {
+        links: false,
+        head: true,
+    });
+    assert!(head.links.is_empty());
+    assert_eq!(head.head, all.head);
+}
