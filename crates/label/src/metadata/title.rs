@@ -49,7 +49,7 @@ fn pick(page: &Page, labels: &[Label], ld: &LdFacts, site: &[Vec<String>]) -> Op
     let declared: Vec<String> = raw
         .into_iter()
         .flatten()
-        .map(|t| strip_site(&super::clean_text(t), &site))
+        .map(|t| strip_site(&super::clean_text(t), site))
         .filter(|t| !t.is_empty())
         .collect();
     // The parts of the declared titles between separators.
@@ -73,7 +73,7 @@ fn pick(page: &Page, labels: &[Label], ld: &LdFacts, site: &[Vec<String>]) -> Op
     }
     // An h1 that shares most of its words with a declared title.
     if let Some((h1, _)) = h1s.first()
-        && !names_site(h1, &site)
+        && !names_site(h1, site)
         && declared.iter().any(|d| overlap(h1, d) >= 0.5)
     {
         return Some(h1.clone());
