@@ -22,6 +22,17 @@ use victor_features::{Page, is_cjk};
 /// A block's words, counted cheaply: runs of letters and digits, each CJK character one word
 /// (as the text-level measure counts them, near enough for a weight).
 fn word_count(text: &str) -> u32 {
+    // Most blocks are ASCII: count on the bytes, without decoding characters.
+    if text.is_ascii() {
+        let mut n = 0u32;
+        let mut in_word = false;
+        for &b in text.as_bytes() {
+            let w = b.is_ascii_alphanumeric();
+            n += u32::from(w && !in_word);
+            in_word = w;
+        }
+        return n;
+    }
     let mut n = 0u32;
     let mut in_word = false;
     for c in text.chars() {
@@ -81,6 +92,14 @@ mod tests {
 
     fn conf(labels: &[Label], probs: &[Probs]) -> f64 {
         confidence(&page(), labels, probs)
+    }
+
+    #[test]
+    fn words_are_counted_alike_on_ascii_and_other_text() {
+        assert_eq!(word_count("Hello, world 42!"), 3);
+        assert_eq!(word_count("Grüße aus Köln, 2024"), 4);
+        assert_eq!(word_count("日本語 text"), 4);
+        assert_eq!(word_count(""), 0);
     }
 
     #[test]

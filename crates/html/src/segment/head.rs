@@ -80,6 +80,8 @@ fn meta_field(key: &[u8]) -> Option<Field> {
         | b"og:published_time"
         | b"article.published"
         | b"citation_publication_date"
+        | b"citation_date"
+        | b"citation_online_date"
         | b"release_date" => Field::Published,
         b"article:modified_time"
         | b"datemodified"
@@ -87,6 +89,11 @@ fn meta_field(key: &[u8]) -> Option<Field> {
         | b"last-modified"
         | b"dcterms.modified" => Field::Modified,
         b"og:url" => Field::OgUrl,
+        // Any other name of a publication date (`published`, `w-published-date`,
+        // `article.publish_time`), not the publisher.
+        _ if memmem::find(&k, b"publish").is_some() && memmem::find(&k, b"publisher").is_none() => {
+            Field::Published
+        }
         _ => return None,
     })
 }

@@ -7,6 +7,19 @@ use serde_json::Value;
 /// At most this many JSON-LD nodes are looked at a page.
 const MAX_NODES: usize = 2000;
 
+/// Keys and types a script must name for [`LdFacts::read`] to parse it: the fields it reads,
+/// and the people an `@id` may name.
+const RELEVANT: &[&str] = &[
+    "\"headline\"",
+    "\"author\"",
+    "\"datePublished\"",
+    "\"dateCreated\"",
+    "\"dateModified\"",
+    "\"publisher\"",
+    "WebSite",
+    "Person",
+];
+
 /// The facts read from a page's JSON-LD.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct LdFacts {
@@ -63,7 +76,13 @@ impl LdFacts {
     /// them). A script that does not parse is skipped.
     pub(crate) fn read(json_ld: &str) -> LdFacts {
         let mut nodes: Vec<&Value> = Vec::new();
-        let values: Vec<Value> = json_ld.split('\0').filter_map(parse).collect();
+        // Only the scripts that can say something here are parsed (parsing into values is
+        // most of the metadata's cost): breadcrumbs, offers and FAQ lists are skipped.
+        let values: Vec<Value> = json_ld
+            .split('\0')
+            .filter(|s| RELEVANT.iter().any(|k| s.contains(k)))
+            .filter_map(parse)
+            .collect();
         for v in &values {
             collect(v, &mut nodes, 0);
         }

@@ -168,3 +168,126 @@ fn dates_from_time_url_and_text_but_not_copyright_or_comments() {
         "the last change, when nothing else"
     );
 }
+
+#[test]
+fn a_wrapper_classed_sidebar_that_holds_the_content_is_no_aside() {
+    // The class names a layout mode, not a sidebar: the wrapper holds the whole content.
+    let m = meta_main(
+        r#"<body><div class="story sidebar-mode-single"><main><h1>Storm hits the coast</h1>
+        <p class="byline">Ann Lee</p><p>Text of the story.</p><p>More text.</p></main></div>
+        <div class="sidebar"><h1>Elsewhere</h1><p class="byline">Bo Chen</p></div></body>"#,
+    );
+    assert_eq!(m.title.as_deref(), Some("Storm hits the coast"));
+    assert_eq!(
+        m.author.as_deref(),
+        Some("Ann Lee"),
+        "a byline classed byline"
+    );
+    // A real sidebar, beside the content, stays one.
+    let m = meta_main(
+        r#"<body><div class="sidebar"><p class="byline">Bo Chen</p></div>
+        <main><p>Text of the story.</p></main></body>"#,
+    );
+    assert_eq!(m.author, None);
+}
+
+#[test]
+fn an_article_footer_gives_its_date_and_a_page_footer_does_not() {
+    let m = meta(
+        r#"<body><article><h1>T</h1><p>Text.</p><footer><span>By Ann Lee</span>
+        <time datetime="2023-03-30">March 30, 2023</time></footer></article></body>"#,
+    );
+    assert_eq!(
+        m.date.as_deref(),
+        Some("2023-03-30"),
+        "the article's footer"
+    );
+    let m = meta(
+        r#"<body><article><p>Text.</p></article><footer><time datetime="2023-03-30">x</time>
+        </footer></body>"#,
+    );
+    assert_eq!(m.date, None, "the page's footer");
+}
+
+#[test]
+fn an_update_shown_gives_way_to_a_publication_and_stands_when_alone() {
+    // "Updated" before a <time>: the update; the publication date after it is the date.
+    let m = meta(
+        r#"<body><p>Text.</p><div>Updated <time datetime="2026-02-12">February 12, 2026</time></div>
+        <div>Published <time datetime="2017-04-03">April 3, 2017</time></div></body>"#,
+    );
+    assert_eq!(m.date.as_deref(), Some("2017-04-03"));
+    let m = meta(
+        r#"<body><p>Text.</p><time class="updated" datetime="2026-02-12">x</time>
+        <time class="entry-date published updated" datetime="2017-04-03">y</time></body>"#,
+    );
+    assert_eq!(
+        m.date.as_deref(),
+        Some("2017-04-03"),
+        "class updated, not published"
+    );
+    // An update written alone is the page's date, before a declared publication.
+    let m = meta(
+        r#"<head><meta property="article:published_time" content="2015-04-06"></head>
+        <body><p>Updated September 28, 2025</p><p>Text.</p></body>"#,
+    );
+    assert_eq!(m.date.as_deref(), Some("2025-09-28"));
+    let m = meta("<body><p>Last updated:</p><p>January 12, 2026</p><p>Text.</p></body>");
+    assert_eq!(
+        m.date.as_deref(),
+        Some("2026-01-12"),
+        "the date in the next block"
+    );
+}
+
+#[test]
+fn other_meta_names_of_a_publication_date() {
+    for name in ["published", "w-published-date", "citation_date"] {
+        let m = meta(&format!(
+            r#"<head><meta name="{name}" content="July 17, 2025"></head><body><p>x</p></body>"#
+        ));
+        assert_eq!(m.date.as_deref(), Some("2025-07-17"), "{name}");
+    }
+    let m = meta(
+        r#"<head><meta property="article:publisher" content="https://x.org/2025/07/17/"></head>
+        <body><p>x</p></body>"#,
+    );
+    assert_eq!(m.date, None, "the publisher is no date");
+}
+
+#[test]
+fn the_site_and_a_tag_line_are_cut_from_the_headline() {
+    let m = meta_main(
+        r#"<head><meta property="og:site_name" content="Artlyst">
+        <title>Critics’ Choice: Best Exhibitions 2025 – Artlyst - Artlyst</title></head>
+        <body><main><h1>Critics’ Choice: Best Exhibitions 2025 – Artlyst</h1><p>Text.</p></main></body>"#,
+    );
+    assert_eq!(
+        m.title.as_deref(),
+        Some("Critics’ Choice: Best Exhibitions 2025")
+    );
+    let m = meta_main(
+        "<head><title>Best Movers in NYC 2025 | Top 19 Companies | Supermove</title></head>\
+         <body><main><h1>Best Movers in NYC 2025 | Top 19 Companies</h1><p>Text.</p></main></body>",
+    );
+    assert_eq!(m.title.as_deref(), Some("Best Movers in NYC 2025"));
+    let m = meta("<body><h1>iOS - The Complete Guide</h1><p>x</p></body>");
+    assert_eq!(
+        m.title.as_deref(),
+        Some("iOS - The Complete Guide"),
+        "one word before the dash"
+    );
+}
+
+#[test]
+fn forum_and_article_bylines() {
+    for (first, name) in [
+        ("Thread starter", "SamuelMIz"),
+        ("Article by", "Cara Dumaplin"),
+    ] {
+        let m = meta(&format!(
+            "<body><h1>T</h1><p>{first}</p><p>{name}</p><p>Text of the page.</p></body>"
+        ));
+        assert_eq!(m.author.as_deref(), Some(name), "{first}");
+    }
+}
