@@ -16,36 +16,9 @@ import argparse, json, math, re
 from collections import Counter
 from pathlib import Path
 
-W = lambda t: re.findall(r"\w+", (t or "").lower())
-
-
-def f1(p, g):
-    p, g = W(p), W(g)
-    if not g:
-        return 1.0 if not p else 0.0
-    if not p:
-        return 0.0
-    o = sum((Counter(p) & Counter(g)).values())
-    P, R = o / len(p), o / len(g)
-    return 2 * P * R / (P + R) if P + R else 0.0
-
-
-def ranks(v):
-    order = sorted(range(len(v)), key=lambda i: v[i]); r = [0.0] * len(v); i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and v[order[j + 1]] == v[order[i]]:
-            j += 1
-        for k in range(i, j + 1):
-            r[order[k]] = (i + j) / 2
-        i = j + 1
-    return r
-
-
-def spearman(q, f):
-    rq, rf = ranks(q), ranks(f); n = len(q); mq, mf = sum(rq) / n, sum(rf) / n
-    den = (sum((a - mq) ** 2 for a in rq) * sum((b - mf) ** 2 for b in rf)) ** .5
-    return sum((a - mq) * (b - mf) for a, b in zip(rq, rf)) / den if den else 0.0
+import sys
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from metadata_dev import W, f1, ranks, spearman  # noqa: E402  (one home for the page F1)
 
 
 def tenth(q, f):

@@ -9,13 +9,8 @@ from collections import Counter
 from pathlib import Path
 D=str(Path(__file__).resolve().parent.parent.parent / 'shared' / 'data' / 'wcxb') + '/'
 man={json.loads(l)['id']:json.loads(l) for l in open(D+'manifest.jsonl')}
-W=lambda t: re.findall(r"\w+", (t or "").lower())
-def f1(p,g):
-    p,g=W(p),W(g)
-    if not g: return 1.0 if not p else 0.0
-    if not p: return 0.0
-    o=sum((Counter(p)&Counter(g)).values()); P,R=o/len(p),o/len(g)
-    return 2*P*R/(P+R) if P+R else 0.0
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from metadata_dev import W, f1  # one home for the page F1 (WCXB's measure)
 rows=[]
 for l in open(sys.argv[1]):
     o=json.loads(l); pid=o['source'].split('/')[-1].split('.')[0]; m=man[pid]
