@@ -301,7 +301,7 @@ impl Cleaner {
             path: path.display().to_string(),
             state: Mutex::new(WarcState {
                 reader,
-                stats: WarcStats::default(),
+                stats: victor::warc::Counts::default(),
                 broken: Vec::new(),
             }),
         })
@@ -364,16 +364,6 @@ fn clean_all(
         .collect()
 }
 
-/// What a WARC file gave so far.
-#[derive(Clone, Copy, Debug, Default)]
-struct WarcStats {
-    pages: usize,
-    failed: usize,
-    not_html: usize,
-    other: usize,
-    broken: usize,
-}
-
 /// The pages of a WARC file, cleaned as they are read (`Cleaner.clean_warc`).
 #[pyclass(module = "victor", frozen)]
 struct WarcPages {
@@ -389,7 +379,7 @@ struct WarcPages {
 /// A WARC file being read.
 struct WarcState {
     reader: victor::warc::Reader<Box<dyn std::io::BufRead + Send>>,
-    stats: WarcStats,
+    stats: victor::warc::Counts,
     /// The broken records so far: offset and reason.
     broken: Vec<(u64, String)>,
 }
@@ -420,7 +410,7 @@ fn next_page(
     cleaner: &victor::Cleaner,
     markdown: bool,
     reader: &mut victor::warc::Reader<Box<dyn std::io::BufRead + Send>>,
-    stats: &mut WarcStats,
+    stats: &mut victor::warc::Counts,
     broken: &mut Vec<(u64, String)>,
 ) -> Option<WarcPage> {
     for rec in reader.by_ref() {
@@ -434,12 +424,8 @@ fn next_page(
         };
         let page = match victor::warc::html_page(&rec) {
             Ok(p) => p,
-            Err(victor::warc::Skip::NotHtml) => {
-                stats.not_html += 1;
-                continue;
-            }
-            Err(victor::warc::Skip::NotPage) => {
-                stats.other += 1;
+            Err(why) => {
+                stats.skipped(why);
                 continue;
             }
         };
