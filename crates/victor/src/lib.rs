@@ -33,6 +33,7 @@
 #![warn(unnameable_types)]
 
 mod http;
+pub mod method;
 pub mod models;
 pub mod output;
 pub mod warc;
@@ -45,12 +46,13 @@ use victor_core::Label;
 use victor_label::render_text;
 use victor_label::{BundleError, LabelError, LabeledPage, Labeler, Model, Scratch};
 
+pub use method::label_by_method;
 pub use victor_features::{Collect, DEFAULT_MAX_BLOCKS};
 pub use victor_label::{
     Calibration, Decoding, DecodingChoice, DecodingChoiceError, ExpectedOptions, NoThreshold,
     Threshold, ThresholdError,
 };
-pub use victor_methods::Method;
+pub use victor_methods::{Method, Methods};
 
 /// Why a cleaner could not be made or a page could not be cleaned.
 #[derive(Debug, thiserror::Error)]
@@ -174,7 +176,7 @@ struct Inner {
     /// Buffers of labelers between pages, one set per page in flight at most.
     pool: Mutex<Vec<Scratch>>,
     /// The rule-based methods' state (stop-word lists) between pages.
-    methods: Mutex<Vec<victor_methods::Methods>>,
+    methods: Mutex<Vec<Methods>>,
 }
 
 impl Cleaner {
@@ -430,15 +432,17 @@ impl Cleaner {
             // None spare (or the pool's lock poisoned by a panic): a new labeler, the same as
             // a pooled one but for its buffers.
             .unwrap_or_default();
-        let extractor = &inner.model.extractor;
-        let language = processed
-            .table
-            .language
-            .or_else(|| extractor.page_language(&processed.page).map(|l| l.code()));
-        let mut labels = Vec::with_capacity(processed.page.blocks.len());
-        methods.label(method, &processed.page, language, &mut labels);
-        let mut probs = Vec::with_capacity(labels.len());
-        victor_methods::one_hot(&labels, &mut probs);
+        let n = processed.page.blocks.len();
+        let (mut labels, mut probs) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        label_by_method(
+            &mut methods,
+            method,
+            &inner.model,
+            &processed.page,
+            processed.table.language,
+            &mut labels,
+            &mut probs,
+        );
         if let Ok(mut p) = inner.methods.lock() {
             p.push(methods);
         }
