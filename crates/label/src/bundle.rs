@@ -257,6 +257,8 @@ pub struct Model {
     pub(crate) label_ids: [Option<usize>; 3],
     /// The boosted trees laid out for labeling, with their blend weight.
     pub(crate) forest: Option<(CompiledForest, f64)>,
+    /// Which bundle this is, as it was asked for ([`Model::name`]).
+    pub(crate) name: String,
 }
 
 impl Model {
@@ -345,7 +347,23 @@ impl Model {
             compiled,
             label_ids,
             forest,
+            name: origin.display().to_string(),
         })
+    }
+
+    /// Which bundle this is: the folder it was loaded from, or the name of a built-in bundle
+    /// (`web`) as model lookup resolved it; outputs that say which model labelled a page print
+    /// it.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The same model called `name` (model lookup names a built-in bundle by its name rather
+    /// than by the placeholder path it was built from).
+    #[must_use]
+    pub fn with_name(mut self, name: impl Into<String>) -> Model {
+        self.name = name.into();
+        self
     }
 
     /// The recommended other-threshold, if the bundle has one.

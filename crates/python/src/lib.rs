@@ -313,8 +313,19 @@ impl Cleaner {
         self.inner.decoding().to_string()
     }
 
+    /// Which model bundle cleans: a built-in bundle's name ("web" for the default) or the
+    /// folder it was loaded from.
+    #[getter]
+    fn model_name(&self) -> String {
+        self.inner.model().name().to_string()
+    }
+
     fn __repr__(&self) -> String {
-        format!("victor.Cleaner(decoding={:?})", self.decoding())
+        format!(
+            "victor.Cleaner(model={:?}, decoding={:?})",
+            self.model_name(),
+            self.decoding()
+        )
     }
 }
 
