@@ -193,7 +193,7 @@ impl Cleaner {
         let c = &self.inner;
         let doc = py
             .detach(|| {
-                c.label_with(victor::Page {
+                c.label_with(victor::RawPage {
                     html: &bytes,
                     charset,
                     url,
@@ -450,7 +450,7 @@ fn next_page(
                 continue;
             }
         };
-        let p = victor::Page {
+        let p = victor::RawPage {
             html: &body,
             charset: page.charset,
             url,
@@ -603,7 +603,7 @@ fn markdown_page(
     let bytes = page_bytes(html)?;
     let charset = bytes_charset(html, charset);
     py.detach(|| {
-        let page = victor::Page {
+        let page = victor::RawPage {
             html: &bytes,
             charset,
             url,
@@ -624,7 +624,7 @@ fn clean_page(
     let bytes = page_bytes(html)?;
     let charset = bytes_charset(html, charset);
     py.detach(|| {
-        cleaner.clean_with(victor::Page {
+        cleaner.clean_with(victor::RawPage {
             html: &bytes,
             charset,
             url,

@@ -22,7 +22,7 @@
 //! ```
 //!
 //! A page from a WARC file knows its charset from the HTTP header: [`Cleaner::clean_with`] and
-//! [`Cleaner::label_with`] take it (and the page's URL, kept in the [`Document`]) in a [`Page`].
+//! [`Cleaner::label_with`] take it (and the page's URL, kept in the [`Document`]) in a [`RawPage`].
 //!
 //! Features: `builtin` (on by default) builds the shipped default model into the library for
 //! [`Cleaner::builtin`]; without it, load a bundle folder with [`Cleaner::load`].
@@ -104,9 +104,10 @@ impl MarkdownStyle {
     }
 }
 
-/// A page with what its transport knows about it.
+/// A page as it came, before victor reads it: its bytes with what its transport knows about it
+/// (not the segmented page of blocks, `victor_features::Page`).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Page<'a> {
+pub struct RawPage<'a> {
     /// The raw bytes (the HTTP body, without headers).
     pub html: &'a [u8],
     /// The charset of the HTTP `Content-Type` header, if it gave one: it outranks the page's own
@@ -269,14 +270,14 @@ impl Cleaner {
 
     /// The cleaned text of a page: its kept blocks, one paragraph a line.
     pub fn clean(&self, html: &[u8]) -> Result<String, Error> {
-        self.clean_with(Page {
+        self.clean_with(RawPage {
             html,
-            ..Page::default()
+            ..RawPage::default()
         })
     }
 
     /// [`Cleaner::clean`] for a page with its HTTP charset.
-    pub fn clean_with(&self, page: Page<'_>) -> Result<String, Error> {
+    pub fn clean_with(&self, page: RawPage<'_>) -> Result<String, Error> {
         self.with_labeled_collecting(page, Collect::NONE, |lp| {
             let mut s = String::new();
             render_text(&lp.processed.page, &lp.labels, false, &mut s);
@@ -291,20 +292,20 @@ impl Cleaner {
     /// tables, code and quotes (`victor label --format markdown`; no final line break). Its
     /// words are [`Cleaner::clean`]'s.
     pub fn markdown(&self, html: &[u8]) -> Result<String, Error> {
-        self.markdown_with(Page {
+        self.markdown_with(RawPage {
             html,
-            ..Page::default()
+            ..RawPage::default()
         })
     }
 
     /// [`Cleaner::markdown`] for a page with its HTTP charset.
-    pub fn markdown_with(&self, page: Page<'_>) -> Result<String, Error> {
+    pub fn markdown_with(&self, page: RawPage<'_>) -> Result<String, Error> {
         self.markdown_as(page, MarkdownStyle::default())
     }
 
     /// [`Cleaner::markdown_with`] with links written as `[text](url)`, resolved against the
     /// page's `<base href>` and its URL (`page.url`).
-    pub fn markdown_links_with(&self, page: Page<'_>) -> Result<String, Error> {
+    pub fn markdown_links_with(&self, page: RawPage<'_>) -> Result<String, Error> {
         self.markdown_as(
             page,
             MarkdownStyle {
@@ -315,7 +316,7 @@ impl Cleaner {
     }
 
     /// [`Cleaner::markdown_with`] with links, emphasis or both, as `style` asks.
-    pub fn markdown_as(&self, page: Page<'_>, style: MarkdownStyle) -> Result<String, Error> {
+    pub fn markdown_as(&self, page: RawPage<'_>, style: MarkdownStyle) -> Result<String, Error> {
         self.with_labeled_collecting(page, style.collect(), |lp| {
             let mut s = style.render(lp, page.url);
             if s.ends_with('\n') {
@@ -327,14 +328,14 @@ impl Cleaner {
 
     /// Every block of a page with its label and probabilities, and the cleaned text.
     pub fn label(&self, html: &[u8]) -> Result<Document, Error> {
-        self.label_with(Page {
+        self.label_with(RawPage {
             html,
-            ..Page::default()
+            ..RawPage::default()
         })
     }
 
     /// [`Cleaner::label`] for a page with its HTTP charset and URL.
-    pub fn label_with(&self, page: Page<'_>) -> Result<Document, Error> {
+    pub fn label_with(&self, page: RawPage<'_>) -> Result<Document, Error> {
         let collect = Collect {
             links: false,
             head: true,
@@ -378,7 +379,7 @@ impl Cleaner {
     /// way to render a page some other way, as `victor label`'s output formats do.
     pub fn with_labeled<R>(
         &self,
-        page: Page<'_>,
+        page: RawPage<'_>,
         f: impl FnOnce(&LabeledPage<'_>) -> R,
     ) -> Result<R, Error> {
         self.with_labeled_collecting(page, Collect::ALL, f)
@@ -390,7 +391,7 @@ impl Cleaner {
     /// What is not collected is empty in the page, so renderings that need it lose it.
     pub fn with_labeled_collecting<R>(
         &self,
-        page: Page<'_>,
+        page: RawPage<'_>,
         collect: Collect,
         f: impl FnOnce(&LabeledPage<'_>) -> R,
     ) -> Result<R, Error> {
@@ -486,7 +487,7 @@ mod tests {
     fn label_document_agrees_with_clean_and_keeps_the_url() {
         let c = Cleaner::builtin().unwrap();
         let doc = c
-            .label_with(Page {
+            .label_with(RawPage {
                 html: PAGE,
                 charset: Some("utf-8"),
                 url: Some("http://example.org/"),

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use rayon::prelude::*;
 use victor::warc::{Counts, Reader, Record, html_page};
-use victor::{Cleaner, Page};
+use victor::{Cleaner, RawPage};
 
 use super::{Args, Format, Input, Job, StdoutState, label_html, thread_pool, to_stdout};
 use crate::util::{inputs, interrupt, output};
@@ -89,7 +89,7 @@ fn label_record(
     let uri = rec.header("WARC-Target-URI");
     let source = uri.map_or_else(|| format!("{file}@{}", rec.offset), str::to_string);
     let mut buf = Vec::new();
-    let p = Page {
+    let p = RawPage {
         html: &body,
         charset: page.charset,
         url: uri,
