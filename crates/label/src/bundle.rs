@@ -80,7 +80,7 @@ pub struct TrainingInfo {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct DataInfo {
     /// Annotated folders used, with page counts.
-    pub sets: Vec<SetInfo>,
+    pub sets: Vec<TrainingSet>,
     /// Pages in all.
     pub pages: usize,
     /// Blocks in all.
@@ -91,9 +91,10 @@ pub struct DataInfo {
     pub digest: String,
 }
 
-/// One annotated folder in the training data.
+/// One annotated folder in the training data, as `victor.json` records it (not an annotated
+/// set's own `set.json`, which is `victor_annotations::SetInfo`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct SetInfo {
+pub struct TrainingSet {
     /// The folder as given.
     pub path: String,
     /// Source data set, when the annotations record one.
