@@ -198,3 +198,55 @@ fn boost_fits_trees_that_like_passes_on_and_a_broken_forest_is_refused() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("boosted trees"), "{err}");
 }
+
+#[test]
+fn set_weight_weighs_a_set_and_refuses_names_and_numbers_it_cannot_use() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let examples = examples();
+    let train = |out: &Path, extra: &[&str]| {
+        let mut args = vec![
+            "train",
+            s(&examples),
+            "--threshold-folds",
+            "0",
+            "--out",
+            s(out),
+            "-q",
+        ];
+        args.extend_from_slice(extra);
+        run(&args)
+    };
+    let (plain, heavy) = (tmp.path().join("plain"), tmp.path().join("heavy"));
+    assert!(train(&plain, &[]).status.success());
+    assert!(
+        train(&heavy, &["--set-weight", "examples=3"])
+            .status
+            .success()
+    );
+    let weights = &meta(&heavy)["training"]["set_weights"];
+    assert_eq!(weights[0]["set"], "examples");
+    assert_eq!(weights[0]["weight"], 3.0);
+    assert!(meta(&plain)["training"].get("set_weights").is_none());
+    let model = |d: &Path| std::fs::read(d.join("model.crfsuite")).expect("model");
+    assert_ne!(model(&plain), model(&heavy), "the weight changes the fit");
+
+    // A set that is not among the training sets, a weight that is not positive, and crfs
+    // (which weighs every page alike) are refused, with nothing left behind.
+    for (name, extra, says) in [
+        ("typo", &["--set-weight", "exampels=2"][..], "exampels"),
+        ("zero", &["--set-weight", "examples=0"][..], "positive"),
+        ("nan", &["--set-weight", "examples=x"][..], "not a number"),
+        (
+            "crfs",
+            &["--set-weight", "examples=2", "--trainer", "crfs"][..],
+            "parallel",
+        ),
+    ] {
+        let out = tmp.path().join(name);
+        let o = train(&out, extra);
+        assert!(!o.status.success(), "{name}");
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(err.contains(says), "{name}: {err}");
+        assert!(!out.exists(), "{name}: no bundle left behind");
+    }
+}

@@ -74,6 +74,45 @@ pub struct TrainingInfo {
     pub attributes: usize,
     /// Wall time of the optimisation, seconds.
     pub seconds: f64,
+    /// The weights some training sets had in the CRF's objective (none: every page 1).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub set_weights: Vec<SetWeight>,
+}
+
+/// The weight of one training set's pages in the CRF's objective: each of its pages' negative
+/// log-likelihood counts `weight` times (`victor train --set-weight NAME=W`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SetWeight {
+    /// The set's name, as its `set.json` gives it.
+    pub set: String,
+    /// A positive, finite factor.
+    pub weight: f64,
+}
+
+impl std::str::FromStr for SetWeight {
+    type Err = String;
+
+    /// Parses `NAME=W`, `W` a positive, finite number.
+    fn from_str(s: &str) -> Result<SetWeight, String> {
+        let (set, w) = s
+            .rsplit_once('=')
+            .ok_or_else(|| format!("{s:?} is not NAME=WEIGHT"))?;
+        let weight: f64 = w
+            .trim()
+            .parse()
+            .map_err(|_| format!("{w:?} in {s:?} is not a number"))?;
+        if !(weight.is_finite() && weight > 0.0) {
+            return Err(format!("the weight in {s:?} must be a positive number"));
+        }
+        let set = set.trim();
+        if set.is_empty() {
+            return Err(format!("{s:?} names no set"));
+        }
+        Ok(SetWeight {
+            set: set.to_string(),
+            weight,
+        })
+    }
 }
 
 /// Provenance of the training data.

@@ -43,6 +43,7 @@ pub fn make_meta(
             min_freq: opts.min_freq,
             attributes: data.attributes,
             seconds: data.seconds,
+            set_weights: opts.set_weights.clone(),
         },
         data: DataInfo {
             sets,

@@ -81,6 +81,20 @@ pub struct TrainOptions {
     /// (`crate::boost`).
     #[serde(default)]
     pub boost: Option<crate::boost::BoostOptions>,
+    /// Weights of training sets' pages in the CRF's objective, by set name (other sets: 1;
+    /// the boosted trees see every block once, whatever its set's weight).
+    #[serde(default)]
+    pub set_weights: Vec<victor_label::SetWeight>,
+}
+
+impl TrainOptions {
+    /// The weight of a page of set `set` in the CRF's objective.
+    pub fn weight_of(&self, set: &str) -> f64 {
+        self.set_weights
+            .iter()
+            .find(|w| w.set == set)
+            .map_or(1.0, |w| w.weight)
+    }
 }
 
 impl Default for TrainOptions {
@@ -94,6 +108,7 @@ impl Default for TrainOptions {
             verbose: false,
             engine: Engine::Parallel,
             boost: None,
+            set_weights: Vec::new(),
         }
     }
 }
@@ -157,6 +172,17 @@ macro_rules! each {
     };
 }
 
+/// crfs weighs every sequence alike: a weight other than 1 is refused.
+fn unweighted(weight: f64) -> Result<(), CrfError> {
+    if weight == 1.0 {
+        Ok(())
+    } else {
+        Err(CrfError::Parameter(format!(
+            "page weight {weight}: only the parallel L-BFGS trainer weighs pages (--trainer parallel)"
+        )))
+    }
+}
+
 impl CrfTrainer {
     /// A trainer with these options.
     pub fn new(o: &TrainOptions) -> Result<CrfTrainer, CrfError> {
@@ -206,12 +232,26 @@ impl CrfTrainer {
 
     /// Adds one page: an attribute list and a label per block.
     pub fn append(&mut self, xseq: &[Vec<Attribute>], yseq: &[&str]) -> Result<(), CrfError> {
+        self.append_weighted(xseq, yseq, 1.0)
+    }
+
+    /// [`Self::append`], the page's negative log-likelihood counted `weight` times in the
+    /// objective (the parallel trainer only: crfs refuses a weight other than 1).
+    pub fn append_weighted(
+        &mut self,
+        xseq: &[Vec<Attribute>],
+        yseq: &[&str],
+        weight: f64,
+    ) -> Result<(), CrfError> {
         if xseq.is_empty() {
             return Ok(());
         }
         match &mut self.inner {
-            Inner::Parallel(p, ..) => p.append(xseq, yseq)?,
-            Inner::Crfs(c) => each!(c, x => x.append(xseq, yseq))?,
+            Inner::Parallel(p, ..) => p.append_weighted(xseq, yseq, weight)?,
+            Inner::Crfs(c) => {
+                unweighted(weight)?;
+                each!(c, x => x.append(xseq, yseq))?
+            }
         }
         self.sequences += 1;
         Ok(())
@@ -224,12 +264,23 @@ impl CrfTrainer {
         xseq: &[Vec<Attribute>],
         yseq: &[Option<&str>],
     ) -> Result<(), CrfError> {
+        self.append_partial_weighted(xseq, yseq, 1.0)
+    }
+
+    /// [`Self::append_partial`] with a weight, as [`Self::append_weighted`].
+    pub fn append_partial_weighted(
+        &mut self,
+        xseq: &[Vec<Attribute>],
+        yseq: &[Option<&str>],
+        weight: f64,
+    ) -> Result<(), CrfError> {
         if xseq.is_empty() {
             return Ok(());
         }
         match &mut self.inner {
-            Inner::Parallel(p, ..) => p.append_partial(xseq, yseq)?,
+            Inner::Parallel(p, ..) => p.append_partial_weighted(xseq, yseq, weight)?,
             Inner::Crfs(c) => {
+                unweighted(weight)?;
                 let full: Option<Vec<&str>> = yseq.iter().copied().collect();
                 let full = full.ok_or(CrfError::PartialUnsupported)?;
                 each!(c, x => x.append(xseq, &full))?

@@ -143,6 +143,8 @@ pub struct Prepared {
     pub table: FeatureTable,
     /// Gold labels.
     pub labels: Vec<Label>,
+    /// The name of the set the page comes from.
+    pub set: String,
     /// Per block, whether its label is known; empty when all are (see
     /// [`victor_annotations::AnnotatedPage::known`]).
     pub known: Vec<bool>,
@@ -174,6 +176,7 @@ pub fn prepare(
         page: a.page,
         table,
         labels: a.labels,
+        set: r.set.clone(),
         known: a.known,
     })
 }
@@ -270,18 +273,19 @@ pub fn train_crf(
         .as_ref()
         .map(|_| BoostData::new(setup.extractor.schema().len()));
     let mut sum = stream_pages(pages, setup, on, |p, x| {
+        let w = opts.weight_of(&p.set);
         if p.is_partial() {
             // The boosted trees need a label on every block: partial pages train the CRF only.
             let y: Vec<Option<&str>> = (0..p.labels.len())
                 .map(|i| p.is_known(i).then(|| p.labels[i].as_str()))
                 .collect();
-            return Ok(trainer.append_partial(x, &y)?);
+            return Ok(trainer.append_partial_weighted(x, &y, w)?);
         }
         let y: Vec<&str> = p.labels.iter().map(|l| l.as_str()).collect();
         if let Some(b) = boost.as_mut() {
             b.add(&p.table, &p.labels);
         }
-        Ok(trainer.append(x, &y)?)
+        Ok(trainer.append_weighted(x, &y, w)?)
     })?;
     on(Event::Optimising {
         pages: sum.pages,

@@ -51,6 +51,11 @@ pub(crate) struct TrainArgs {
     /// Only pages of this split (`dev`, `test`) where the annotations record one.
     #[arg(long)]
     pub split: Option<String>,
+    /// Weigh the pages of one training set (its name in set.json) in the CRF's objective:
+    /// `--set-weight wcxb=0.25` makes each of its pages count a quarter (repeatable; other sets
+    /// 1; parallel L-BFGS only). Balances sets of different guidelines or sizes.
+    #[arg(long, value_name = "NAME=W")]
+    pub set_weight: Vec<victor_label::SetWeight>,
     /// Also fit boosted trees over the blocks' raw feature values and blend their P(other) into
     /// the CRF's marginals (thresholds and expected-F1 decoding use the blend; Viterbi stays the
     /// CRF's). With --like, a bundle that has them passes its settings on, unless --boost is
@@ -148,6 +153,7 @@ impl TrainArgs {
             } else {
                 like_boost
             },
+            set_weights: self.set_weight.clone(),
         };
         let corpus = Corpus::open(annotations, self.split.as_deref())
             .context("cannot open annotated pages")?;
@@ -160,6 +166,20 @@ impl TrainArgs {
                     .map(|s| format!(" (split {s})"))
                     .unwrap_or_default()
             );
+        }
+        // A weight for a set that is not there is a typo, not a no-op.
+        for w in &opts.set_weights {
+            if !corpus.pages().iter().any(|p| p.set == w.set) {
+                let mut names: Vec<&str> = corpus.pages().iter().map(|p| p.set.as_str()).collect();
+                names.dedup();
+                anyhow::bail!(
+                    "--set-weight {}={}: no training set is named {:?} (the sets: {})",
+                    w.set,
+                    w.weight,
+                    w.set,
+                    names.join(", ")
+                );
+            }
         }
         Ok(Loaded {
             extractor,

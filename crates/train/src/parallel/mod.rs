@@ -11,7 +11,8 @@
 //!   label) transition feature for each pair of labelled neighbours, each kept when its
 //!   frequency reaches `min_freq`; numbered as crfs numbers them (state features by attribute
 //!   then label, then transitions), so weights can be compared feature by feature.
-//! - **Objective**: the negative log-likelihood plus `c2 * |w|^2`. Per evaluation, the weights
+//! - **Objective**: the negative log-likelihood, each sequence's times its weight (1 unless
+//!   appended with another, `--set-weight`), plus `c2 * |w|^2`. Per evaluation, the weights
 //!   are scattered into a dense attribute x label table; every sequence (in parallel) gets its
 //!   state scores as sums of table rows, a scaled forward-backward in f64, its loss, its node
 //!   marginals minus their targets, and its transition counts; then the state gradient is
@@ -54,6 +55,14 @@ const BLOCK_MEMORY: usize = 256 << 20;
 /// Errors of the parallel trainer.
 #[derive(Debug, thiserror::Error)]
 pub enum ParallelError {
+    /// A sequence weight that is not a positive, finite number.
+    #[error("sequence {index}: weight {weight} is not a positive number")]
+    Weight {
+        /// The sequence's position among those appended.
+        index: usize,
+        /// The weight given.
+        weight: f64,
+    },
     /// A sequence whose attribute and label lists differ in length.
     #[error("sequence {index}: {items} items but {labels} labels")]
     Length {
@@ -157,6 +166,8 @@ pub struct ParallelTrainer {
     occ_value: Option<Vec<f64>>,
     /// Label id of each item, [`NONE`] when unknown.
     item_label: Vec<u32>,
+    /// Weight of each sequence in the objective.
+    seq_weight: Vec<f64>,
 }
 
 /// Features and the indexes built from the data for optimisation.
@@ -211,11 +222,22 @@ impl ParallelTrainer {
 
     /// Adds a fully labelled sequence. An empty sequence is ignored.
     pub fn append(&mut self, xseq: &[Vec<Attribute>], yseq: &[&str]) -> Result<(), ParallelError> {
+        self.append_weighted(xseq, yseq, 1.0)
+    }
+
+    /// [`Self::append`], the sequence's negative log-likelihood counted `weight` times.
+    pub fn append_weighted(
+        &mut self,
+        xseq: &[Vec<Attribute>],
+        yseq: &[&str],
+        weight: f64,
+    ) -> Result<(), ParallelError> {
         if xseq.len() != yseq.len() {
             return Err(self.length_error(xseq.len(), yseq.len()));
         }
         self.append_with(
             xseq.len(),
+            weight,
             |t| Some(yseq[t]),
             |t, f| {
                 for a in &xseq[t] {
@@ -232,6 +254,17 @@ impl ParallelTrainer {
         xseq: &[Vec<Attribute>],
         yseq: &[Option<&str>],
     ) -> Result<(), ParallelError> {
+        self.append_partial_weighted(xseq, yseq, 1.0)
+    }
+
+    /// [`Self::append_partial`], the sequence's negative log-likelihood counted `weight`
+    /// times.
+    pub fn append_partial_weighted(
+        &mut self,
+        xseq: &[Vec<Attribute>],
+        yseq: &[Option<&str>],
+        weight: f64,
+    ) -> Result<(), ParallelError> {
         if xseq.len() != yseq.len() {
             return Err(self.length_error(xseq.len(), yseq.len()));
         }
@@ -240,6 +273,7 @@ impl ParallelTrainer {
         }
         self.append_with(
             xseq.len(),
+            weight,
             |t| yseq[t],
             |t, f| {
                 for a in &xseq[t] {
@@ -257,16 +291,23 @@ impl ParallelTrainer {
         }
     }
 
-    /// Adds a sequence of `len` items: `label(t)` is item t's label, `attrs(t, f)` calls `f`
-    /// with each of its attributes (name, value).
+    /// Adds a sequence of `len` items weighing `weight`: `label(t)` is item t's label,
+    /// `attrs(t, f)` calls `f` with each of its attributes (name, value).
     fn append_with<'a>(
         &mut self,
         len: usize,
+        weight: f64,
         label: impl Fn(usize) -> Option<&'a str>,
         attrs: impl Fn(usize, &mut dyn FnMut(&str, f64)),
     ) -> Result<(), ParallelError> {
         if len == 0 {
             return Ok(());
+        }
+        if !(weight.is_finite() && weight > 0.0) {
+            return Err(ParallelError::Weight {
+                index: self.sequences(),
+                weight,
+            });
         }
         for t in 0..len {
             let lid = match label(t) {
@@ -312,6 +353,7 @@ impl ParallelTrainer {
             return Err(ParallelError::TooMany("items"));
         }
         self.seq_start.push(self.item_label.len());
+        self.seq_weight.push(weight);
         Ok(())
     }
 
@@ -453,8 +495,8 @@ impl ParallelTrainer {
         loss
     }
 
-    /// One sequence: returns its negative log-likelihood and adds its gradient (expected minus
-    /// target counts) to `g_state` (attribute x label) and `g_trans` (label x label).
+    /// One sequence: returns its negative log-likelihood times its weight and adds its
+    /// gradient (expected minus target counts, times the weight) to `g_state` (attribute x label) and `g_trans` (label x label).
     #[allow(clippy::too_many_arguments)]
     fn sequence(
         &self,
@@ -470,6 +512,7 @@ impl ParallelTrainer {
         let l = m.labels;
         let (b, e) = (self.seq_start[s], self.seq_start[s + 1]);
         let len = e - b;
+        let w = self.seq_weight.get(s).copied().unwrap_or(1.0);
         let mut dbuf = std::mem::take(&mut sc.delta);
         dbuf.clear();
         dbuf.resize(len * l, 0.0);
@@ -518,7 +561,7 @@ impl ParallelTrainer {
             exp_trans,
             d,
             tr,
-            1.0,
+            w,
         );
         let nll = if m.partial[s] {
             let log_zc = forward_backward(
@@ -542,23 +585,23 @@ impl ParallelTrainer {
                 exp_trans,
                 d,
                 tr,
-                -1.0,
+                -w,
             );
-            log_z - log_zc
+            w * (log_z - log_zc)
         } else {
             // Targets are the labels themselves; log Z restricted to them is the path score.
             let mut path = 0.0;
             for t in 0..len {
                 let y = labels[t] as usize;
                 path += sc.score[t * l + y];
-                d[t * l + y] -= 1.0;
+                d[t * l + y] -= w;
                 if t > 0 {
                     let k = labels[t - 1] as usize * l + y;
                     path += w_trans[k];
-                    tr[k] -= 1.0;
+                    tr[k] -= w;
                 }
             }
-            log_z - path
+            w * (log_z - path)
         };
         // State gradient: each attribute of an item gets the item's marginals minus targets.
         for t in 0..len {
@@ -775,6 +818,88 @@ mod tests {
         );
         for (a, b) in g_path.iter().zip(&g_fb) {
             assert!((a - b).abs() <= 1e-9, "{a} vs {b}");
+        }
+    }
+
+    /// Sequence `s` of the synthetic data of [`data`], with its labels.
+    fn sequence_of(s: usize) -> (Vec<Vec<Attribute>>, Vec<&'static str>) {
+        let names = ["a", "b", "c", "d", "e"];
+        let labels = ["x", "y", "z"];
+        let len = 2 + s % 4;
+        let xs = (0..len)
+            .map(|i| {
+                (0..3)
+                    .map(|k| Attribute::new(names[(s + i * 2 + k) % 5], 1.0))
+                    .collect()
+            })
+            .collect();
+        let ys = (0..len).map(|i| labels[(s * 7 + i * 5) % 3]).collect();
+        (xs, ys)
+    }
+
+    #[test]
+    fn a_weight_counts_a_sequence_as_often_as_appending_it() {
+        // Weight 2 on a full sequence and 3 on a partial one against the same sequences
+        // appended 2 and 3 times: the same objective and gradient at any weights.
+        let (mut weighted, mut repeated) = (ParallelTrainer::new(), ParallelTrainer::new());
+        for s in 0..6usize {
+            let (xs, ys) = sequence_of(s);
+            let partial: Vec<Option<&str>> = ys
+                .iter()
+                .enumerate()
+                .map(|(i, y)| (i != 1).then_some(*y))
+                .collect();
+            match s {
+                2 => {
+                    weighted.append_weighted(&xs, &ys, 2.0).expect("append");
+                    for _ in 0..2 {
+                        repeated.append(&xs, &ys).expect("append");
+                    }
+                }
+                4 => {
+                    weighted
+                        .append_partial_weighted(&xs, &partial, 3.0)
+                        .expect("append");
+                    for _ in 0..3 {
+                        repeated.append_partial(&xs, &partial).expect("append");
+                    }
+                }
+                _ => {
+                    weighted.append(&xs, &ys).expect("append");
+                    repeated.append(&xs, &ys).expect("append");
+                }
+            }
+        }
+        let n = weighted.features(0.0).expect("features").len();
+        assert_eq!(n, repeated.features(0.0).expect("features").len());
+        let w: Vec<f64> = (0..n).map(|i| ((i * 37 % 11) as f64 - 5.0) / 7.0).collect();
+        let (fa, ga) = weighted.objective(&w, 0.5, 0.0).expect("objective");
+        let (fb, gb) = repeated.objective(&w, 0.5, 0.0).expect("objective");
+        assert!((fa - fb).abs() <= 1e-9 * fb.abs(), "{fa} against {fb}");
+        for (a, b) in ga.iter().zip(&gb) {
+            assert!((a - b).abs() <= 1e-9 * (1.0 + b.abs()), "{a} against {b}");
+        }
+        // And a weight changes the objective: it is not ignored.
+        let mut plain = ParallelTrainer::new();
+        for s in 0..6usize {
+            let (xs, ys) = sequence_of(s);
+            plain.append(&xs, &ys).expect("append");
+        }
+        let (fp, _) = plain.objective(&w, 0.5, 0.0).expect("objective");
+        assert!((fp - fa).abs() > 1e-6);
+    }
+
+    #[test]
+    fn a_weight_that_is_not_positive_is_refused() {
+        let (xs, ys) = sequence_of(1);
+        for bad in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+            let mut t = ParallelTrainer::new();
+            let err = t.append_weighted(&xs, &ys, bad).expect_err("refused");
+            assert!(
+                matches!(err, ParallelError::Weight { index: 0, .. }),
+                "{err}"
+            );
+            assert_eq!(t.sequences(), 0);
         }
     }
 
