@@ -67,7 +67,7 @@ const MONTHS: [&[&str]; 12] = [
 ];
 
 /// The month (1-12) a word names, when it does.
-fn month_of(word: &str) -> Option<u32> {
+pub(crate) fn month_of(word: &str) -> Option<u32> {
     let w = word.trim_end_matches('.').to_lowercase();
     if w.len() < 3 {
         return None;
@@ -124,6 +124,23 @@ fn num(s: &str) -> Option<u32> {
 /// failing those a date in words ([`in_text`]).
 pub(crate) fn machine(s: &str) -> Option<Date> {
     let s = s.trim();
+    if let Some(date) = iso_date(s) {
+        return date;
+    }
+    let b = s.as_bytes();
+    if b.len() >= 8
+        && b[..8].iter().all(u8::is_ascii_digit)
+        && b.get(8).is_none_or(|c| !c.is_ascii_digit())
+        && let (Some(y), Some(m), Some(d)) = (num(&s[..4]), num(&s[4..6]), num(&s[6..8]))
+    {
+        return Date::new(y, m, d);
+    }
+    in_text(s)
+}
+
+/// `2024-03-05`, `2024-03-05T10:00:00+01:00`, `2024/03/05`, `2024.03.05`: `None` when the
+/// text starts otherwise, `Some(None)` when in this form with a day that cannot be.
+fn iso_date(s: &str) -> Option<Option<Date>> {
     let b = s.as_bytes();
     if b.len() >= 10
         && b[4] == b[7]
@@ -134,7 +151,9 @@ pub(crate) fn machine(s: &str) -> Option<Date> {
             s.get(8..10).and_then(num),
         )
     {
-        let mut date = Date::new(y, m, d)?;
+        let Some(mut date) = Date::new(y, m, d) else {
+            return Some(None);
+        };
         let rest = s.get(10..).unwrap_or("");
         if let Some(t) = rest.strip_prefix('T').or_else(|| rest.strip_prefix(' '))
             && t.len() >= 5
@@ -146,16 +165,9 @@ pub(crate) fn machine(s: &str) -> Option<Date> {
                 .unwrap_or(t.len());
             date.time = Some(t[..end].to_string());
         }
-        return Some(date);
+        return Some(Some(date));
     }
-    if b.len() >= 8
-        && b[..8].iter().all(u8::is_ascii_digit)
-        && b.get(8).is_none_or(|c| !c.is_ascii_digit())
-        && let (Some(y), Some(m), Some(d)) = (num(&s[..4]), num(&s[4..6]), num(&s[6..8]))
-    {
-        return Date::new(y, m, d);
-    }
-    in_text(s)
+    None
 }
 
 /// A date in a URL's path: `/2024/03/05/`, `/2024-03-05-title`, `/20240305/` (not a year and
@@ -258,6 +270,11 @@ fn year(w: &str) -> Option<u32> {
 /// A numeric date as one word.
 fn numeric(w: &str) -> Option<Date> {
     let w = w.trim_end_matches(['.', ',', ':', ';']);
+    // A machine date written out: `2022-11-23T08:10+02:00`.
+    // (Texts are searched lowercased.)
+    if w.len() > 10 && matches!(w.as_bytes()[10], b'T' | b't') {
+        return iso_date(&w.to_ascii_uppercase()).flatten();
+    }
     if w.len() < 8 || w.len() > 10 {
         return None;
     }
