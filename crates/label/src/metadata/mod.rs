@@ -130,7 +130,7 @@ const ASIDE: &[&str] = &[
 static ASIDE_NAMES: Finders = LazyLock::new(|| finders(ASIDE));
 
 /// Class and id words of a byline's element.
-static BYLINE_NAMES: Finders = LazyLock::new(|| finders(&["author", "byline"]));
+static BYLINE_NAMES: Finders = LazyLock::new(|| finders(&["author", "byline", "username"]));
 
 /// Whether a block lies in comments, a footer, or a sidebar (whose dates and names are not the
 /// document's). `main` holds the elements of the first and the last block the labels keep: an
@@ -278,13 +278,7 @@ fn signed(page: &Page, main: Option<(ElementId, ElementId)>) -> Option<String> {
         if text.len() > 80 {
             return None;
         }
-        let lower = text.trim_start().to_lowercase();
-        let w = SIGNED.iter().find(|w| lower.starts_with(*w))?;
-        let rest = text.trim_start().get(w.len()..)?;
-        if !(rest.is_empty() || rest.starts_with([' ', ':'])) {
-            return None;
-        }
-        let rest = rest.trim_start_matches([' ', ':']);
+        let rest = SIGNED.iter().find_map(|w| after_word(text, w))?;
         let name = if rest.is_empty() {
             page.blocks.get(i + 1).map_or("", |b| page.block_text(b))
         } else {
@@ -684,16 +678,31 @@ const ANNOUNCED: &[&str] = &[
 fn announced_date(page: &Page) -> Option<date::Date> {
     page.blocks.iter().find_map(|b| {
         let text = page.block_text(b);
-        if text.len() > 120 || !text.bytes().any(|c| c.is_ascii_digit()) {
+        if text.len() > 120 {
             return None;
         }
-        let lower = text.trim_start().to_lowercase();
-        let rest = ANNOUNCED.iter().find_map(|w| lower.strip_prefix(w))?;
-        if !rest.starts_with([' ', ':']) || aside(page, b.parent, None) {
+        let rest = ANNOUNCED.iter().find_map(|w| after_word(text, w))?;
+        if !rest.bytes().any(|c| c.is_ascii_digit()) || aside(page, b.parent, None) {
             return None;
         }
-        date::in_text(rest)
+        date::in_text(&rest.to_lowercase())
     })
+}
+
+/// The rest of `text` after `word` (lowercase) when the text starts with it, in any case,
+/// and the word ends there (a space, a colon or the end follows); spaces and colons after it
+/// skipped.
+fn after_word<'t>(text: &'t str, word: &str) -> Option<&'t str> {
+    let text = text.trim_start();
+    let mut chars = text.char_indices();
+    for w in word.chars() {
+        let (_, c) = chars.next()?;
+        if !c.to_lowercase().eq(std::iter::once(w)) {
+            return None;
+        }
+    }
+    let rest = chars.next().map_or("", |(k, _)| &text[k..]);
+    (rest.is_empty() || rest.starts_with([' ', ':'])).then(|| rest.trim_start_matches([' ', ':']))
 }
 
 /// Whether a text ends with an update word ("Updated", "Last updated:", "Updated on"): the

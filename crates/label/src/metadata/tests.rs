@@ -432,3 +432,16 @@ fn a_malformed_machine_date_in_text_ends() {
         assert_eq!(m.date, None, "{t}");
     }
 }
+
+#[test]
+fn a_forum_post_names_its_author_in_an_element_classed_username() {
+    let m = meta(
+        r#"<body><h1>Topic</h1><dl><dt><a href="./memberlist.php?u=1" class="username">b.scherer</a></dt></dl>
+        <p>The first post of the thread.</p></body>"#,
+    );
+    assert_eq!(m.author.as_deref(), Some("b.scherer"));
+    let m = meta(
+        r#"<body><h1>Log in</h1><label class="username">Username</label><p>Text of the page.</p></body>"#,
+    );
+    assert_eq!(m.author, None, "a login form's label");
+}
