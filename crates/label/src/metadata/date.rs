@@ -68,13 +68,27 @@ const MONTHS: [&[&str]; 12] = [
 
 /// The month (1-12) a word names, when it does.
 pub(crate) fn month_of(word: &str) -> Option<u32> {
-    let w = word.trim_end_matches('.').to_lowercase();
-    if w.len() < 3 {
+    let w = word.trim_end_matches('.');
+    // Every name starts with an ASCII letter and has at most 10 bytes ("septiembre"): other
+    // words are refused before lowercasing them (this runs on every word of many blocks).
+    if w.len() > 12 || !w.as_bytes().first().is_some_and(u8::is_ascii_alphabetic) {
+        return None;
+    }
+    let mut buf = [0u8; 12];
+    let lower: std::borrow::Cow<str> = if w.is_ascii() {
+        let b = &mut buf[..w.len()];
+        b.copy_from_slice(w.as_bytes());
+        b.make_ascii_lowercase();
+        std::borrow::Cow::Borrowed(std::str::from_utf8(b).ok()?)
+    } else {
+        std::borrow::Cow::Owned(w.to_lowercase())
+    };
+    if lower.len() < 3 {
         return None;
     }
     MONTHS
         .iter()
-        .position(|names| names.contains(&w.as_str()))
+        .position(|names| names.contains(&lower.as_ref()))
         .map(|i| i as u32 + 1)
 }
 

@@ -756,6 +756,10 @@ fn marked_date(page: &Page) -> Option<date::Date> {
 /// Words after which a date is not the publication date: a copyright line.
 const COPYRIGHT: &[&str] = &["©", "copyright"];
 
+/// Searchers for [`COPYRIGHT`] and [`UPDATED`], built once.
+static COPYRIGHT_WORDS: Finders = LazyLock::new(|| finders(COPYRIGHT));
+static UPDATED_WORDS: Finders = LazyLock::new(|| finders(UPDATED));
+
 /// Words after which a date is the last change's: an update.
 const UPDATED: &[&str] = &[
     "updated",
@@ -792,14 +796,14 @@ fn text_date(
         }
         // Only the text before a copyright sign or an update is a publication date.
         let lower = text.to_lowercase();
-        let first = |words: &[&str]| {
+        let first = |words: &[memmem::Finder<'static>]| {
             words
                 .iter()
-                .filter_map(|w| lower.find(w).map(|k| (k, k + w.len())))
+                .filter_map(|w| w.find(lower.as_bytes()).map(|k| (k, k + w.needle().len())))
                 .min()
         };
-        let copyright = first(COPYRIGHT).map_or(lower.len(), |c| c.0);
-        let update = first(UPDATED).filter(|u| u.0 < copyright);
+        let copyright = first(&COPYRIGHT_WORDS).map_or(lower.len(), |c| c.0);
+        let update = first(&UPDATED_WORDS).filter(|u| u.0 < copyright);
         let update = if follows_update { Some((0, 0)) } else { update };
         let cut = update.map_or(copyright, |u| u.0);
         let published = lower.get(..cut).and_then(date::in_text);
