@@ -694,6 +694,12 @@ fn announced_date(page: &Page) -> Option<date::Date> {
 /// skipped.
 fn after_word<'t>(text: &'t str, word: &str) -> Option<&'t str> {
     let text = text.trim_start();
+    // Most texts fail on their first byte (`é` and `É` share theirs, as do other Latin
+    // letters of two bytes).
+    let (t0, w0) = (text.as_bytes().first()?, word.as_bytes().first()?);
+    if !t0.eq_ignore_ascii_case(w0) {
+        return None;
+    }
     let mut chars = text.char_indices();
     for w in word.chars() {
         let (_, c) = chars.next()?;
