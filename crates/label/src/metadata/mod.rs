@@ -130,7 +130,10 @@ const ASIDE: &[&str] = &[
 static ASIDE_NAMES: Finders = LazyLock::new(|| finders(ASIDE));
 
 /// Class and id words of a byline's element.
-static BYLINE_NAMES: Finders = LazyLock::new(|| finders(&["author", "byline", "username"]));
+static BYLINE_NAMES: Finders = LazyLock::new(|| finders(&["author", "byline"]));
+
+/// Class and id words of a forum post's author.
+static USER_NAMES: Finders = LazyLock::new(|| finders(&["username"]));
 
 /// Whether a block lies in comments, a footer, or a sidebar (whose dates and names are not the
 /// document's). `main` holds the elements of the first and the last block the labels keep: an
@@ -358,7 +361,17 @@ fn byline(page: &Page, labels: &[Label]) -> Option<String> {
             return Some(a);
         }
     }
-    None
+    // A forum post's author: a short block in an element classed `username`, only when no
+    // byline is found (login forms class their labels so too).
+    near_top(page, labels).find_map(|i| {
+        let b = &page.blocks[i];
+        let text = page.block_text(b);
+        (text.split_whitespace().count() <= 3
+            && within(page, b.parent, None, &USER_NAMES)
+            && !aside(page, b.parent, main))
+        .then(|| shown_author(text))
+        .flatten()
+    })
 }
 
 /// Texts that stand where a byline's name should: page furniture that follows a byline word
@@ -380,6 +393,9 @@ const FURNITURE: &[&str] = &[
     "home",
     "login",
     "username",
+    "screen name",
+    "post",
+    "reply",
     "share",
     "comments",
     "updated",
@@ -527,7 +543,8 @@ fn calendar_word(s: &str) -> bool {
 }
 
 /// An author's name as a page writes it, cleaned: a leading byline word dropped, a trailing
-/// date or role cut, URLs and e-mail addresses refused, at most 10 words.
+/// date or role cut, URLs and e-mail addresses refused, at most 10 words a name (a list of
+/// names, as JSON-LD's are joined, at most 40).
 pub(crate) fn clean_author(s: &str) -> Option<String> {
     let mut s = s.trim();
     let lower = s.to_lowercase();
@@ -586,7 +603,9 @@ pub(crate) fn clean_author(s: &str) -> Option<String> {
         || s.contains("://")
         || s.starts_with('/')
         || s.contains('@') && !s.starts_with('@')
-        || s.split_whitespace().count() > 10
+        || s.split([',', ';'])
+            .any(|p| p.split_whitespace().count() > 10)
+        || s.split_whitespace().count() > 40
         || !s.chars().any(char::is_alphabetic)
         || date::in_text(s).is_some()
     {

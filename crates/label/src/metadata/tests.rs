@@ -445,3 +445,13 @@ fn a_forum_post_names_its_author_in_an_element_classed_username() {
     );
     assert_eq!(m.author, None, "a login form's label");
 }
+
+#[test]
+fn a_long_list_of_declared_authors_stays_whole() {
+    let names = "Nicholas Collins, Scott Munro, Matt De La O, Vineet Asthana, Rory O'Sullivan, Corey Maurer";
+    let m = meta(&format!(
+        r#"<head><script type="application/ld+json">{{"@type": "Article", "headline": "H",
+        "author": "{names}"}}</script></head><body><p>x</p></body>"#
+    ));
+    assert_eq!(m.author.as_deref(), Some(names));
+}
