@@ -5,7 +5,7 @@
 //! reports failures with the file and the reason; `label` also runs the batch (threads, signals,
 //! WARC streams). The work on each page is done by the libraries (`victor` and below it
 //! `victor-features`, `victor-label`, `victor-methods`; `victor-annotations`, `victor-train`,
-//! `victor-eval` and `victor-annotate` for the other commands), which neither print nor keep
+//! `victor-eval` and `victor-annotator` for the other commands), which neither print nor keep
 //! global state.
 
 #![forbid(unsafe_code)]

@@ -88,6 +88,9 @@ fn eval_on_an_annotated_set_matches_a_direct_computation() {
         "-q",
     ]);
     let stdout = String::from_utf8_lossy(&out.stdout);
+    // The report names the bundle that labelled the pages (the folder; a built-in one by name).
+    let named = format!("victor eval: model {}, ", model_dir.display());
+    assert!(stdout.starts_with(&named), "{stdout}");
     assert!(stdout.contains("Block level"), "{stdout}");
     assert!(stdout.contains("Worst pages by text-level F1"), "{stdout}");
 

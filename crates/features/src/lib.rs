@@ -28,7 +28,7 @@ pub use config::{
     ConfigError, DEFAULT_CONFIG_JSON, FEATURE_VERSION, FeatureConfig, KeywordGroup, LangIdConfig,
     LangIdMethod,
 };
-pub use features::lexicon::{StopWords, Tokens, is_cjk, iso639_1, tokens, word_hash};
+pub use features::lexicon::{BlockTokens, StopWords, block_tokens, is_cjk, iso639_1, word_hash};
 pub use features::seeds;
 pub use features::structure::top_down;
 pub use features::{Candidates, Column, Extractor, FeatureTable, Kind, Module, Schema};

@@ -19,6 +19,7 @@
 #![recursion_limit = "512"]
 
 mod decode;
+mod element_id;
 pub mod file;
 mod page;
 // The segmenter's items are `pub` for its own submodules; what other crates use is re-exported
@@ -28,7 +29,8 @@ mod segment;
 pub mod within;
 
 pub use decode::{DecodeError, Decoded, EncodingSource, decode, decode_with_charset};
-pub use page::{Ancestors, Block, Element, ElementId, Page, Split};
+pub use element_id::ElementId;
+pub use page::{Ancestors, Block, Element, Page, Split};
 pub use segment::declared::Declared;
 pub use segment::head::{Head, Mark};
 pub use segment::tags::{KNOWN_TAGS, Props, Tag};

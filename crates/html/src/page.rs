@@ -7,11 +7,9 @@
 
 use std::ops::Range;
 
+use crate::element_id::ElementId;
 use crate::segment::tags::Tag;
 use crate::within::Within;
-
-/// Index of an element in [`Page::elements`]. Element 0 is the document root (`#document`).
-pub type ElementId = u32;
 
 /// One element of the page's tree (the tree a browser would build, see the `segment` module).
 #[derive(Clone, Debug, PartialEq, Eq)]

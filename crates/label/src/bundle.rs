@@ -80,7 +80,7 @@ pub struct TrainingInfo {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct DataInfo {
     /// Annotated folders used, with page counts.
-    pub sets: Vec<SetInfo>,
+    pub sets: Vec<TrainingSet>,
     /// Pages in all.
     pub pages: usize,
     /// Blocks in all.
@@ -91,9 +91,10 @@ pub struct DataInfo {
     pub digest: String,
 }
 
-/// One annotated folder in the training data.
+/// One annotated folder in the training data, as `victor.json` records it (not an annotated
+/// set's own `set.json`, which is `victor_annotations::SetInfo`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct SetInfo {
+pub struct TrainingSet {
     /// The folder as given.
     pub path: String,
     /// Source data set, when the annotations record one.
@@ -257,6 +258,8 @@ pub struct Model {
     pub(crate) label_ids: [Option<usize>; 3],
     /// The boosted trees laid out for labeling, with their blend weight.
     pub(crate) forest: Option<(CompiledForest, f64)>,
+    /// Which bundle this is, as it was asked for ([`Model::name`]).
+    pub(crate) name: String,
 }
 
 impl Model {
@@ -345,7 +348,23 @@ impl Model {
             compiled,
             label_ids,
             forest,
+            name: origin.display().to_string(),
         })
+    }
+
+    /// Which bundle this is: the folder it was loaded from, or the name of a built-in bundle
+    /// (`web`) as model lookup resolved it; outputs that say which model labelled a page print
+    /// it.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The same model called `name` (model lookup names a built-in bundle by its name rather
+    /// than by the placeholder path it was built from).
+    #[must_use]
+    pub fn with_name(mut self, name: impl Into<String>) -> Model {
+        self.name = name.into();
+        self
     }
 
     /// The recommended other-threshold, if the bundle has one.

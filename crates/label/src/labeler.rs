@@ -73,9 +73,10 @@ impl<'m> Labeler<'m> {
         self.s.segmenter.set_collect(collect);
     }
 
-    /// Marginals of every block of a page's feature table (blended with the bundle's boosted
-    /// trees, if it has them).
-    pub fn marginals(
+    /// The probabilities of header, text and other for every block of a page's feature table:
+    /// the CRF's marginals, blended with the bundle's boosted trees if it has them (so not the
+    /// CRF's marginals alone, which [`CrfModel::marginals`](crate::CrfModel::marginals) gives).
+    pub fn probabilities(
         &mut self,
         table: &FeatureTable,
         out: &mut Vec<Probs>,
@@ -135,13 +136,13 @@ impl<'m> Labeler<'m> {
         probs: &mut Vec<Probs>,
         labels: &mut Vec<Label>,
     ) -> Result<(), InferenceError> {
-        self.marginals(table, probs)?;
-        // `marginals` left this table's state scores in `self.s.scores`.
+        self.probabilities(table, probs)?;
+        // `probabilities` left this table's state scores in `self.s.scores`.
         self.decide_scored(page, probs, decoding, labels)
     }
 
-    /// Labels the blocks of a page under `decoding` from marginals already computed for its
-    /// feature table by [`Labeler::marginals`] (Viterbi decoding reads the table again).
+    /// Labels the blocks of a page under `decoding` from probabilities already computed for its
+    /// feature table by [`Labeler::probabilities`] (Viterbi decoding reads the table again).
     pub fn decide_labels(
         &mut self,
         page: &Page,
@@ -240,7 +241,7 @@ impl<'m> Labeler<'m> {
     pub fn expected_f1(&mut self, bytes: &[u8]) -> Result<f64, LabelError> {
         let processed = self.process_with_charset(bytes, None)?;
         let mut probs = Vec::with_capacity(processed.page.blocks.len());
-        self.marginals(&processed.table, &mut probs)?;
+        self.probabilities(&processed.table, &mut probs)?;
         let cal = self.model.expected_options().calibration;
         Ok(crate::expected::expected_f1(&processed.page, &probs, cal))
     }

@@ -40,7 +40,7 @@ mod text;
 
 pub use bundle::{
     BUNDLE_FORMAT, BundleError, BundleMeta, DataInfo, DecodingRecommendation, META_FILE,
-    MODEL_FILE, Model, NoThreshold, RecommendedDecoding, SetInfo, TrainingInfo,
+    MODEL_FILE, Model, NoThreshold, RecommendedDecoding, TrainingInfo, TrainingSet,
 };
 pub use confidence::confidence;
 pub use crf::{CrfModel, InferenceError, ModelError, Workspace};

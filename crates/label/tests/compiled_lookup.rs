@@ -106,7 +106,9 @@ fn compiled_scores_equal_string_lookup() {
             });
         }
         let mut probs = Vec::new();
-        labeler.marginals(table, &mut probs).expect("marginals");
+        labeler
+            .probabilities(table, &mut probs)
+            .expect("probabilities");
         let mut got_marg = Array2::<f64>::zeros((0, 0));
         let mut ws = victor_label::Workspace::new();
         crf.marginals(want.view(), &mut ws, &mut got_marg)

@@ -193,7 +193,7 @@ impl Cleaner {
         let c = &self.inner;
         let doc = py
             .detach(|| {
-                c.label_with(victor::Page {
+                c.label_with(victor::RawPage {
                     html: &bytes,
                     charset,
                     url,
@@ -301,7 +301,7 @@ impl Cleaner {
             path: path.display().to_string(),
             state: Mutex::new(WarcState {
                 reader,
-                stats: WarcStats::default(),
+                stats: victor::warc::Counts::default(),
                 broken: Vec::new(),
             }),
         })
@@ -313,8 +313,19 @@ impl Cleaner {
         self.inner.decoding().to_string()
     }
 
+    /// Which model bundle cleans: a built-in bundle's name ("web" for the default) or the
+    /// folder it was loaded from.
+    #[getter]
+    fn model_name(&self) -> String {
+        self.inner.model().name().to_string()
+    }
+
     fn __repr__(&self) -> String {
-        format!("victor.Cleaner(decoding={:?})", self.decoding())
+        format!(
+            "victor.Cleaner(model={:?}, decoding={:?})",
+            self.model_name(),
+            self.decoding()
+        )
     }
 }
 
@@ -364,16 +375,6 @@ fn clean_all(
         .collect()
 }
 
-/// What a WARC file gave so far.
-#[derive(Clone, Copy, Debug, Default)]
-struct WarcStats {
-    pages: usize,
-    failed: usize,
-    not_html: usize,
-    other: usize,
-    broken: usize,
-}
-
 /// The pages of a WARC file, cleaned as they are read (`Cleaner.clean_warc`).
 #[pyclass(module = "victor", frozen)]
 struct WarcPages {
@@ -389,7 +390,7 @@ struct WarcPages {
 /// A WARC file being read.
 struct WarcState {
     reader: victor::warc::Reader<Box<dyn std::io::BufRead + Send>>,
-    stats: WarcStats,
+    stats: victor::warc::Counts,
     /// The broken records so far: offset and reason.
     broken: Vec<(u64, String)>,
 }
@@ -420,7 +421,7 @@ fn next_page(
     cleaner: &victor::Cleaner,
     markdown: bool,
     reader: &mut victor::warc::Reader<Box<dyn std::io::BufRead + Send>>,
-    stats: &mut WarcStats,
+    stats: &mut victor::warc::Counts,
     broken: &mut Vec<(u64, String)>,
 ) -> Option<WarcPage> {
     for rec in reader.by_ref() {
@@ -434,12 +435,8 @@ fn next_page(
         };
         let page = match victor::warc::html_page(&rec) {
             Ok(p) => p,
-            Err(victor::warc::Skip::NotHtml) => {
-                stats.not_html += 1;
-                continue;
-            }
-            Err(victor::warc::Skip::NotPage) => {
-                stats.other += 1;
+            Err(why) => {
+                stats.skipped(why);
                 continue;
             }
         };
@@ -453,7 +450,7 @@ fn next_page(
                 continue;
             }
         };
-        let p = victor::Page {
+        let p = victor::RawPage {
             html: &body,
             charset: page.charset,
             url,
@@ -606,7 +603,7 @@ fn markdown_page(
     let bytes = page_bytes(html)?;
     let charset = bytes_charset(html, charset);
     py.detach(|| {
-        let page = victor::Page {
+        let page = victor::RawPage {
             html: &bytes,
             charset,
             url,
@@ -627,7 +624,7 @@ fn clean_page(
     let bytes = page_bytes(html)?;
     let charset = bytes_charset(html, charset);
     py.detach(|| {
-        cleaner.clean_with(victor::Page {
+        cleaner.clean_with(victor::RawPage {
             html: &bytes,
             charset,
             url,

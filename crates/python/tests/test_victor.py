@@ -90,6 +90,9 @@ def test_model_folder_is_loaded():
     want = cli_jsonl([page], "--model", str(bundle))[0]
     assert victor.clean(page.read_bytes(), model=str(bundle)) == want["text"]
     assert victor.Cleaner(pathlib.Path(bundle)).clean(page.read_bytes()) == want["text"]
+    # The cleaner says which bundle it uses: the folder, or a built-in bundle's own name.
+    assert victor.Cleaner(pathlib.Path(bundle)).model_name == str(bundle)
+    assert victor.Cleaner().model_name == "web"
 
 
 def test_errors_are_python_exceptions():

@@ -9,8 +9,8 @@ use std::path::{Path, PathBuf};
 
 use victor_annotations::JsonLayout;
 use victor_label::{
-    BUNDLE_FORMAT, BundleMeta, DataInfo, DecodingRecommendation, META_FILE, MODEL_FILE, SetInfo,
-    TrainingInfo,
+    BUNDLE_FORMAT, BundleMeta, DataInfo, DecodingRecommendation, META_FILE, MODEL_FILE,
+    TrainingInfo, TrainingSet,
 };
 
 use crate::crf::TrainOptions;
@@ -21,7 +21,7 @@ pub fn make_meta(
     setup: Setup<'_>,
     opts: &TrainOptions,
     data: &DataSummary,
-    sets: Vec<SetInfo>,
+    sets: Vec<TrainingSet>,
     recommendation: Option<DecodingRecommendation>,
     notes: String,
 ) -> BundleMeta {
@@ -282,7 +282,7 @@ mod tests {
             template: victor_features::DEFAULT_TEMPLATE.into(),
             training: TrainingInfo::default(),
             data: DataInfo {
-                sets: vec![SetInfo::default(), SetInfo::default()],
+                sets: vec![TrainingSet::default(), TrainingSet::default()],
                 ..DataInfo::default()
             },
             recommendation: None,

@@ -335,7 +335,7 @@ pub fn cross_validate(
                         Ok(p) if p.is_partial() => {}
                         Ok(p) => {
                             let inferred = labeler
-                                .marginals(&p.table, probs)
+                                .probabilities(&p.table, probs)
                                 .and_then(|()| labeler.viterbi(&p.table, vit));
                             match inferred {
                                 Ok(()) => match a.add_page(&p.page, &p.labels, probs, vit, scratch)

@@ -22,7 +22,7 @@
 //! ```
 //!
 //! A page from a WARC file knows its charset from the HTTP header: [`Cleaner::clean_with`] and
-//! [`Cleaner::label_with`] take it (and the page's URL, kept in the [`Document`]) in a [`Page`].
+//! [`Cleaner::label_with`] take it (and the page's URL, kept in the [`Document`]) in a [`RawPage`].
 //!
 //! Features: `builtin` (on by default) builds the shipped default model into the library for
 //! [`Cleaner::builtin`]; without it, load a bundle folder with [`Cleaner::load`].
@@ -33,6 +33,7 @@
 #![warn(unnameable_types)]
 
 mod http;
+pub mod method;
 pub mod models;
 pub mod output;
 pub mod warc;
@@ -45,12 +46,13 @@ use victor_core::Label;
 use victor_label::render_text;
 use victor_label::{BundleError, LabelError, LabeledPage, Labeler, Model, Scratch};
 
+pub use method::label_by_method;
 pub use victor_features::{Collect, DEFAULT_MAX_BLOCKS};
 pub use victor_label::{
     Calibration, Decoding, DecodingChoice, DecodingChoiceError, ExpectedOptions, NoThreshold,
     Threshold, ThresholdError,
 };
-pub use victor_methods::Method;
+pub use victor_methods::{Method, Methods};
 
 /// Why a cleaner could not be made or a page could not be cleaned.
 #[derive(Debug, thiserror::Error)]
@@ -102,9 +104,10 @@ impl MarkdownStyle {
     }
 }
 
-/// A page with what its transport knows about it.
+/// A page as it came, before victor reads it: its bytes with what its transport knows about it
+/// (not the segmented page of blocks, `victor_features::Page`).
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Page<'a> {
+pub struct RawPage<'a> {
     /// The raw bytes (the HTTP body, without headers).
     pub html: &'a [u8],
     /// The charset of the HTTP `Content-Type` header, if it gave one: it outranks the page's own
@@ -174,7 +177,7 @@ struct Inner {
     /// Buffers of labelers between pages, one set per page in flight at most.
     pool: Mutex<Vec<Scratch>>,
     /// The rule-based methods' state (stop-word lists) between pages.
-    methods: Mutex<Vec<victor_methods::Methods>>,
+    methods: Mutex<Vec<Methods>>,
 }
 
 impl Cleaner {
@@ -267,14 +270,14 @@ impl Cleaner {
 
     /// The cleaned text of a page: its kept blocks, one paragraph a line.
     pub fn clean(&self, html: &[u8]) -> Result<String, Error> {
-        self.clean_with(Page {
+        self.clean_with(RawPage {
             html,
-            ..Page::default()
+            ..RawPage::default()
         })
     }
 
     /// [`Cleaner::clean`] for a page with its HTTP charset.
-    pub fn clean_with(&self, page: Page<'_>) -> Result<String, Error> {
+    pub fn clean_with(&self, page: RawPage<'_>) -> Result<String, Error> {
         self.with_labeled_collecting(page, Collect::NONE, |lp| {
             let mut s = String::new();
             render_text(&lp.processed.page, &lp.labels, false, &mut s);
@@ -289,20 +292,20 @@ impl Cleaner {
     /// tables, code and quotes (`victor label --format markdown`; no final line break). Its
     /// words are [`Cleaner::clean`]'s.
     pub fn markdown(&self, html: &[u8]) -> Result<String, Error> {
-        self.markdown_with(Page {
+        self.markdown_with(RawPage {
             html,
-            ..Page::default()
+            ..RawPage::default()
         })
     }
 
     /// [`Cleaner::markdown`] for a page with its HTTP charset.
-    pub fn markdown_with(&self, page: Page<'_>) -> Result<String, Error> {
+    pub fn markdown_with(&self, page: RawPage<'_>) -> Result<String, Error> {
         self.markdown_as(page, MarkdownStyle::default())
     }
 
     /// [`Cleaner::markdown_with`] with links written as `[text](url)`, resolved against the
     /// page's `<base href>` and its URL (`page.url`).
-    pub fn markdown_links_with(&self, page: Page<'_>) -> Result<String, Error> {
+    pub fn markdown_links_with(&self, page: RawPage<'_>) -> Result<String, Error> {
         self.markdown_as(
             page,
             MarkdownStyle {
@@ -313,7 +316,7 @@ impl Cleaner {
     }
 
     /// [`Cleaner::markdown_with`] with links, emphasis or both, as `style` asks.
-    pub fn markdown_as(&self, page: Page<'_>, style: MarkdownStyle) -> Result<String, Error> {
+    pub fn markdown_as(&self, page: RawPage<'_>, style: MarkdownStyle) -> Result<String, Error> {
         self.with_labeled_collecting(page, style.collect(), |lp| {
             let mut s = style.render(lp, page.url);
             if s.ends_with('\n') {
@@ -325,14 +328,14 @@ impl Cleaner {
 
     /// Every block of a page with its label and probabilities, and the cleaned text.
     pub fn label(&self, html: &[u8]) -> Result<Document, Error> {
-        self.label_with(Page {
+        self.label_with(RawPage {
             html,
-            ..Page::default()
+            ..RawPage::default()
         })
     }
 
     /// [`Cleaner::label`] for a page with its HTTP charset and URL.
-    pub fn label_with(&self, page: Page<'_>) -> Result<Document, Error> {
+    pub fn label_with(&self, page: RawPage<'_>) -> Result<Document, Error> {
         let collect = Collect {
             links: false,
             head: true,
@@ -376,7 +379,7 @@ impl Cleaner {
     /// way to render a page some other way, as `victor label`'s output formats do.
     pub fn with_labeled<R>(
         &self,
-        page: Page<'_>,
+        page: RawPage<'_>,
         f: impl FnOnce(&LabeledPage<'_>) -> R,
     ) -> Result<R, Error> {
         self.with_labeled_collecting(page, Collect::ALL, f)
@@ -388,7 +391,7 @@ impl Cleaner {
     /// What is not collected is empty in the page, so renderings that need it lose it.
     pub fn with_labeled_collecting<R>(
         &self,
-        page: Page<'_>,
+        page: RawPage<'_>,
         collect: Collect,
         f: impl FnOnce(&LabeledPage<'_>) -> R,
     ) -> Result<R, Error> {
@@ -430,15 +433,17 @@ impl Cleaner {
             // None spare (or the pool's lock poisoned by a panic): a new labeler, the same as
             // a pooled one but for its buffers.
             .unwrap_or_default();
-        let extractor = &inner.model.extractor;
-        let language = processed
-            .table
-            .language
-            .or_else(|| extractor.page_language(&processed.page).map(|l| l.code()));
-        let mut labels = Vec::with_capacity(processed.page.blocks.len());
-        methods.label(method, &processed.page, language, &mut labels);
-        let mut probs = Vec::with_capacity(labels.len());
-        victor_methods::one_hot(&labels, &mut probs);
+        let n = processed.page.blocks.len();
+        let (mut labels, mut probs) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        label_by_method(
+            &mut methods,
+            method,
+            &inner.model,
+            &processed.page,
+            processed.table.language,
+            &mut labels,
+            &mut probs,
+        );
         if let Ok(mut p) = inner.methods.lock() {
             p.push(methods);
         }
@@ -482,7 +487,7 @@ mod tests {
     fn label_document_agrees_with_clean_and_keeps_the_url() {
         let c = Cleaner::builtin().unwrap();
         let doc = c
-            .label_with(Page {
+            .label_with(RawPage {
                 html: PAGE,
                 charset: Some("utf-8"),
                 url: Some("http://example.org/"),

@@ -99,7 +99,8 @@ pub fn builtin_names() -> Vec<&'static str> {
     names
 }
 
-/// The built-in bundle called `name` (or an alias of one), loaded; `None` if there is none.
+/// The built-in bundle called `name` (or an alias of one), loaded; `None` if there is none. The
+/// model's [`Model::name`] is the bundle's own name (`web` for the alias `default`).
 pub fn builtin(name: &str) -> Option<Result<Model, ModelError>> {
     let real = BUILT_IN_ALIASES
         .iter()
@@ -108,10 +109,12 @@ pub fn builtin(name: &str) -> Option<Result<Model, ModelError>> {
     let &(_, meta, model) = BUILT_IN_BUNDLES.iter().find(|&&(n, _, _)| n == real)?;
     let origin = PathBuf::from(format!("<built-in models/{real}>"));
     Some(
-        Model::from_parts(meta, model, &origin).map_err(|source| ModelError::Load {
-            place: origin.display().to_string(),
-            source,
-        }),
+        Model::from_parts(meta, model, &origin)
+            .map(|m| m.with_name(real))
+            .map_err(|source| ModelError::Load {
+                place: origin.display().to_string(),
+                source,
+            }),
     )
 }
 
@@ -165,6 +168,7 @@ mod tests {
         let web = builtin("web").expect("built in").expect("loads");
         let default = default_model().expect("loads");
         assert_eq!(default.meta.template, web.meta.template);
+        assert_eq!((web.name(), default.name()), ("web", "web"));
         assert!(builtin("no-such-bundle").is_none());
     }
 
@@ -174,6 +178,8 @@ mod tests {
         let by_dir = open(&dir).expect("a bundle folder loads");
         let by_name = builtin("news").expect("built in").expect("loads");
         assert_eq!(by_dir.meta.template, by_name.meta.template);
+        assert_eq!(by_dir.name(), dir.display().to_string());
+        assert_eq!(by_name.name(), "news");
         match open(Path::new("no-such-bundle")) {
             Err(ModelError::NotFound { name, looked }) => {
                 assert_eq!(name, "no-such-bundle");

@@ -1,4 +1,4 @@
-//! `victor annotate`: the annotation tool's web server (thin over `victor-annotate`).
+//! `victor annotate`: the annotation tool's web server (thin over `victor-annotator`).
 
 use std::collections::HashSet;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::ValueEnum;
-use victor_annotate::{Options, Order, PageSource, Server};
+use victor_annotator::{Options, Order, PageSource, Server};
 
 use crate::util::{inputs, model};
 

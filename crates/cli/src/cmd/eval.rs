@@ -214,10 +214,8 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         all.add(o);
     }
 
-    let model_name = args.input.model.as_ref().map_or_else(
-        || "built-in default".to_string(),
-        |m| m.display().to_string(),
-    );
+    // Which bundle labelled the pages, as lookup resolved it (`web`, or the folder).
+    let model_name = model.name().to_string();
     writeln!(
         std::io::stdout(),
         "victor eval: model {model_name}, {dname}, split {}",

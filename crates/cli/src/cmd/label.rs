@@ -10,7 +10,7 @@ use anyhow::Context;
 use clap::ValueEnum;
 use rayon::prelude::*;
 use victor::output::{CSV_HEADER, JsonlMeta, render_html, write_csv, write_jsonl};
-use victor::{Cleaner, Collect, Page};
+use victor::{Cleaner, Collect, RawPage};
 use victor_features::DEFAULT_MAX_BLOCKS;
 use victor_label::{LabeledPage, TextOptions, render_text_with};
 
@@ -326,7 +326,7 @@ impl Job<'_> {
 /// error is the reason the failure report gives.
 fn label_html(
     cleaner: &Cleaner,
-    page: Page<'_>,
+    page: RawPage<'_>,
     source: &str,
     fields: &[(&str, Option<&str>)],
     job: Job<'_>,
@@ -356,9 +356,9 @@ fn label_page(
 ) -> Result<(), String> {
     let bytes = inputs::read_page(path).map_err(|e| format!("cannot read: {e}"))?;
     let source = path.display().to_string();
-    let page = Page {
+    let page = RawPage {
         html: &bytes,
-        ..Page::default()
+        ..RawPage::default()
     };
     label_html(cleaner, page, &source, &[], job, buf)
 }

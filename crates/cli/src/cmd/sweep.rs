@@ -254,10 +254,8 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let text_pages = pages.iter().filter(|p| p.text.is_some()).count();
     let failed: Vec<&str> = pages.iter().filter_map(|p| p.failed.as_deref()).collect();
 
-    let model_name = args.input.model.as_ref().map_or_else(
-        || "built-in default".to_string(),
-        |m| m.display().to_string(),
-    );
+    // Which bundle labelled the pages, as lookup resolved it (`web`, or the folder).
+    let model_name = model.name().to_string();
     let names: Vec<&str> = inputs.iter().map(|i| i.name.as_str()).collect();
     writeln!(
         std::io::stdout(),

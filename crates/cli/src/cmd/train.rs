@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::Context;
 use victor_annotations::{Corpus, PageRef};
 use victor_features::{Extractor, Template};
-use victor_label::{RecommendedDecoding, SetInfo};
+use victor_label::{RecommendedDecoding, TrainingSet};
 use victor_train::BoostOptions;
 use victor_train::export_crfsuite;
 use victor_train::{Algorithm, Engine, Event, Setup, TrainError, TrainOptions, train_crf};
@@ -214,7 +214,11 @@ pub(crate) struct Args {
     quiet: bool,
 }
 
-pub(crate) fn set_infos(corpus: &Corpus, dirs: &[PathBuf], split: Option<&str>) -> Vec<SetInfo> {
+pub(crate) fn training_sets(
+    corpus: &Corpus,
+    dirs: &[PathBuf],
+    split: Option<&str>,
+) -> Vec<TrainingSet> {
     dirs.iter()
         .map(|d| {
             let pages = corpus.pages().iter().filter(|p| p.dir == *d).count();
@@ -225,7 +229,7 @@ pub(crate) fn set_infos(corpus: &Corpus, dirs: &[PathBuf], split: Option<&str>) 
                 .map(|p| p.set.clone())
                 // A folder without pages has no set name: the row says so with `""`.
                 .unwrap_or_default();
-            SetInfo {
+            TrainingSet {
                 path: d.display().to_string(),
                 source,
                 // No --split: every page, written as `""`.
@@ -334,7 +338,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     iter_bar.finish_and_clear();
     let data = data?;
-    let sets = set_infos(&l.corpus, &args.annotations, args.train.split.as_deref());
+    let sets = training_sets(&l.corpus, &args.annotations, args.train.split.as_deref());
     let meta = make_meta(setup, &opts, &data, sets, threshold, args.notes.clone());
     write_bundle_replacing(out, &meta, &model_path, replace).map_err(|e| hint_force(e, replace))?;
     let size = std::fs::metadata(out.join("model.crfsuite"))

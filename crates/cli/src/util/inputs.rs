@@ -534,19 +534,30 @@ fn collect(
                     .with_context(|| format!("cannot open list {}", list.display()))?,
             ))
         };
-        for line in reader.lines() {
-            let line = line.with_context(|| format!("cannot read list {}", list.display()))?;
-            let t = line.trim();
-            if !t.is_empty() {
-                let path = PathBuf::from(t);
-                walk.pages.push(Input {
-                    rel: file_name(&path),
-                    path,
-                });
-            }
-        }
+        let paths =
+            read_list(reader).with_context(|| format!("cannot read list {}", list.display()))?;
+        walk.pages.extend(paths.into_iter().map(|path| Input {
+            rel: file_name(&path),
+            path,
+        }));
     }
     Ok(walk)
+}
+
+/// The paths of a `--files-from` list, the one reader of such lists (`label`, `features`,
+/// `bench`, `annotate`): one path a line, white space (a `\r` of CRLF line ends included) cut
+/// from both ends of each line, blank lines skipped. Nothing else is special: a path that starts
+/// with `#` is a path.
+fn read_list(reader: impl BufRead) -> std::io::Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for line in reader.lines() {
+        let line = line?;
+        let t = line.trim();
+        if !t.is_empty() {
+            out.push(PathBuf::from(t));
+        }
+    }
+    Ok(out)
 }
 
 /// A path's file name as a relative path (`-` stays `-`; a path without a name, `page`).
@@ -562,7 +573,15 @@ fn file_name(path: &Path) -> PathBuf {
 mod tests {
     use std::path::Path;
 
-    use super::{is_page_name, page_stem, read_page};
+    use super::{is_page_name, page_stem, read_list, read_page};
+
+    #[test]
+    fn a_list_is_one_path_a_line_trimmed_without_blank_lines() {
+        let list = b"a.html\r\n  b c.html \n\n \t\n#d.html\nlast.html";
+        let paths = read_list(&list[..]).expect("read");
+        let want = ["a.html", "b c.html", "#d.html", "last.html"];
+        assert_eq!(paths, want.map(std::path::PathBuf::from));
+    }
 
     #[test]
     fn compressed_pages_are_found_and_named_without_gz() {

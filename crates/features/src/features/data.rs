@@ -11,7 +11,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::Extractor;
 use super::candidate::{self, Candidates, Density};
-use super::lexicon::{iso639_1, tokens, word_hash};
+use super::lexicon::{block_tokens, iso639_1, word_hash};
 use super::module::Module;
 use super::repeat::{self, Repeats};
 use super::seeds;
@@ -142,7 +142,7 @@ impl<'p> PageData<'p> {
         if ex.on(Module::Title)
             && let Some(t) = &page.title
         {
-            for w in tokens(t).filter(|w| w.chars().any(char::is_alphanumeric)) {
+            for w in block_tokens(t).filter(|w| w.chars().any(char::is_alphanumeric)) {
                 if title_words.insert(word_hash(w)) {
                     title_len += 1;
                 }

@@ -2,7 +2,7 @@
 //! or whatlang, as the configuration says.
 
 use super::Extractor;
-use super::lexicon::tokens;
+use super::lexicon::block_tokens;
 use super::module::Module;
 use super::text::TextStats;
 use victor_html::Page;
@@ -45,7 +45,7 @@ impl Extractor {
                     break;
                 }
                 let t = page.block_text(b);
-                if t.len() >= min_len && (min_len == 1 || tokens(t).nth(1).is_some()) {
+                if t.len() >= min_len && (min_len == 1 || block_tokens(t).nth(1).is_some()) {
                     sample.push_str(t);
                     sample.push(' ');
                 }

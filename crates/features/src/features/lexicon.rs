@@ -1,5 +1,5 @@
 //! Word-level helpers shared by the feature modules: splitting a block's text into tokens
-//! ([`tokens`]), hashing words case-insensitively without allocating, stop-word sets per language
+//! ([`block_tokens`]), hashing words case-insensitively without allocating, stop-word sets per language
 //! (from the `stop-words` crate: NLTK's lists where they exist, else the stopwords-iso lists),
 //! ISO 639-3 to 639-1 codes, and `class`/`id` tokenization.
 //!
@@ -20,7 +20,7 @@ use rustc_hash::{FxBuildHasher, FxHashSet};
 use victor_html::within::Within;
 
 /// Han ideographs (with extensions and compatibility ideographs), Hiragana and Katakana (with
-/// the half-width forms): scripts where every character is a token ([`tokens`]). Hangul is not
+/// the half-width forms): scripts where every character is a token ([`block_tokens`]). Hangul is not
 /// among them: Korean separates its words with spaces.
 #[inline]
 pub fn is_cjk(ch: char) -> bool {
@@ -37,18 +37,20 @@ pub fn is_cjk(ch: char) -> bool {
 /// The tokens of a block's text (white space collapsed to single spaces, as blocks hold it): runs
 /// of characters between spaces, except that every Han ideograph, Hiragana or Katakana
 /// character ([`is_cjk`]) is a token of its own; punctuation stays with the token it follows.
-/// No allocation; text without CJK characters is split at spaces only.
-pub fn tokens(text: &str) -> Tokens<'_> {
-    Tokens { rest: text }
+/// No allocation; text without CJK characters is split at spaces only. These are the feature
+/// modules' tokens; the scorer's (`victor_core::words::tokens`, the text-level F1's) follow other
+/// rules.
+pub fn block_tokens(text: &str) -> BlockTokens<'_> {
+    BlockTokens { rest: text }
 }
 
-/// Iterator of [`tokens`].
+/// Iterator of [`block_tokens`].
 #[derive(Clone, Debug)]
-pub struct Tokens<'a> {
+pub struct BlockTokens<'a> {
     rest: &'a str,
 }
 
-impl<'a> Iterator for Tokens<'a> {
+impl<'a> Iterator for BlockTokens<'a> {
     type Item = &'a str;
 
     fn next(&mut self) -> Option<&'a str> {
@@ -271,7 +273,7 @@ impl StopIndex {
         self.langs.get(i).copied()
     }
 
-    /// Counts the stop words of every language among the words ([`tokens`]) of `text`.
+    /// Counts the stop words of every language among the words ([`block_tokens`]) of `text`.
     pub(crate) fn votes(&self, text: &str) -> StopVotes {
         let mut v = StopVotes {
             hits: [0; 128],
@@ -284,7 +286,7 @@ impl StopIndex {
                 w.chars().any(char::is_alphanumeric)
             }
         };
-        for w in tokens(text).filter(|w| has_alnum(w)) {
+        for w in block_tokens(text).filter(|w| has_alnum(w)) {
             v.words = v.words.saturating_add(1);
             if let Some(&found) = self.words.get(&word_hash(w)) {
                 let mut bits = found;
@@ -448,7 +450,7 @@ mod tests {
     }
 
     fn toks(t: &str) -> Vec<&str> {
-        tokens(t).collect()
+        block_tokens(t).collect()
     }
 
     #[test]
@@ -515,9 +517,9 @@ mod tests {
         // 300,000 Han characters and no space: a token per character. Looking for the next
         // space from every token would read 45 billion characters.
         let text = "中文".repeat(150_000);
-        assert_eq!(tokens(&text).count(), 300_000);
+        assert_eq!(block_tokens(&text).count(), 300_000);
         let text = format!("{} end", "日本語のテキスト。".repeat(20_000));
-        assert_eq!(tokens(&text).count(), 160_001);
+        assert_eq!(block_tokens(&text).count(), 160_001);
     }
 
     #[test]

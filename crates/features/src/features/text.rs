@@ -6,7 +6,7 @@ use std::hash::{BuildHasher, Hasher};
 
 use rustc_hash::{FxBuildHasher, FxHashSet, FxHasher};
 
-use super::lexicon::{is_cjk, tokens, word_hash};
+use super::lexicon::{block_tokens, is_cjk, word_hash};
 use victor_html::within::Within;
 
 /// Character classes: letters, digits, punctuation, white space, other.
@@ -33,7 +33,7 @@ pub(crate) struct TextStats {
     pub chars: [u32; 5],
     /// Han, Hiragana and Katakana characters ([`super::lexicon::is_cjk`]), among the letters.
     pub cjk_chars: u32,
-    /// Tokens ([`super::lexicon::tokens`]: white-space separated, every CJK character one) per
+    /// Tokens ([`super::lexicon::block_tokens`]: white-space separated, every CJK character one) per
     /// class ([`TOKEN_CLASSES`]).
     pub tokens: [u32; 4],
     /// Tokens with letters whose first letter is upper case.
@@ -305,7 +305,7 @@ impl TokenTally {
 
 /// Character classes, duplicate key, tokens and sentences of a text without CJK characters in
 /// one pass: ASCII bytes through [`ASCII_CLASS`], other characters decoded where they occur.
-/// Without CJK characters tokens end at spaces only ([`super::lexicon::tokens`]). Returns
+/// Without CJK characters tokens end at spaces only ([`super::lexicon::block_tokens`]). Returns
 /// `false` at the first CJK character, leaving `s` partly filled: such text takes
 /// [`general_pass`]. The same results as [`general_pass`] otherwise (the tests compare them).
 /// `ASCII`: the caller knows the text is ASCII, and the character decoding compiles away.
@@ -511,7 +511,7 @@ fn general_pass(
 
     let mut tally = TokenTally::default();
     let mut prefix = FxBuildHasher.build_hasher();
-    for tok in tokens(text) {
+    for tok in block_tokens(text) {
         let want_prefix = tally.prefix_words < 2;
         let t = if tok.is_ascii() {
             ascii_token(tok, want_prefix)

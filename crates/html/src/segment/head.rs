@@ -7,7 +7,7 @@
 //! are stored a page (the first value of each kind, a capped copy of the JSON-LD text). Making
 //! sense of them (which headline, which date) is the `metadata` module of `victor-label`.
 
-use crate::page::ElementId;
+use crate::element_id::ElementId;
 use crate::segment::scan;
 use memchr::memmem;
 use std::sync::LazyLock;

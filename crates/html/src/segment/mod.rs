@@ -74,7 +74,8 @@ pub mod tree;
 
 use std::ops::Range;
 
-use crate::page::{Block, ElementId, Page};
+use crate::element_id::ElementId;
+use crate::page::{Block, Page};
 use crate::within::Within;
 use attrs::{INTEGRATION_POINTS, attr_hash, hides, marks_main, noscript_may_hold};
 use collapse::{collapse_into, is_html_space};

@@ -87,6 +87,10 @@ class Cleaner:
         markdown=True adds each page's Markdown (`Cleaner.markdown`) as `markdown`."""
     @property
     def decoding(self) -> str: ...
+    @property
+    def model_name(self) -> str:
+        """Which model bundle cleans: a built-in bundle's name ("web" for the default) or the
+        folder it was loaded from."""
 
 class WarcPage(TypedDict, total=False):
     record_id: str | None

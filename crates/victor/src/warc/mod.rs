@@ -35,8 +35,11 @@ use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 
+mod counts;
+
 use crate::http::decode_body;
 pub use crate::http::{BodyError, Codings};
+pub use counts::Counts;
 
 /// A record whose block is larger than this is skipped (reported, not held in memory).
 pub const MAX_RECORD: u64 = 256 << 20;

@@ -64,8 +64,8 @@ pub(crate) struct Worker<'m> {
     text: String,
     bag: TokenBag,
     /// A rule-based method that replaces the CRF's marginals by its one-hot labels.
-    method: Option<victor_methods::Method>,
-    methods: victor_methods::Methods,
+    method: Option<victor::Method>,
+    methods: victor::Methods,
     labels: Vec<Label>,
 }
 
@@ -79,13 +79,13 @@ impl<'m> Worker<'m> {
             text: String::new(),
             bag: TokenBag::new(),
             method: None,
-            methods: victor_methods::Methods::new(),
+            methods: victor::Methods::new(),
             labels: Vec::new(),
         }
     }
 
     /// Labels pages with a rule-based method instead of the model's CRF (`None`: the CRF).
-    pub(crate) fn with_method(mut self, method: Option<victor_methods::Method>) -> Self {
+    pub(crate) fn with_method(mut self, method: Option<victor::Method>) -> Self {
         self.method = method;
         self
     }
@@ -101,15 +101,18 @@ impl<'m> Worker<'m> {
         match self.method {
             None => {
                 self.labels.clear();
-                self.labeler.marginals(table, probs)
+                self.labeler.probabilities(table, probs)
             }
             Some(m) => {
-                let extractor = &self.labeler.model().extractor;
-                let language = table
-                    .language
-                    .or_else(|| extractor.page_language(page).map(|l| l.code()));
-                self.methods.label(m, page, language, &mut self.labels);
-                victor_methods::one_hot(&self.labels, probs);
+                victor::label_by_method(
+                    &mut self.methods,
+                    m,
+                    self.labeler.model(),
+                    page,
+                    table.language,
+                    &mut self.labels,
+                    probs,
+                );
                 Ok(())
             }
         }

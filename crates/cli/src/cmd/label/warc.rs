@@ -8,8 +8,8 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use rayon::prelude::*;
-use victor::warc::{Reader, Record, Skip, html_page};
-use victor::{Cleaner, Page};
+use victor::warc::{Counts, Reader, Record, html_page};
+use victor::{Cleaner, RawPage};
 
 use super::{Args, Format, Input, Job, StdoutState, label_html, thread_pool, to_stdout};
 use crate::util::{inputs, interrupt, output};
@@ -68,16 +68,6 @@ pub(super) fn wanted(args: &Args) -> anyhow::Result<bool> {
     }
 }
 
-/// What one WARC file gave.
-#[derive(Default)]
-struct Counts {
-    pages: usize,
-    failed: usize,
-    not_html: usize,
-    not_page: usize,
-    broken: usize,
-}
-
 /// Why a record's page gave no output.
 enum Failure {
     /// The body does not decode (a broken record: reported with its offset).
@@ -99,7 +89,7 @@ fn label_record(
     let uri = rec.header("WARC-Target-URI");
     let source = uri.map_or_else(|| format!("{file}@{}", rec.offset), str::to_string);
     let mut buf = Vec::new();
-    let p = Page {
+    let p = RawPage {
         html: &body,
         charset: page.charset,
         url: uri,
@@ -245,12 +235,9 @@ pub(super) fn run(args: &Args, cleaner: &Cleaner, job: Job<'_>) -> anyhow::Resul
             break;
         }
         if !args.quiet {
-            eprintln!(
-                "victor label: {name}: {} pages labelled, {} failed; skipped {} non-HTML responses, {} other records; {} broken records",
-                counts.pages, counts.failed, counts.not_html, counts.not_page, counts.broken
-            );
+            eprintln!("victor label: {name}: {counts}");
         }
-        all_ok &= counts.failed == 0 && counts.broken == 0;
+        all_ok &= counts.all_ok();
     }
     match std::io::stdout().flush() {
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
@@ -298,9 +285,7 @@ fn one_file(
         let read = reading
             .join()
             .map_err(|_| anyhow::anyhow!("{name}: the WARC reading thread failed"))?;
-        counts.not_html += read.not_html;
-        counts.not_page += read.not_page;
-        counts.broken += read.broken;
+        *counts += read;
         r
     })
 }
@@ -332,8 +317,7 @@ fn read_chunks(
                         }
                     }
                 }
-                Err(Skip::NotHtml) => counts.not_html += 1,
-                Err(Skip::NotPage) => counts.not_page += 1,
+                Err(why) => counts.skipped(why),
             },
             Err(e) => {
                 counts.broken += 1;

@@ -20,7 +20,8 @@
 
 use std::ops::Range;
 
-use crate::page::{Element, ElementId, Split};
+use crate::element_id::ElementId;
+use crate::page::{Element, Split};
 use crate::segment::tags::{Props, Tag};
 
 mod end;

@@ -1,4 +1,4 @@
-//! # victor-annotate: the annotation tool, a local web server for labelling pages in a browser
+//! # victor-annotator: the annotation tool, a local web server for labelling pages in a browser
 //!
 //! `victor annotate PAGES --out SET` serves one page at a time as the browser renders it, with
 //! victor's blocks marked (module `render`), behind a narrow control bar. The annotator chooses a

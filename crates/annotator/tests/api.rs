@@ -7,9 +7,9 @@ use std::net::{Ipv4Addr, SocketAddr, TcpStream};
 use std::path::Path;
 
 use serde_json::{Value, json};
-use victor_annotate::{Options, Order, PageSource, Server};
 use victor_annotations::Corpus;
 use victor_annotations::Label;
+use victor_annotator::{Options, Order, PageSource, Server};
 
 const PAGE: &str = r#"<html><body>
 <div class="nav"><a href="/a">Home</a> | <a href="/b">News</a></div>

@@ -2,7 +2,7 @@
 //! (one split) with the model's expected text-level F1, lowest first.
 //!
 //! ```text
-//! cargo run --release -p victor-annotate --example order -- SET MODEL_DIR [SPLIT]
+//! cargo run --release -p victor-annotator --example order -- SET MODEL_DIR [SPLIT]
 //! ```
 
 use std::path::PathBuf;

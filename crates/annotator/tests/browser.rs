@@ -1,9 +1,9 @@
 //! End to end in a real browser: headless Chromium driven through chromedriver (WebDriver).
 //!
 //! Marks a header and two paragraphs on a page, reloads, sees them kept, and checks the saved
-//! labels file; then replays a plan of marks ([`victor_annotate::plan`]) through the
+//! labels file; then replays a plan of marks ([`victor_annotator::plan`]) through the
 //! interface and checks that the tool's own click and key counters agree with
-//! [`victor_annotate::effort`], which is how the effort figures of the README are
+//! [`victor_annotator::effort`], which is how the effort figures of the README are
 //! computed. A third test leaves blocks unknown and checks the page is saved and reopened
 //! partially labelled. Without `chromium` and `chromedriver` on the PATH the test says
 //! `skipped`.
@@ -19,10 +19,10 @@ use std::time::Duration;
 use fantoccini::actions::{InputSource, KeyAction, KeyActions};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
-use victor_annotate::{Mark, START_LABEL, effort, plan};
-use victor_annotate::{Options, Order, PageSource, Server};
 use victor_annotations::Corpus;
 use victor_annotations::Label;
+use victor_annotator::{Mark, START_LABEL, effort, plan};
+use victor_annotator::{Options, Order, PageSource, Server};
 use victor_label::{Labeler, Model};
 
 const PAGE: &str = r#"<!DOCTYPE html>

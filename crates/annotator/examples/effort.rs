@@ -1,19 +1,19 @@
 //! The annotation effort of a few pages: clicks and key presses that bring each page to its gold
 //! labels in the annotation tool, from nothing (every block `other`) and from a model's
-//! pre-labelling, by the tool's rules (`victor_annotate::effort`, the rules the browser test
+//! pre-labelling, by the tool's rules (`victor_annotator::effort`, the rules the browser test
 //! checks against the tool's own counters).
 //!
 //! ```text
-//! cargo run --release -p victor-annotate --example effort -- SET N [MODEL_DIR]
+//! cargo run --release -p victor-annotator --example effort -- SET N [MODEL_DIR]
 //! ```
 //!
 //! SET is an annotated set (e.g. made by `victor import`); its first N test pages (by id) are used.
 
 use std::path::PathBuf;
 
-use victor_annotate::{effort, plan};
 use victor_annotations::Corpus;
 use victor_annotations::Label;
+use victor_annotator::{effort, plan};
 use victor_label::{Labeler, Model};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
