@@ -82,7 +82,8 @@ fn meta_field(key: &[u8]) -> Option<Field> {
         | b"citation_publication_date"
         | b"citation_date"
         | b"citation_online_date"
-        | b"release_date" => Field::Published,
+        | b"release_date"
+        | b"ms.date" => Field::Published,
         b"article:modified_time"
         | b"datemodified"
         | b"og:updated_time"

@@ -67,14 +67,28 @@ const MONTHS: [&[&str]; 12] = [
 ];
 
 /// The month (1-12) a word names, when it does.
-fn month_of(word: &str) -> Option<u32> {
-    let w = word.trim_end_matches('.').to_lowercase();
-    if w.len() < 3 {
+pub(crate) fn month_of(word: &str) -> Option<u32> {
+    let w = word.trim_end_matches('.');
+    // Every name starts with an ASCII letter and has at most 10 bytes ("septiembre"): other
+    // words are refused before lowercasing them (this runs on every word of many blocks).
+    if w.len() > 12 || !w.as_bytes().first().is_some_and(u8::is_ascii_alphabetic) {
+        return None;
+    }
+    let mut buf = [0u8; 12];
+    let lower: std::borrow::Cow<str> = if w.is_ascii() {
+        let b = &mut buf[..w.len()];
+        b.copy_from_slice(w.as_bytes());
+        b.make_ascii_lowercase();
+        std::borrow::Cow::Borrowed(std::str::from_utf8(b).ok()?)
+    } else {
+        std::borrow::Cow::Owned(w.to_lowercase())
+    };
+    if lower.len() < 3 {
         return None;
     }
     MONTHS
         .iter()
-        .position(|names| names.contains(&w.as_str()))
+        .position(|names| names.contains(&lower.as_ref()))
         .map(|i| i as u32 + 1)
 }
 
@@ -124,6 +138,23 @@ fn num(s: &str) -> Option<u32> {
 /// failing those a date in words ([`in_text`]).
 pub(crate) fn machine(s: &str) -> Option<Date> {
     let s = s.trim();
+    if let Some(date) = iso_date(s) {
+        return date;
+    }
+    let b = s.as_bytes();
+    if b.len() >= 8
+        && b[..8].iter().all(u8::is_ascii_digit)
+        && b.get(8).is_none_or(|c| !c.is_ascii_digit())
+        && let (Some(y), Some(m), Some(d)) = (num(&s[..4]), num(&s[4..6]), num(&s[6..8]))
+    {
+        return Date::new(y, m, d);
+    }
+    in_text(s)
+}
+
+/// `2024-03-05`, `2024-03-05T10:00:00+01:00`, `2024/03/05`, `2024.03.05`: `None` when the
+/// text starts otherwise, `Some(None)` when in this form with a day that cannot be.
+fn iso_date(s: &str) -> Option<Option<Date>> {
     let b = s.as_bytes();
     if b.len() >= 10
         && b[4] == b[7]
@@ -134,7 +165,9 @@ pub(crate) fn machine(s: &str) -> Option<Date> {
             s.get(8..10).and_then(num),
         )
     {
-        let mut date = Date::new(y, m, d)?;
+        let Some(mut date) = Date::new(y, m, d) else {
+            return Some(None);
+        };
         let rest = s.get(10..).unwrap_or("");
         if let Some(t) = rest.strip_prefix('T').or_else(|| rest.strip_prefix(' '))
             && t.len() >= 5
@@ -146,16 +179,9 @@ pub(crate) fn machine(s: &str) -> Option<Date> {
                 .unwrap_or(t.len());
             date.time = Some(t[..end].to_string());
         }
-        return Some(date);
+        return Some(Some(date));
     }
-    if b.len() >= 8
-        && b[..8].iter().all(u8::is_ascii_digit)
-        && b.get(8).is_none_or(|c| !c.is_ascii_digit())
-        && let (Some(y), Some(m), Some(d)) = (num(&s[..4]), num(&s[4..6]), num(&s[6..8]))
-    {
-        return Date::new(y, m, d);
-    }
-    in_text(s)
+    None
 }
 
 /// A date in a URL's path: `/2024/03/05/`, `/2024-03-05-title`, `/20240305/` (not a year and
@@ -258,6 +284,11 @@ fn year(w: &str) -> Option<u32> {
 /// A numeric date as one word.
 fn numeric(w: &str) -> Option<Date> {
     let w = w.trim_end_matches(['.', ',', ':', ';']);
+    // A machine date written out: `2022-11-23T08:10+02:00`.
+    // (Texts are searched lowercased.)
+    if w.len() > 10 && matches!(w.as_bytes()[10], b'T' | b't') {
+        return iso_date(&w.to_ascii_uppercase()).flatten();
+    }
     if w.len() < 8 || w.len() > 10 {
         return None;
     }

@@ -132,6 +132,9 @@ static ASIDE_NAMES: Finders = LazyLock::new(|| finders(ASIDE));
 /// Class and id words of a byline's element.
 static BYLINE_NAMES: Finders = LazyLock::new(|| finders(&["author", "byline"]));
 
+/// Class and id words of a forum post's author.
+static USER_NAMES: Finders = LazyLock::new(|| finders(&["username"]));
+
 /// Whether a block lies in comments, a footer, or a sidebar (whose dates and names are not the
 /// document's). `main` holds the elements of the first and the last block the labels keep: an
 /// element that holds both is a wrapper of the content, not an aside, whatever its class says
@@ -196,6 +199,7 @@ const BYLINE: &[&str] = &[
     "autore",
     "auteur",
     "author",
+    "authored by",
     "written by",
     "posted by",
     "article by",
@@ -247,11 +251,44 @@ fn author(page: &Page, labels: &[Label], ld: &LdFacts, sitename: Option<&str>) -
             continue;
         }
         let text = element_text(page, elem, 12);
-        if let Some(a) = clean_author(&text) {
+        if let Some(a) = shown_author(&text) {
             return Some(a);
         }
     }
-    byline(page, labels).or(declared)
+    byline(page, labels)
+        .or_else(|| signed(page, main))
+        .or(declared)
+}
+
+/// Words that open an author's signature wherever it stands (often below the article).
+const SIGNED: &[&str] = &[
+    "written by",
+    "article by",
+    "authored by",
+    "words by",
+    "geschrieben von",
+    "écrit par",
+    "escrito por",
+    "scritto da",
+];
+
+/// An author's signature anywhere on the page outside asides: a short block that starts with
+/// a word of [`SIGNED`] ("Written by Ann Lee", or "Written by" with the name in the next
+/// block), for articles whose byline is an author box at the end.
+fn signed(page: &Page, main: Option<(ElementId, ElementId)>) -> Option<String> {
+    page.blocks.iter().enumerate().find_map(|(i, b)| {
+        let text = page.block_text(b);
+        if text.len() > 80 {
+            return None;
+        }
+        let rest = SIGNED.iter().find_map(|w| after_word(text, w))?;
+        let name = if rest.is_empty() {
+            page.blocks.get(i + 1).map_or("", |b| page.block_text(b))
+        } else {
+            rest
+        };
+        shown_author(name).filter(|_| !aside(page, b.parent, main))
+    })
 }
 
 /// The text of an element's blocks (at most `max_words` words; `""` when longer).
@@ -309,7 +346,7 @@ fn byline(page: &Page, labels: &[Label]) -> Option<String> {
                 } else {
                     rest
                 };
-                if let Some(a) = clean_author(name)
+                if let Some(a) = shown_author(name)
                     && !aside(page, b.parent, main)
                 {
                     return Some(a);
@@ -318,17 +355,196 @@ fn byline(page: &Page, labels: &[Label]) -> Option<String> {
         }
         if n <= 5
             && within(page, b.parent, None, &BYLINE_NAMES)
-            && let Some(a) = clean_author(text)
+            && let Some(a) = shown_author(text)
             && !aside(page, b.parent, main)
         {
             return Some(a);
         }
     }
-    None
+    // A forum post's author: a short block in an element classed `username`, only when no
+    // byline is found (login forms class their labels so too).
+    near_top(page, labels).find_map(|i| {
+        let b = &page.blocks[i];
+        let text = page.block_text(b);
+        (text.split_whitespace().count() <= 3
+            && within(page, b.parent, None, &USER_NAMES)
+            && !aside(page, b.parent, main))
+        .then(|| shown_author(text))
+        .flatten()
+    })
+}
+
+/// Texts that stand where a byline's name should: page furniture that follows a byline word
+/// or sits in an element classed `author` ("By submitting...", a search box, "Skip to
+/// content").
+const FURNITURE: &[&str] = &[
+    "search",
+    "account",
+    "sections",
+    "reviews",
+    "courses",
+    "scripts",
+    "industry",
+    "written",
+    "here",
+    "via",
+    "on",
+    "menu",
+    "home",
+    "login",
+    "username",
+    "screen name",
+    "post",
+    "reply",
+    "share",
+    "comments",
+    "updated",
+    "last updated",
+    "published",
+    "skip to content",
+    "get in touch",
+    "learn more",
+    "read more",
+    "date within",
+    "topic author",
+];
+
+/// Job titles that follow a name in a byline or an author box ("Ann Lee Tech Reporter"): the
+/// last word a title ends with.
+const ROLES: &[&str] = &[
+    "writer",
+    "reporter",
+    "editor",
+    "correspondent",
+    "columnist",
+    "journalist",
+    "contributor",
+    "coordinator",
+    "producer",
+    "manager",
+    "director",
+    "executive",
+    "strategist",
+    "specialist",
+    "analyst",
+    "moderator",
+    "ambassador",
+    "intern",
+    "photographer",
+    "blogger",
+    "consultant",
+    "researcher",
+];
+
+/// Words that may stand before a job title's last word ("Senior Research Executive").
+const ROLE_WORDS: &[&str] = &[
+    "senior",
+    "junior",
+    "staff",
+    "tech",
+    "technology",
+    "science",
+    "health",
+    "content",
+    "marketing",
+    "managing",
+    "contributing",
+    "associate",
+    "assistant",
+    "deputy",
+    "chief",
+    "lead",
+    "head",
+    "research",
+    "political",
+    "news",
+    "sports",
+    "business",
+    "digital",
+    "social",
+    "media",
+    "editorial",
+    "freelance",
+    "guest",
+    "community",
+    "product",
+    "copy",
+    "travel",
+    "food",
+    "finance",
+    "legal",
+    "medical",
+    "data",
+    "seo",
+    "creative",
+    "special",
+    "technical",
+    "principal",
+];
+
+/// An author's name as the page's text shows it (a byline, an author box, a marked element):
+/// [`clean_author`], then a job title after the name cut ("Ann Lee Tech Reporter"), and a
+/// forum's avatar letter and status dropped ("J Offline JonB wrote", "JonB J").
+fn shown_author(s: &str) -> Option<String> {
+    let a = clean_author(s)?;
+    let mut w: Vec<&str> = a.split_whitespace().collect();
+    // A sentence or a question ("I dove into the...", "What is ...?"), not a name: names
+    // capitalise most of their words.
+    let upper = w
+        .iter()
+        .filter(|x| x.starts_with(|c: char| c.is_uppercase()))
+        .count();
+    if a.ends_with('?') || w.len() >= 3 && upper * 2 < w.len() {
+        return None;
+    }
+    // A forum's avatar initial and online status before the name, "wrote" after it.
+    if w.len() >= 3
+        && w[0].chars().count() == 1
+        && matches!(w[1].to_lowercase().as_str(), "offline" | "online")
+    {
+        w.drain(..2);
+        if let Some(k) = w.iter().position(|x| x.eq_ignore_ascii_case("wrote")) {
+            w.truncate(k);
+        }
+    }
+    // The avatar initial after the name: "JonB J".
+    if w.len() == 2
+        && w[1].chars().count() == 1
+        && w[0].chars().next().is_some_and(|c| {
+            c.to_lowercase()
+                .eq(w[1].chars().flat_map(char::to_lowercase))
+        })
+    {
+        w.pop();
+    }
+    let is = |list: &[&str], x: &str| list.contains(&x.to_lowercase().as_str());
+    if w.len() >= 3 && w.last().is_some_and(|x| is(ROLES, x)) {
+        let mut k = w.len() - 1;
+        while k > 2 && (is(ROLES, w[k - 1]) || is(ROLE_WORDS, w[k - 1])) {
+            k -= 1;
+        }
+        w.truncate(k);
+    }
+    (!w.is_empty()).then(|| w.join(" "))
+}
+
+/// Whether a text is a month's or a weekday's name (a date's word, not a name).
+fn calendar_word(s: &str) -> bool {
+    const DAYS: &[&str] = &[
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+    ];
+    !s.contains(' ') && (date::month_of(s).is_some() || DAYS.contains(&s))
 }
 
 /// An author's name as a page writes it, cleaned: a leading byline word dropped, a trailing
-/// date or role cut, URLs and e-mail addresses refused, at most 10 words.
+/// date or role cut, URLs and e-mail addresses refused, at most 10 words a name (a list of
+/// names, as JSON-LD's are joined, at most 40).
 pub(crate) fn clean_author(s: &str) -> Option<String> {
     let mut s = s.trim();
     let lower = s.to_lowercase();
@@ -366,14 +582,30 @@ pub(crate) fn clean_author(s: &str) -> Option<String> {
         s = s[..k].trim();
     }
     let lone = s.to_lowercase();
-    if BYLINE.contains(&lone.as_str()) || GENERIC.contains(&lone.as_str()) {
+    let lone = lone.trim_end_matches([':', '.']);
+    if BYLINE.contains(&lone)
+        || GENERIC.contains(&lone)
+        || FURNITURE.contains(&lone)
+        || calendar_word(lone)
+    {
+        return None;
+    }
+    // A sentence ("submitting your email to subscribe"), not a name; a template's placeholder
+    // (`page.head.extra.author`, `{{ author }}`).
+    let n = s.split_whitespace().count();
+    if n >= 4 && s.starts_with(|c: char| c.is_lowercase())
+        || s.contains("{{")
+        || n == 1 && s.matches('.').count() >= 2 && s.contains("author")
+    {
         return None;
     }
     if s.is_empty()
         || s.contains("://")
         || s.starts_with('/')
         || s.contains('@') && !s.starts_with('@')
-        || s.split_whitespace().count() > 10
+        || s.split([',', ';'])
+            .any(|p| p.split_whitespace().count() > 10)
+        || s.split_whitespace().count() > 40
         || !s.chars().any(char::is_alphabetic)
         || date::in_text(s).is_some()
     {
@@ -416,16 +648,86 @@ fn pub_date(page: &Page, labels: &[Label], ld: &LdFacts, url: Option<&str>) -> O
     // costs).
     let found = time
         .or_else(|| {
-            let (shown, shown_update) = text_date(page, labels);
+            let (shown, shown_update) = text_date(page, labels, true);
             shown.or(time_update).or(shown_update)
         })
         .or_else(|| ld.published.as_deref().and_then(date::machine))
         .or_else(|| head.published.as_deref().and_then(date::machine))
         .or_else(|| marked_date(page))
         .or_else(|| url.and_then(date::in_url))
+        .or_else(|| lax_date(page, labels))
+        .or_else(|| announced_date(page))
         .or_else(|| ld.modified.as_deref().and_then(date::machine))
         .or_else(|| head.modified.as_deref().and_then(date::machine));
     found.map(|d| d.iso())
+}
+
+/// The date a page shows where nothing else gives one, asides in the wrapper's sense only: the
+/// first `<time>` outside comments and footers (an update's too), else a date written near the
+/// top of the content in any element. Pages whose byline and date sit in an element classed
+/// `sidebar` or `meta-footer` show their date only there (+12 of wcxb's 547 `dev` dates).
+fn lax_date(page: &Page, labels: &[Label]) -> Option<date::Date> {
+    let main = main_elem(page, labels);
+    page.head
+        .times
+        .iter()
+        .filter(|t| !aside(page, t.0, main))
+        .find_map(|t| date::machine(&t.1))
+        .or_else(|| {
+            let (shown, update) = text_date(page, labels, false);
+            shown.or(update)
+        })
+}
+
+/// Words that announce a publication date ("Published on March 5, 2024", "Posted on the
+/// 15/12/2025"), in the languages of the data.
+const ANNOUNCED: &[&str] = &[
+    "published",
+    "posted",
+    "veröffentlicht",
+    "erschienen",
+    "publié",
+    "publicado",
+    "pubblicato",
+    "gepubliceerd",
+];
+
+/// A date announced as the publication's anywhere on the page outside asides: a short block
+/// that starts with a word of [`ANNOUNCED`] (articles that give their date at the end).
+fn announced_date(page: &Page) -> Option<date::Date> {
+    page.blocks.iter().find_map(|b| {
+        let text = page.block_text(b);
+        if text.len() > 120 {
+            return None;
+        }
+        let rest = ANNOUNCED.iter().find_map(|w| after_word(text, w))?;
+        if !rest.bytes().any(|c| c.is_ascii_digit()) || aside(page, b.parent, None) {
+            return None;
+        }
+        date::in_text(&rest.to_lowercase())
+    })
+}
+
+/// The rest of `text` after `word` (lowercase) when the text starts with it, in any case,
+/// and the word ends there (a space, a colon or the end follows); spaces and colons after it
+/// skipped.
+fn after_word<'t>(text: &'t str, word: &str) -> Option<&'t str> {
+    let text = text.trim_start();
+    // Most texts fail on their first byte (`é` and `É` share theirs, as do other Latin
+    // letters of two bytes).
+    let (t0, w0) = (text.as_bytes().first()?, word.as_bytes().first()?);
+    if !t0.eq_ignore_ascii_case(w0) {
+        return None;
+    }
+    let mut chars = text.char_indices();
+    for w in word.chars() {
+        let (_, c) = chars.next()?;
+        if !c.to_lowercase().eq(std::iter::once(w)) {
+            return None;
+        }
+    }
+    let rest = chars.next().map_or("", |(k, _)| &text[k..]);
+    (rest.is_empty() || rest.starts_with([' ', ':'])).then(|| rest.trim_start_matches([' ', ':']))
 }
 
 /// Whether a text ends with an update word ("Updated", "Last updated:", "Updated on"): the
@@ -479,6 +781,10 @@ fn marked_date(page: &Page) -> Option<date::Date> {
 /// Words after which a date is not the publication date: a copyright line.
 const COPYRIGHT: &[&str] = &["©", "copyright"];
 
+/// Searchers for [`COPYRIGHT`] and [`UPDATED`], built once.
+static COPYRIGHT_WORDS: Finders = LazyLock::new(|| finders(COPYRIGHT));
+static UPDATED_WORDS: Finders = LazyLock::new(|| finders(UPDATED));
+
 /// Words after which a date is the last change's: an update.
 const UPDATED: &[&str] = &[
     "updated",
@@ -494,10 +800,14 @@ const UPDATED: &[&str] = &[
 ];
 
 /// The dates written in short blocks near the top of the content (a byline or dateline), not
-/// in comments or footers: the first publication date (a date before any copyright sign or
+/// in comments or footers when `strict`: the first publication date (a date before any copyright sign or
 /// update word), and the first update's date ("Updated March 5, 2024"), which pages that show
 /// no other date give as theirs.
-fn text_date(page: &Page, labels: &[Label]) -> (Option<date::Date>, Option<date::Date>) {
+fn text_date(
+    page: &Page,
+    labels: &[Label],
+    strict: bool,
+) -> (Option<date::Date>, Option<date::Date>) {
     let mut updated = None;
     let mut after_update = false;
     for i in near_top(page, labels) {
@@ -511,21 +821,21 @@ fn text_date(page: &Page, labels: &[Label]) -> (Option<date::Date>, Option<date:
         }
         // Only the text before a copyright sign or an update is a publication date.
         let lower = text.to_lowercase();
-        let first = |words: &[&str]| {
+        let first = |words: &[memmem::Finder<'static>]| {
             words
                 .iter()
-                .filter_map(|w| lower.find(w).map(|k| (k, k + w.len())))
+                .filter_map(|w| w.find(lower.as_bytes()).map(|k| (k, k + w.needle().len())))
                 .min()
         };
-        let copyright = first(COPYRIGHT).map_or(lower.len(), |c| c.0);
-        let update = first(UPDATED).filter(|u| u.0 < copyright);
+        let copyright = first(&COPYRIGHT_WORDS).map_or(lower.len(), |c| c.0);
+        let update = first(&UPDATED_WORDS).filter(|u| u.0 < copyright);
         let update = if follows_update { Some((0, 0)) } else { update };
         let cut = update.map_or(copyright, |u| u.0);
         let published = lower.get(..cut).and_then(date::in_text);
         if published.is_none() && updated.is_some() {
             continue;
         }
-        if aside(page, b.parent, None) {
+        if strict && aside(page, b.parent, None) {
             continue;
         }
         if published.is_some() {

@@ -291,3 +291,167 @@ fn forum_and_article_bylines() {
         assert_eq!(m.author.as_deref(), Some(name), "{first}");
     }
 }
+
+/// `n` paragraphs of filler, to push what follows past the top of the content.
+fn filler(n: usize) -> String {
+    (0..n)
+        .map(|i| format!("<p>Paragraph {i} of the text.</p>"))
+        .collect()
+}
+
+#[test]
+fn a_date_shown_only_in_an_aside_counts_when_nothing_else_gives_one() {
+    // A `<time>` in an element classed `sidebar` that wraps the whole content.
+    let m = meta(
+        r#"<body><div class="layout-with-sidebar"><div class="meta"><time datetime="2025-10-09T13:25:18-04:00">
+        October 9, 2025</time></div><p>Text of the article.</p></div></body>"#,
+    );
+    assert_eq!(m.date.as_deref(), Some("2025-10-09T13:25:18-04:00"));
+    // A date written in a sidebar beside the content, near its top.
+    let m = meta_main(
+        r#"<body><div class="post-sidebar"><span>May 31, 2024</span></div>
+        <main><p>Text of the article.</p></main></body>"#,
+    );
+    assert_eq!(m.date.as_deref(), Some("2024-05-31"));
+    // Not before a declared date.
+    let m = meta_main(
+        r#"<head><meta property="article:published_time" content="2024-01-02"></head>
+        <body><div class="post-sidebar"><span>May 31, 2024</span></div>
+        <main><p>Text of the article.</p></main></body>"#,
+    );
+    assert_eq!(m.date.as_deref(), Some("2024-01-02"));
+}
+
+#[test]
+fn a_date_announced_at_the_end_of_the_article() {
+    for (line, want) in [
+        ("Posted on the 15/12/2025 at 19:00 by Ann", "2025-12-15"),
+        ("Published On: 15 August 2025", "2025-08-15"),
+        ("Publié le 3 mars 2024", "2024-03-03"),
+        ("Veröffentlicht: 12. März 2024", "2024-03-12"),
+    ] {
+        let m = meta(&format!(
+            "<body><h1>T</h1>{}<p>{line}</p></body>",
+            filler(60)
+        ));
+        assert_eq!(m.date.as_deref(), Some(want), "{line}");
+    }
+    let m = meta(&format!(
+        "<body><h1>T</h1>{}<p>Reposted from 15/12/2025</p></body>",
+        filler(60)
+    ));
+    assert_eq!(m.date, None, "no announcing word at the start");
+}
+
+#[test]
+fn ms_date_meta_and_machine_dates_written_in_text() {
+    let m = meta(
+        r#"<head><meta name="ms.date" content="2025-03-06T00:00:00Z"></head><body><p>x</p></body>"#,
+    );
+    assert_eq!(m.date.as_deref(), Some("2025-03-06T00:00:00Z"));
+    let m = meta("<body><p>Nick van Mead</p><p>2022-11-23T08:10+02:00</p><p>Text.</p></body>");
+    assert_eq!(m.date.as_deref(), Some("2022-11-23T08:10+02:00"));
+}
+
+#[test]
+fn an_author_signed_at_the_end_of_the_article() {
+    let m = meta(&format!(
+        "<body><h1>T</h1>{}<p>Written by</p><p>Edzel Tabing</p></body>",
+        filler(60)
+    ));
+    assert_eq!(m.author.as_deref(), Some("Edzel Tabing"));
+    let m = meta(&format!(
+        "<body><h1>T</h1>{}<h2>Article by Matias Heikkilä</h2></body>",
+        filler(60)
+    ));
+    assert_eq!(m.author.as_deref(), Some("Matias Heikkilä"));
+    let m = meta(&format!(
+        "<body><h1>T</h1>{}<p>By the way, thanks</p></body>",
+        filler(60)
+    ));
+    assert_eq!(m.author, None, "a lone \"by\" far from the top");
+}
+
+#[test]
+fn a_shown_name_loses_its_job_title_and_a_forum_avatar_letter() {
+    for (line, name) in [
+        ("By Harry Rabinowitz Tech Reporter", "Harry Rabinowitz"),
+        (
+            "By Meghan Neville Content Marketing Coordinator",
+            "Meghan Neville",
+        ),
+        ("Authored by Nicole Hatcher", "Nicole Hatcher"),
+    ] {
+        let m = meta(&format!(
+            "<body><h1>T</h1><p>{line}</p><p>Body text of the page.</p></body>"
+        ));
+        assert_eq!(m.author.as_deref(), Some(name), "{line}");
+    }
+    for (text, name) in [
+        ("JonB J", "JonB"),
+        ("J Offline JonB wrote", "JonB"),
+        ("Ann Lee Writer", "Ann Lee"),
+        ("Lee Writer", "Lee Writer"),
+    ] {
+        let m = meta(&format!(
+            r#"<body><h1>T</h1><div><a rel="author" href="/u/1">{text}</a></div><p>Text of the page.</p></body>"#
+        ));
+        assert_eq!(m.author.as_deref(), Some(name), "{text}");
+    }
+}
+
+#[test]
+fn page_furniture_and_dates_are_no_bylines() {
+    for line in [
+        "By submitting your email to subscribe, you agree to our terms",
+        "By Search",
+        "By Jul",
+        "By What is companion planting?",
+    ] {
+        let m = meta(&format!(
+            r#"<head><meta name="author" content="Jane Roe"><meta property="og:site_name" content="Jane Roe"></head>
+            <body><h1>T</h1><p>{line}</p><p>Body text of the page.</p></body>"#
+        ));
+        assert_eq!(
+            m.author.as_deref(),
+            Some("Jane Roe"),
+            "the declared author, though it names the site: {line}"
+        );
+    }
+    let m = meta(
+        r#"<head><meta name="author" content="page.head.extra.author"></head><body><p>x</p></body>"#,
+    );
+    assert_eq!(m.author, None, "a template's placeholder");
+}
+
+#[test]
+fn a_malformed_machine_date_in_text_ends() {
+    // Once a stack overflow: the machine date's fallback searched the text again.
+    for t in ["2024-1-05T10:00 x", "2024-13-45T10:00", "2024/1/5T"] {
+        let m = meta(&format!("<body><p>{t}</p><p>Text.</p></body>"));
+        assert_eq!(m.date, None, "{t}");
+    }
+}
+
+#[test]
+fn a_forum_post_names_its_author_in_an_element_classed_username() {
+    let m = meta(
+        r#"<body><h1>Topic</h1><dl><dt><a href="./memberlist.php?u=1" class="username">b.scherer</a></dt></dl>
+        <p>The first post of the thread.</p></body>"#,
+    );
+    assert_eq!(m.author.as_deref(), Some("b.scherer"));
+    let m = meta(
+        r#"<body><h1>Log in</h1><label class="username">Username</label><p>Text of the page.</p></body>"#,
+    );
+    assert_eq!(m.author, None, "a login form's label");
+}
+
+#[test]
+fn a_long_list_of_declared_authors_stays_whole() {
+    let names = "Nicholas Collins, Scott Munro, Matt De La O, Vineet Asthana, Rory O'Sullivan, Corey Maurer";
+    let m = meta(&format!(
+        r#"<head><script type="application/ld+json">{{"@type": "Article", "headline": "H",
+        "author": "{names}"}}</script></head><body><p>x</p></body>"#
+    ));
+    assert_eq!(m.author.as_deref(), Some(names));
+}

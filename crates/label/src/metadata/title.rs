@@ -93,6 +93,16 @@ fn pick(page: &Page, labels: &[Label], ld: &LdFacts, site: &[Vec<String>]) -> Op
 fn split_parts(title: &str) -> Vec<&str> {
     let mut parts: Vec<&str> = vec![title];
     for sep in SEPARATORS {
+        // A separator's middle character is looked for first (a `char` search is cheap, a
+        // `&str` pattern builds a searcher every time).
+        if sep
+            .trim()
+            .chars()
+            .next()
+            .is_some_and(|c| !title.contains(c))
+        {
+            continue;
+        }
         parts = parts.iter().flat_map(|p| p.split(sep)).collect();
     }
     parts
