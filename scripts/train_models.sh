@@ -73,7 +73,7 @@ import readability-tests text
 # all boilerplate.
 import wcxb text --min-coverage 0.5
 
-WEB_OPTS=(--c2 10 --boost --boost-depth 3 --boost-trees 30 --boost-learning-rate 0.3 --config templates/features-web.json --template templates/web.tpl)
+WEB_OPTS=(--c2 10 --set-weight wcxb=0.25 --boost --boost-depth 3 --boost-trees 30 --boost-learning-rate 0.3 --config templates/features-web.json --template templates/web.tpl)
 if wanted web; then
   # The seed labels the blocks of trafilatura-eval's pages that no snippet decides.
   if [ ! -f "$WORK/web-seed/victor.json" ]; then
