@@ -217,6 +217,29 @@ fn walk(s: &str, nodes: &mut Vec<Node>, count: &Cell<usize>) -> Result<(), serde
     de.end()
 }
 
+/// The visitor methods of the scalars a reader does not use (booleans, numbers, null), each
+/// giving `$value`: serde's defaults would refuse them as errors, and JSON-LD puts any kind of
+/// value anywhere.
+macro_rules! scalars_give {
+    ($ty:ty, $value:expr) => {
+        fn visit_bool<E>(self, _: bool) -> Result<$ty, E> {
+            Ok($value)
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<$ty, E> {
+            Ok($value)
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<$ty, E> {
+            Ok($value)
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<$ty, E> {
+            Ok($value)
+        }
+        fn visit_unit<E>(self) -> Result<$ty, E> {
+            Ok($value)
+        }
+    };
+}
+
 /// Walks a value, listing its objects in `out`.
 struct ValueSeed<'a> {
     out: &'a mut Vec<Node>,
@@ -243,22 +266,8 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
         f.write_str("a JSON value")
     }
 
-    fn visit_bool<E>(self, _: bool) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_i64<E>(self, _: i64) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_u64<E>(self, _: u64) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_f64<E>(self, _: f64) -> Result<(), E> {
-        Ok(())
-    }
+    scalars_give!((), ());
     fn visit_str<E>(self, _: &str) -> Result<(), E> {
-        Ok(())
-    }
-    fn visit_unit<E>(self) -> Result<(), E> {
         Ok(())
     }
 
@@ -459,21 +468,7 @@ impl<'de> Visitor<'de> for TextSeed {
         Ok(None)
     }
 
-    fn visit_bool<E>(self, _: bool) -> Result<Option<String>, E> {
-        Ok(None)
-    }
-    fn visit_i64<E>(self, _: i64) -> Result<Option<String>, E> {
-        Ok(None)
-    }
-    fn visit_u64<E>(self, _: u64) -> Result<Option<String>, E> {
-        Ok(None)
-    }
-    fn visit_f64<E>(self, _: f64) -> Result<Option<String>, E> {
-        Ok(None)
-    }
-    fn visit_unit<E>(self) -> Result<Option<String>, E> {
-        Ok(None)
-    }
+    scalars_give!(Option<String>, None);
 }
 
 /// A value when it is a string (as it is; `None` for anything else).
@@ -508,21 +503,7 @@ impl<'de> Visitor<'de> for StrSeed {
         Ok(None)
     }
 
-    fn visit_bool<E>(self, _: bool) -> Result<Option<String>, E> {
-        Ok(None)
-    }
-    fn visit_i64<E>(self, _: i64) -> Result<Option<String>, E> {
-        Ok(None)
-    }
-    fn visit_u64<E>(self, _: u64) -> Result<Option<String>, E> {
-        Ok(None)
-    }
-    fn visit_f64<E>(self, _: f64) -> Result<Option<String>, E> {
-        Ok(None)
-    }
-    fn visit_unit<E>(self) -> Result<Option<String>, E> {
-        Ok(None)
-    }
+    scalars_give!(Option<String>, None);
 }
 
 /// An `@type`: a string, or the strings of an array.
@@ -568,21 +549,7 @@ impl StrOrList {
                 Ok(StrOrList(Vec::new()))
             }
 
-            fn visit_bool<E>(self, _: bool) -> Result<StrOrList, E> {
-                Ok(StrOrList(Vec::new()))
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<StrOrList, E> {
-                Ok(StrOrList(Vec::new()))
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<StrOrList, E> {
-                Ok(StrOrList(Vec::new()))
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<StrOrList, E> {
-                Ok(StrOrList(Vec::new()))
-            }
-            fn visit_unit<E>(self) -> Result<StrOrList, E> {
-                Ok(StrOrList(Vec::new()))
-            }
+            scalars_give!(StrOrList, StrOrList(Vec::new()));
         }
         d.deserialize_any(V)
     }
@@ -622,21 +589,7 @@ impl<'de> Visitor<'de> for PeopleSeed {
         PersonSeed.visit_map(map).map(People::one)
     }
 
-    fn visit_bool<E>(self, _: bool) -> Result<People, E> {
-        Ok(People::one(Person::Other))
-    }
-    fn visit_i64<E>(self, _: i64) -> Result<People, E> {
-        Ok(People::one(Person::Other))
-    }
-    fn visit_u64<E>(self, _: u64) -> Result<People, E> {
-        Ok(People::one(Person::Other))
-    }
-    fn visit_f64<E>(self, _: f64) -> Result<People, E> {
-        Ok(People::one(Person::Other))
-    }
-    fn visit_unit<E>(self) -> Result<People, E> {
-        Ok(People::one(Person::Other))
-    }
+    scalars_give!(People, People::one(Person::Other));
 }
 
 impl People {
@@ -679,21 +632,7 @@ impl<'de> Visitor<'de> for PersonSeed {
         Ok(Person::Other)
     }
 
-    fn visit_bool<E>(self, _: bool) -> Result<Person, E> {
-        Ok(Person::Other)
-    }
-    fn visit_i64<E>(self, _: i64) -> Result<Person, E> {
-        Ok(Person::Other)
-    }
-    fn visit_u64<E>(self, _: u64) -> Result<Person, E> {
-        Ok(Person::Other)
-    }
-    fn visit_f64<E>(self, _: f64) -> Result<Person, E> {
-        Ok(Person::Other)
-    }
-    fn visit_unit<E>(self) -> Result<Person, E> {
-        Ok(Person::Other)
-    }
+    scalars_give!(Person, Person::Other);
 }
 
 /// A string's text: entities decoded, space collapsed; `None` when empty.
