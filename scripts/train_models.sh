@@ -73,9 +73,10 @@ import readability-tests text
 # all boilerplate.
 import wcxb text --min-coverage 0.5
 
-WEB_OPTS=(--c2 10 --set-weight wcxb=0.25 --boost --boost-depth 3 --boost-trees 30 --boost-learning-rate 0.3 --config templates/features-web.json --template templates/web.tpl)
+WEB_OPTS=(--c2 10 --boost --boost-depth 3 --boost-trees 30 --boost-learning-rate 0.3 --config templates/features-web.json --template templates/web.tpl)
 if wanted web; then
-  # The seed labels the blocks of trafilatura-eval's pages that no snippet decides.
+  # The seed labels the blocks of trafilatura-eval's pages that no snippet decides (web's options
+  # without the set weight: the seed has no wcxb pages).
   if [ ! -f "$WORK/web-seed/victor.json" ]; then
     "$V" train "$WORK/dragnet-train" "$WORK/l3s-gn1" "$WORK/readability-tests" --out "$WORK/web-seed" \
       --threshold-folds 0 "${WEB_OPTS[@]}"
@@ -84,7 +85,8 @@ if wanted web; then
     "$WORK/trafilatura-eval-snippets" --model "$WORK/web-seed" --victor "$V"
 fi
 build web "Today's web, any language and any kind of page: the main content of articles, forums, listings, product, service, collection and documentation pages (WCXB's, trafilatura's and Readability's guideline: the main text with its headings, lists and tables, a thread's posts, a listing's items; no navigation, bylines or comments), trained on dragnet-train (2012), l3s-gn1 (2008), readability-tests (2010s-2020s), trafilatura-eval (2015-2024, snippet gold) and wcxb (2024-2025, WCXB by Murrough Foley, CC-BY-4.0) dev pages. The default." \
-  "$WORK/dragnet-train" "$WORK/l3s-gn1" "$WORK/readability-tests" "$WORK/trafilatura-eval-snippets" "$WORK/wcxb" -- "${WEB_OPTS[@]}"
+  "$WORK/dragnet-train" "$WORK/l3s-gn1" "$WORK/readability-tests" "$WORK/trafilatura-eval-snippets" "$WORK/wcxb" -- "${WEB_OPTS[@]}" \
+  --set-weight wcxb=0.25
 build news "News articles of 2008 with headline, captions and datelines (L3S-GN1 guideline: the article's text and its supplemental text)." \
   "$WORK/l3s-gn1" -- --c2 10 --like models/news --boost
 build article "News and blog articles: the main article text with its title (Dragnet guideline), trained on dragnet-train (2012) and l3s-gn1 (2008) dev pages together. The default before stop 42." \

@@ -1,7 +1,8 @@
 //! `victor bench`: speed of each pipeline stage, single-threaded, over pages held in memory.
 //!
 //! Every stage is timed as a cumulative pipeline (decode; decode + segment; ... ) over all pages,
-//! repeated; the median of the repetitions is reported with pages/s, MB/s and the ratio to the
+//! repeated, the stages taking turns (each repetition runs every stage once); the median of the
+//! repetitions is reported with pages/s, MB/s and the ratio to the
 //! baseline (lol_html's tokenizer alone, with a no-op text handler), all in the same process.
 //! The second row is victor's own tokenizer alone (`segment::tokenize_only`), which the
 //! segmenter runs in place of lol_html.
@@ -46,6 +47,10 @@ struct Stage {
     secs: Vec<f64>,
 }
 
+/// One stage's work on one page (the returned number is summed, so that nothing is optimised
+/// away).
+type StageFn<'a> = Box<dyn FnMut(&[u8]) -> usize + 'a>;
+
 fn median(v: &mut [f64]) -> f64 {
     v.sort_by(f64::total_cmp);
     v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
@@ -70,82 +75,134 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         bytes as f64 / 1e6,
         repeat
     );
-    let mut stages: Vec<Stage> = Vec::new();
+    let model = if args.no_label {
+        None
+    } else {
+        Some(crate::util::model::load(args.model.as_deref())?)
+    };
     // The stages read pages as `victor label --format text` does: no links, no head
-    // ([`Collect::NONE`]).
+    // ([`Collect::NONE`]), but for the one that computes the JSON outputs' page fields.
     let mut seg = Segmenter::new();
     seg.set_collect(Collect::NONE);
+    let mut seg2 = Segmenter::new();
+    seg2.set_collect(Collect::NONE);
+    let mut work: Vec<(&'static str, StageFn<'_>)> = vec![
+        (
+            "baseline: lol_html tokenizer only",
+            Box::new(|p| {
+                decode(p)
+                    .ok()
+                    .and_then(|d| lol_html_tokenize_only(&d.text).ok())
+                    .unwrap_or(0)
+            }),
+        ),
+        (
+            "victor tokenizer only",
+            Box::new(|p| decode(p).map_or(0, |d| tokenize_only(&d.text))),
+        ),
+        (
+            "decode",
+            Box::new(|p| decode(p).map(|d| d.text.len()).unwrap_or(0)),
+        ),
+        (
+            "decode + segment",
+            Box::new(move |p| {
+                decode(p)
+                    .ok()
+                    .and_then(|d| seg.segment(&d.text).ok())
+                    .map_or(0, |pg| pg.blocks.len())
+            }),
+        ),
+        (
+            "decode + segment + features",
+            Box::new(|p| {
+                victor_features::process(p, &mut seg2, &extractor).map_or(0, |x| x.table.blocks)
+            }),
+        ),
+    ];
+    if let Some(model) = &model {
+        let decoding = model.recommended_decoding();
+        let labeler = |collect: Collect| {
+            let mut l = Labeler::new(model);
+            l.set_collect(collect);
+            l
+        };
+        let mut plain = labeler(Collect::NONE);
+        work.push((
+            "... + marginals + labels (the model's features)",
+            Box::new(move |p| {
+                plain
+                    .label_bytes(p, decoding)
+                    .map_or(0, |lp| lp.labels.len())
+            }),
+        ));
+        let mut plain = labeler(Collect::NONE);
+        let mut text = String::new();
+        work.push((
+            "... + text output (whole pipeline)",
+            Box::new(move |p| {
+                plain.label_bytes(p, decoding).map_or(0, |lp| {
+                    text.clear();
+                    render_text(&lp.processed.page, &lp.labels, false, &mut text);
+                    text.len()
+                })
+            }),
+        ));
+        // The JSON outputs' page fields on top of the text: the parse collects the head, and
+        // the metadata and the confidence are computed (issue 51 asks them to cost at most 5 %
+        // of the pages per second; compare with the stage above).
+        let mut with_head = labeler(Collect {
+            head: true,
+            ..Collect::NONE
+        });
+        let mut text = String::new();
+        work.push((
+            "... + text, metadata and confidence",
+            Box::new(move |p| {
+                with_head.label_bytes(p, decoding).map_or(0, |lp| {
+                    text.clear();
+                    render_text(&lp.processed.page, &lp.labels, false, &mut text);
+                    let md = victor_label::metadata(&lp.processed.page, &lp.labels);
+                    let c = victor_label::confidence(&lp.processed.page, &lp.labels, &lp.probs);
+                    text.len() + md.title.map_or(0, |t| t.len()) + usize::from(c > 0.5)
+                })
+            }),
+        ));
+        let mut plain = labeler(Collect::NONE);
+        let mut text = String::new();
+        work.push((
+            "... + Markdown output (whole pipeline)",
+            Box::new(move |p| {
+                plain.label_bytes(p, decoding).map_or(0, |lp| {
+                    text.clear();
+                    let opts = victor_label::MarkdownOptions {
+                        doc: Some(lp.processed.decoded.text.as_ref()),
+                        ..Default::default()
+                    };
+                    victor_label::render_markdown(&lp.processed.page, &lp.labels, opts, &mut text);
+                    text.len()
+                })
+            }),
+        ));
+    }
+    // Round robin: every repetition runs each stage once, so that a phase of load on a shared
+    // machine slows all the stages alike instead of the few that ran through it.
+    let mut stages: Vec<Stage> = work
+        .iter()
+        .map(|(name, _)| Stage {
+            name,
+            secs: Vec::with_capacity(repeat),
+        })
+        .collect();
     let mut sink = 0usize;
-    let mut time = |name: &'static str, f: &mut dyn FnMut(&[u8]) -> usize| {
-        let mut secs = Vec::with_capacity(repeat);
-        for _ in 0..repeat {
+    for _ in 0..repeat {
+        for ((_, f), stage) in work.iter_mut().zip(&mut stages) {
             let t = Instant::now();
             for p in &pages {
                 sink = sink.wrapping_add(f(p));
             }
-            secs.push(t.elapsed().as_secs_f64());
+            stage.secs.push(t.elapsed().as_secs_f64());
         }
-        stages.push(Stage { name, secs });
-    };
-    time("baseline: lol_html tokenizer only", &mut |p| {
-        decode(p)
-            .ok()
-            .and_then(|d| lol_html_tokenize_only(&d.text).ok())
-            .unwrap_or(0)
-    });
-    time("victor tokenizer only", &mut |p| {
-        decode(p).map_or(0, |d| tokenize_only(&d.text))
-    });
-    time("decode", &mut |p| {
-        decode(p).map(|d| d.text.len()).unwrap_or(0)
-    });
-    time("decode + segment", &mut |p| {
-        decode(p)
-            .ok()
-            .and_then(|d| seg.segment(&d.text).ok())
-            .map_or(0, |pg| pg.blocks.len())
-    });
-    let mut seg2 = Segmenter::new();
-    seg2.set_collect(Collect::NONE);
-    time("decode + segment + features", &mut |p| {
-        victor_features::process(p, &mut seg2, &extractor).map_or(0, |x| x.table.blocks)
-    });
-    if !args.no_label {
-        let model = crate::util::model::load(args.model.as_deref())?;
-        let decoding = model.recommended_decoding();
-        let mut labeler = Labeler::new(&model);
-        labeler.set_collect(Collect::NONE);
-        time(
-            "... + marginals + labels (the model's features)",
-            &mut |p| {
-                labeler
-                    .label_bytes(p, decoding)
-                    .map_or(0, |lp| lp.labels.len())
-            },
-        );
-        let mut labeler = Labeler::new(&model);
-        labeler.set_collect(Collect::NONE);
-        let mut text = String::new();
-        time("... + text output (whole pipeline)", &mut |p| {
-            labeler.label_bytes(p, decoding).map_or(0, |lp| {
-                text.clear();
-                render_text(&lp.processed.page, &lp.labels, false, &mut text);
-                text.len()
-            })
-        });
-        let mut labeler = Labeler::new(&model);
-        labeler.set_collect(Collect::NONE);
-        time("... + Markdown output (whole pipeline)", &mut |p| {
-            labeler.label_bytes(p, decoding).map_or(0, |lp| {
-                text.clear();
-                let opts = victor_label::MarkdownOptions {
-                    doc: Some(lp.processed.decoded.text.as_ref()),
-                    ..Default::default()
-                };
-                victor_label::render_markdown(&lp.processed.page, &lp.labels, opts, &mut text);
-                text.len()
-            })
-        });
     }
     let base = stages.first_mut().map_or(f64::NAN, |s| median(&mut s.secs));
     writeln!(
