@@ -63,6 +63,36 @@ pub(crate) fn word_count(tok: &mut Tokenizer, text: &str) -> u32 {
     u32::try_from(tok.count(text)).unwrap_or(u32::MAX)
 }
 
+/// The words of each of a page's blocks ([`word_count`]), in block order, into `out`.
+fn count_block_words(page: &Page, tok: &mut Tokenizer, out: &mut Vec<u32>) {
+    out.clear();
+    out.extend(
+        page.blocks
+            .iter()
+            .map(|b| word_count(tok, page.block_text(b))),
+    );
+}
+
+/// The words of each of a page's blocks under the text-level measure, in block order: the
+/// weights of the expected-F1 decoding and of [`crate::confidence()`]. A labeler that decoded
+/// the page has them already ([`crate::LabeledPage::words`]).
+pub fn block_words(page: &Page) -> Vec<u32> {
+    let mut out = Vec::with_capacity(page.blocks.len());
+    count_block_words(page, &mut Tokenizer::new(), &mut out);
+    out
+}
+
+impl ExpectedScratch {
+    /// The words of each block of `page`: those [`page_threshold`] counted when it last saw
+    /// this page (`fresh`), or counted now.
+    pub(crate) fn words_of(&mut self, page: &Page, fresh: bool) -> Vec<u32> {
+        if !fresh || self.block_words.len() != page.blocks.len() {
+            count_block_words(page, &mut self.words, &mut self.block_words);
+        }
+        self.block_words.clone()
+    }
+}
+
 /// Number of Gauss-Hermite points over which the page-wide shift is averaged (a 17-point rule
 /// for a standard normal: 0, eight positive points and their mirror images).
 pub(crate) const SPREAD_NODES: usize = 17;
@@ -136,6 +166,8 @@ pub struct ExpectedScratch {
     blocks: Vec<(f64, u32, f64)>,
     /// The word counter's buffer.
     words: Tokenizer,
+    /// The words of each block of the page [`page_threshold`] last saw, in block order.
+    block_words: Vec<u32>,
     /// Per block of `blocks`, its words times P(content) under each shift of the spread.
     spread: Vec<[f64; SPREAD_NODES]>,
 }
@@ -150,15 +182,14 @@ pub fn page_threshold(
     cal: Calibration,
     s: &mut ExpectedScratch,
 ) -> f64 {
+    count_block_words(page, &mut s.words, &mut s.block_words);
     s.blocks.clear();
-    let words = &mut s.words;
     s.blocks.extend(
-        page.blocks
+        s.block_words
             .iter()
             .zip(probs)
-            .map(|(b, p)| (p[2], word_count(words, page.block_text(b))))
-            .filter(|&(_, w)| w > 0)
-            .map(|(q, w)| (q, w, 1.0 - cal.apply(q))),
+            .filter(|&(&w, _)| w > 0)
+            .map(|(&w, p)| (p[2], w, 1.0 - cal.apply(p[2]))),
     );
     if cal.spread > 0.0 {
         best_cut_spread(&mut s.blocks, cal.spread, &mut s.spread)

@@ -35,6 +35,10 @@ pub struct LabeledPage<'a> {
     pub probs: Vec<Probs>,
     /// Labels per block.
     pub labels: Vec<Label>,
+    /// Words per block under the text-level measure ([`crate::block_words`]): the weights of
+    /// the expected-F1 decoding, kept for [`crate::confidence()`] so that they are counted
+    /// once.
+    pub words: Vec<u32>,
 }
 
 /// Per-thread labeling state (buffers are reused across pages).
@@ -219,10 +223,14 @@ impl<'m> Labeler<'m> {
             &mut probs,
             &mut labels,
         )?;
+        // The expected-F1 decoding counted the words of this page's blocks just now.
+        let fresh = matches!(decoding, Decoding::ExpectedF1(_));
+        let words = self.s.expected.words_of(&processed.page, fresh);
         Ok(LabeledPage {
             processed,
             probs,
             labels,
+            words,
         })
     }
 

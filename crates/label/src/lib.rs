@@ -45,7 +45,8 @@ pub use bundle::{
 pub use confidence::confidence;
 pub use crf::{CrfModel, InferenceError, ModelError, Workspace};
 pub use expected::{
-    ExpectedScratch, MIN_WORDS_GRID, calibration_grid, decide_expected, expected_f1, page_threshold,
+    ExpectedScratch, MIN_WORDS_GRID, block_words, calibration_grid, decide_expected, expected_f1,
+    page_threshold,
 };
 pub use labeler::{LabelError, LabeledPage, Labeler, Scratch};
 pub use linearize::{TextOptions, render_text_with};

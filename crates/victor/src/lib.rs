@@ -367,7 +367,7 @@ impl Cleaner {
                 date: md.date,
                 sitename: md.sitename,
                 canonical: md.canonical,
-                confidence: victor_label::confidence(p, &lp.labels, &lp.probs),
+                confidence: victor_label::confidence(p, &lp.labels, &lp.probs, &lp.words),
                 language: lp.processed.table.language.map(str::to_string),
                 text,
                 blocks,
@@ -447,10 +447,12 @@ impl Cleaner {
         if let Ok(mut p) = inner.methods.lock() {
             p.push(methods);
         }
+        let words = victor_label::block_words(&processed.page);
         LabeledPage {
             processed,
             probs,
             labels,
+            words,
         }
     }
 }
@@ -505,6 +507,31 @@ mod tests {
                 .iter()
                 .any(|b| b.label == "other" && b.text == "Home")
         );
+    }
+
+    #[test]
+    fn every_decoding_and_method_hands_over_the_words_of_every_block() {
+        let c = Cleaner::builtin().unwrap();
+        let cleaners = [
+            c.clone(),
+            c.with_decoding(Decoding::Viterbi),
+            c.with_decoding(Decoding::Threshold(Threshold::new(0.5).unwrap())),
+            c.with_method(Some(Method::Justext)),
+        ];
+        for c in cleaners {
+            let page = RawPage {
+                html: PAGE,
+                charset: None,
+                url: None,
+            };
+            c.with_labeled(page, |lp| {
+                let p = &lp.processed.page;
+                assert_eq!(lp.words, victor_label::block_words(p));
+                assert_eq!(lp.words.len(), p.blocks.len());
+                assert!(lp.words.iter().any(|&w| w > 10), "{:?}", lp.words);
+            })
+            .unwrap();
+        }
     }
 
     #[test]

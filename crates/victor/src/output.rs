@@ -51,7 +51,8 @@ pub struct JsonlMeta<'a> {
 /// One page as a JSON object on one line (`--format jsonl` with `blocks`, `--format jsonl-text`
 /// without): the caller's [`JsonlMeta::fields`], then the meta fields, the page's metadata, its
 /// kept text as [`render_text`] writes it (without the last line break; `""` when nothing is
-/// kept) and, with `blocks`, every block with its text, offsets, label and marginals.
+/// kept) and, with `blocks`, every block with its text, offsets, label and marginals. `words`
+/// holds each block's words for the `confidence` ([`victor_label::LabeledPage::words`]).
 ///
 /// Serialized straight from the page, block after block, with no intermediate JSON tree, which
 /// would take several times the page's memory on a page of many blocks. The page's keys come in
@@ -62,6 +63,7 @@ pub fn write_jsonl(
     page: &Page,
     labels: &[Label],
     probs: &[Probs],
+    words: &[u32],
     blocks: bool,
 ) -> io::Result<()> {
     debug_check_lengths(page, labels, probs);
@@ -72,7 +74,7 @@ pub fn write_jsonl(
         fields: Fields(meta.fields),
         author: md.author.as_deref(),
         canonical: md.canonical.as_deref(),
-        confidence: victor_label::confidence(page, labels, probs),
+        confidence: victor_label::confidence(page, labels, probs, words),
         date: md.date.as_deref(),
         sitename: md.sitename.as_deref(),
         blocks: blocks.then_some(JsonBlocks {
@@ -382,7 +384,16 @@ mod tests {
         };
         let line = |blocks| {
             let mut out = Vec::new();
-            write_jsonl(&mut out, meta, &p, &labels, &probs, blocks).expect("writes");
+            write_jsonl(
+                &mut out,
+                meta,
+                &p,
+                &labels,
+                &probs,
+                &victor_label::block_words(&p),
+                blocks,
+            )
+            .expect("writes");
             let s = String::from_utf8(out).expect("utf-8");
             assert!(
                 s.ends_with('\n') && s.matches('\n').count() == 1,
@@ -406,7 +417,16 @@ mod tests {
         assert_eq!(compact["decoding"], "threshold 0.5");
         // Nothing kept: an empty text, still one line per page.
         let mut out = Vec::new();
-        write_jsonl(&mut out, meta, &p, &[Label::Other; 5], &probs, false).expect("writes");
+        write_jsonl(
+            &mut out,
+            meta,
+            &p,
+            &[Label::Other; 5],
+            &probs,
+            &[1; 5],
+            false,
+        )
+        .expect("writes");
         let v: serde_json::Value = serde_json::from_slice(&out).expect("JSON");
         assert_eq!(v["text"], "");
     }
@@ -429,6 +449,7 @@ mod tests {
             &p,
             &[Label::Text],
             &[[0.0, 1.0, 0.0]],
+            &[2],
             false,
         )
         .expect("writes");

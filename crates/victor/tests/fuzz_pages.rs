@@ -298,8 +298,10 @@ fn pipeline(labeler: &mut Labeler<'_>, bytes: &[u8]) -> Result<(), TestCaseError
                 markdown: None,
                 fields: &[],
             };
-            write_jsonl(&mut out, meta, page, &lp.labels, &lp.probs, blocks)
-                .map_err(|e| TestCaseError::fail(format!("jsonl: {e}")))?;
+            write_jsonl(
+                &mut out, meta, page, &lp.labels, &lp.probs, &lp.words, blocks,
+            )
+            .map_err(|e| TestCaseError::fail(format!("jsonl: {e}")))?;
             check(
                 out.ends_with(b"\n") && out.iter().filter(|&&c| c == b'\n').count() == 1,
                 || "a jsonl page is not one line".into(),

@@ -163,7 +163,12 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                     text.clear();
                     render_text(&lp.processed.page, &lp.labels, false, &mut text);
                     let md = victor_label::metadata(&lp.processed.page, &lp.labels);
-                    let c = victor_label::confidence(&lp.processed.page, &lp.labels, &lp.probs);
+                    let c = victor_label::confidence(
+                        &lp.processed.page,
+                        &lp.labels,
+                        &lp.probs,
+                        &lp.words,
+                    );
                     text.len() + md.title.map_or(0, |t| t.len()) + usize::from(c > 0.5)
                 })
             }),

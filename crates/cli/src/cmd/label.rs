@@ -215,6 +215,7 @@ fn render(
                 page,
                 &lp.labels,
                 &lp.probs,
+                &lp.words,
                 format == Format::Jsonl,
             )?
         }
