@@ -10,7 +10,6 @@
 use crate::element_id::ElementId;
 use crate::segment::scan;
 use memchr::memmem;
-use std::sync::LazyLock;
 
 /// The JSON-LD text kept a page, at most (bytes); longer scripts are skipped.
 const MAX_JSON_LD: usize = 256 * 1024;
@@ -54,6 +53,9 @@ pub struct Head {
     pub times: Vec<(ElementId, String, bool)>,
     /// Elements marked by their attributes ([`Mark`]), in document order.
     pub marked: Vec<(ElementId, Mark)>,
+    /// The `<h1>` elements, in document order (the headline's candidates: listed here so that
+    /// finding them does not take a pass over all the page's elements).
+    pub h1s: Vec<ElementId>,
 }
 
 /// A `<meta>` tag's contribution: which field its `name`/`property`/`itemprop` names.
@@ -214,14 +216,15 @@ pub(crate) fn mark_of(name: &[u8], value: &[u8]) -> Option<Mark> {
     }
     // A link to an author's page: `href=".../author/name"` (or `/authors/`).
     if name.len() == 4 && name.eq_ignore_ascii_case(b"href") {
-        static AUTHOR: LazyLock<memmem::Finder<'static>> =
-            LazyLock::new(|| memmem::Finder::new(b"/author"));
+        // From each slash (a URL holds a few; a searcher's set-up would cost more than the
+        // search on a value this short).
         let found = value.len() < 300
-            && AUTHOR.find_iter(value).any(|at| {
-                matches!(
-                    value.get(at + 7..at + 9),
-                    Some([b'/', _]) | Some([b's', b'/'])
-                )
+            && memchr::memchr_iter(b'/', value).any(|at| {
+                value.get(at + 1..at + 7) == Some(b"author")
+                    && matches!(
+                        value.get(at + 7..at + 9),
+                        Some([b'/', _]) | Some([b's', b'/'])
+                    )
             });
         return found.then_some(Mark::Author);
     }

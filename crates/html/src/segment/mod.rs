@@ -579,6 +579,10 @@ impl<'d> State<'d> {
         mark: Option<head::Mark>,
         before: usize,
     ) {
+        // Most start tags say nothing here: no mark, not an h1, not `meta`, `link` or `time`.
+        if mark.is_none() && t != Tag::H1 && name.len() != 4 {
+            return;
+        }
         // The element made for this tag, when it made one (the last one created).
         let made = (self.tree.elements.len() > before)
             .then(|| self.tree.elements.len() - 1)
@@ -586,6 +590,11 @@ impl<'d> State<'d> {
             .map(|e| e as ElementId);
         if let (Some(m), Some(e)) = (mark, made) {
             self.page.head.on_mark(e, m);
+        }
+        if t == Tag::H1
+            && let Some(e) = made
+        {
+            self.page.head.h1s.push(e);
         }
         if name.len() != 4 {
             return;

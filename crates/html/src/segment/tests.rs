@@ -72,7 +72,7 @@ fn collecting_less_leaves_blocks_and_elements_alone() {
     let html = r#"<html><head><base href="https://x.org/d/"><meta name="author" content="Ann">
         <meta property="og:title" content="Head line"><link rel="canonical" href="/a">
         <script type="application/ld+json">{"@type":"Article","headline":"H"}</script></head>
-        <body><div class="postBody"><a rel="author" href="/author/ann">Ann</a>
+        <body><h1>Title</h1><div class="postBody"><a rel="author" href="/author/ann">Ann</a>
         <time datetime="2024-05-01">May 1</time><p>Some <a href="/b">link</a> text.</p></div>
         </body></html>"#;
     let read = |c: Collect| {
@@ -107,6 +107,8 @@ fn collecting_less_leaves_blocks_and_elements_alone() {
     assert_eq!(all.head.canonical.as_deref(), Some("/a"));
     assert_eq!(all.head.times.len(), 1);
     assert!(!all.head.marked.is_empty() && !all.head.json_ld.is_empty());
+    let h1s: Vec<crate::Tag> = all.head.h1s.iter().map(|&e| all.element(e).tag).collect();
+    assert_eq!(h1s, [crate::Tag::H1]);
     // Nothing: neither links nor head.
     assert!(none.links.is_empty() && none.base_href().is_none());
     assert_eq!(none.head, crate::Head::default());

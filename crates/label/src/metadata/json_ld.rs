@@ -8,10 +8,12 @@
 //! `serde_json::Value` walk would list them: depth first, a parent before its children, the
 //! children in the order of their keys.
 
+use memchr::memmem;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use std::borrow::Cow;
 use std::cell::Cell;
 use std::fmt;
+use std::sync::LazyLock;
 
 /// At most this many JSON-LD nodes are looked at a page.
 const MAX_NODES: usize = 2000;
@@ -31,6 +33,14 @@ const RELEVANT: &[&str] = &[
     "WebSite",
     "Person",
 ];
+
+/// Searchers for [`RELEVANT`], built once (`str::contains` builds one on every call).
+static RELEVANT_FINDERS: LazyLock<Vec<memmem::Finder<'static>>> = LazyLock::new(|| {
+    RELEVANT
+        .iter()
+        .map(|k| memmem::Finder::new(k.as_bytes()))
+        .collect()
+});
 
 /// The facts read from a page's JSON-LD.
 #[derive(Clone, Debug, Default)]
@@ -117,6 +127,19 @@ fn is_article(node: &Node) -> bool {
     node.types.iter().any(|t| TYPES.contains(&t.as_str()))
 }
 
+/// Whether a node can give a fact: [`LdFacts::read`] looks only for nodes that describe the
+/// document, have a headline, a date or an author, name the web site, or name an `@id`. The
+/// others (offers, images, list items, breadcrumbs) are not kept, which leaves every look-up's
+/// first match as it was.
+fn matters(node: &Node) -> bool {
+    is_article(node)
+        || node.headline.is_some()
+        || node.published.is_some()
+        || node.author.is_some()
+        || typed(node, &["WebSite"])
+        || (node.id.is_some() && node.name.is_some())
+}
+
 /// Whether a node's `@type` is one of `types`.
 fn typed(node: &Node, types: &[&str]) -> bool {
     node.types.iter().any(|t| types.contains(&t.as_str()))
@@ -130,10 +153,11 @@ impl LdFacts {
         let count = Cell::new(0);
         // Only the scripts that can say something here are read: breadcrumbs, offers and FAQ
         // lists are skipped.
-        for script in json_ld
-            .split('\0')
-            .filter(|s| RELEVANT.iter().any(|k| s.contains(k)))
-        {
+        for script in json_ld.split('\0').filter(|s| {
+            RELEVANT_FINDERS
+                .iter()
+                .any(|k| k.find(s.as_bytes()).is_some())
+        }) {
             read_script(script, &mut nodes, &count);
         }
         let mut facts = LdFacts::default();
@@ -289,7 +313,12 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
         self.out.push(Node::default());
         let mut children: Vec<(Cow<'de, str>, Vec<Node>)> = Vec::new();
         let node = read_node(map, Some((&mut children, self.depth, self.count)))?;
-        self.out[slot] = node;
+        // The children, read into `children`, are not in `out` yet: the slot is its last.
+        if matters(&node) {
+            self.out[slot] = node;
+        } else {
+            self.out.truncate(slot);
+        }
         // A `Value` map lists its keys in order.
         children.sort_by(|a, b| a.0.cmp(&b.0));
         for (_, c) in children {
@@ -684,6 +713,26 @@ mod tests {
         );
         assert_eq!(f.headline.as_deref(), Some("A"));
         assert_eq!(f.author.as_deref(), Some("Ann Lee"));
+    }
+
+    #[test]
+    fn nodes_that_give_no_fact_are_not_kept_and_still_count_toward_the_cap() {
+        // Offers and images are dropped; the person named by `@id` and the article stay.
+        let f = LdFacts::read(
+            r##"{"@graph": [{"@type": "Offer", "price": 3}, {"@type": "ImageObject", "name": "pic"},
+                {"@type": "Person", "@id": "#p", "name": "Ann Lee"},
+                {"@type": "Product", "name": "Tent", "author": {"@id": "#p"}}]}"##,
+        );
+        assert_eq!(f.author.as_deref(), Some("Ann Lee"));
+        // Past the cap nothing more is read, kept or not.
+        let filler = (0..MAX_NODES)
+            .map(|i| format!("{{\"@type\": \"Offer\", \"sku\": {i}}}"))
+            .collect::<Vec<_>>()
+            .join(",");
+        let f = LdFacts::read(&format!(
+            "[{filler}, {{\"@type\": \"Article\", \"headline\": \"Late\"}}]"
+        ));
+        assert_eq!(f.headline, None);
     }
 
     #[test]

@@ -104,6 +104,14 @@ fn named(page: &Page, e: &victor_features::Element, names: &[memmem::Finder<'sta
             .any(|n| n.find(c).is_some() || n.find(i).is_some())
 }
 
+/// Whether any element of the page may have a class or id holding one of the words of `names`
+/// (the page's attribute text holds one; `false` means none has).
+fn on_page(page: &Page, names: &[memmem::Finder<'static>]) -> bool {
+    names
+        .iter()
+        .any(|n| n.find(page.attrs.as_bytes()).is_some())
+}
+
 /// Whether an element or one of its ancestors is `tag`, or has a class or id holding one of
 /// `names`.
 fn within(
@@ -281,7 +289,7 @@ fn signed(page: &Page, main: Option<(ElementId, ElementId)>) -> Option<String> {
         if text.len() > 80 {
             return None;
         }
-        let rest = SIGNED.iter().find_map(|w| after_word(text, w))?;
+        let rest = SIGNED_OPENERS.after(text)?;
         let name = if rest.is_empty() {
             page.blocks.get(i + 1).map_or("", |b| page.block_text(b))
         } else {
@@ -317,6 +325,10 @@ fn element_text(page: &Page, elem: ElementId, max_words: usize) -> String {
 fn byline(page: &Page, labels: &[Label]) -> Option<String> {
     let main = main_elem(page, labels);
     let range = near_top(page, labels);
+    // Most pages name no element `byline` or `username`: one search of the page's attribute
+    // text says so, and spares a walk up the ancestors of every short block.
+    let bylines = on_page(page, &BYLINE_NAMES);
+    let users = on_page(page, &USER_NAMES);
     for i in range {
         let b = &page.blocks[i];
         let text = page.block_text(b);
@@ -354,6 +366,7 @@ fn byline(page: &Page, labels: &[Label]) -> Option<String> {
             }
         }
         if n <= 5
+            && bylines
             && within(page, b.parent, None, &BYLINE_NAMES)
             && let Some(a) = shown_author(text)
             && !aside(page, b.parent, main)
@@ -363,6 +376,9 @@ fn byline(page: &Page, labels: &[Label]) -> Option<String> {
     }
     // A forum post's author: a short block in an element classed `username`, only when no
     // byline is found (login forms class their labels so too).
+    if !users {
+        return None;
+    }
     near_top(page, labels).find_map(|i| {
         let b = &page.blocks[i];
         let text = page.block_text(b);
@@ -700,13 +716,48 @@ fn announced_date(page: &Page) -> Option<date::Date> {
         if text.len() > 120 {
             return None;
         }
-        let rest = ANNOUNCED.iter().find_map(|w| after_word(text, w))?;
+        let rest = ANNOUNCED_OPENERS.after(text)?;
         if !rest.bytes().any(|c| c.is_ascii_digit()) || aside(page, b.parent, None) {
             return None;
         }
         date::in_text(&rest.to_lowercase())
     })
 }
+
+/// Words that open a block ([`SIGNED`], [`ANNOUNCED`]) with the first bytes they can start
+/// with: these searches run over every block of the page, and most blocks are refused on their
+/// first byte without trying each word.
+struct Openers {
+    words: &'static [&'static str],
+    /// Whether a text whose first byte is this one may start with one of the words (in any
+    /// case, as [`after_word`] compares it).
+    first: [bool; 256],
+}
+
+impl Openers {
+    fn new(words: &'static [&'static str]) -> Openers {
+        let mut first = [false; 256];
+        for w in words {
+            if let Some(&b) = w.as_bytes().first() {
+                first[usize::from(b.to_ascii_lowercase())] = true;
+                first[usize::from(b.to_ascii_uppercase())] = true;
+            }
+        }
+        Openers { words, first }
+    }
+
+    /// The rest of `text` after the first of the words it starts with ([`after_word`]).
+    fn after<'t>(&self, text: &'t str) -> Option<&'t str> {
+        let b = *text.trim_start().as_bytes().first()?;
+        if !self.first[usize::from(b)] {
+            return None;
+        }
+        self.words.iter().find_map(|w| after_word(text, w))
+    }
+}
+
+static SIGNED_OPENERS: LazyLock<Openers> = LazyLock::new(|| Openers::new(SIGNED));
+static ANNOUNCED_OPENERS: LazyLock<Openers> = LazyLock::new(|| Openers::new(ANNOUNCED));
 
 /// The rest of `text` after `word` (lowercase) when the text starts with it, in any case,
 /// and the word ends there (a space, a colon or the end follows); spaces and colons after it
@@ -832,7 +883,8 @@ fn text_date(
         let update = if follows_update { Some((0, 0)) } else { update };
         let cut = update.map_or(copyright, |u| u.0);
         let published = lower.get(..cut).and_then(date::in_text);
-        if published.is_none() && updated.is_some() {
+        if published.is_none() && (updated.is_some() || update.is_none()) {
+            // Nothing to take from this block (the walk up its ancestors is spared).
             continue;
         }
         if strict && aside(page, b.parent, None) {

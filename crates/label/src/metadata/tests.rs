@@ -455,3 +455,34 @@ fn a_long_list_of_declared_authors_stays_whole() {
     ));
     assert_eq!(m.author.as_deref(), Some(names));
 }
+
+#[test]
+fn opening_words_match_in_any_case_and_other_first_letters_are_refused() {
+    assert_eq!(
+        SIGNED_OPENERS.after("  WRITTEN BY: Ann Lee"),
+        Some("Ann Lee")
+    );
+    assert_eq!(
+        SIGNED_OPENERS.after("Écrit par Jean Roux"),
+        Some("Jean Roux")
+    );
+    assert_eq!(SIGNED_OPENERS.after("Written byline"), None);
+    assert_eq!(SIGNED_OPENERS.after("Kitchen tips"), None);
+    assert_eq!(
+        ANNOUNCED_OPENERS.after("Posted on 5 March 2024"),
+        Some("on 5 March 2024")
+    );
+    assert_eq!(ANNOUNCED_OPENERS.after(""), None);
+}
+
+#[test]
+fn the_headline_comes_from_any_of_several_h1s_nested_or_not() {
+    // The first h1 is a logo; the second, with an h1 nested in it (inside a `div`, where
+    // HTML keeps it nested), is the headline the `<title>` confirms.
+    let m = meta(
+        "<html><head><title>Storm hits the coast | Daily</title></head><body>\
+         <h1><a href=/>Daily</a></h1><main><h1>Storm <span>hits</span> the coast<div><h1>now</h1></div></h1>\
+         <p>Text.</p></main></body></html>",
+    );
+    assert_eq!(m.title.as_deref(), Some("Storm hits the coast now"));
+}

@@ -3,7 +3,7 @@
 //! order, with site-name prefixes and suffixes (`| Site`, `- Site`) removed.
 
 use victor_core::Label;
-use victor_features::{ElementId, Page, Tag};
+use victor_features::{ElementId, Page};
 
 use super::json_ld::LdFacts;
 use super::{aside, words};
@@ -223,27 +223,37 @@ fn overlap(a: &str, b: &str) -> f64 {
 fn h1_texts(page: &Page, labels: &[Label]) -> Vec<(String, bool)> {
     let main = super::main_elem(page, labels);
     let mut out: Vec<(ElementId, String, bool)> = Vec::new();
-    if !page.elements.iter().any(|e| e.tag == Tag::H1) {
-        return Vec::new();
-    }
-    // The h1 each element sits in (NONE outside): elements come after their parents, so one
-    // pass in order finds them all.
-    const NONE: ElementId = ElementId::MAX;
-    let mut in_h1: Vec<ElementId> = Vec::with_capacity(page.elements.len());
-    for (id, e) in page.elements.iter().enumerate() {
-        let up = in_h1.get(e.parent as usize).copied().unwrap_or(NONE);
-        let own = if e.tag == Tag::H1 {
-            id as ElementId
-        } else {
-            NONE
-        };
-        in_h1.push(if up != NONE && id > 0 { up } else { own });
-    }
-    for (i, b) in page.blocks.iter().enumerate() {
-        let h = in_h1.get(b.parent as usize).copied().unwrap_or(NONE);
-        if h == NONE {
+    // The elements under each outermost h1, as ranges of ids: an element's descendants follow
+    // it, one after the other (elements come in document order, after their parents), so the
+    // range ends at the first later element whose parent lies before the h1. The parse listed
+    // the h1s ([`victor_features::Head::h1s`]).
+    let mut h1s: Vec<std::ops::Range<ElementId>> = Vec::new();
+    for &h in &page.head.h1s {
+        if h1s.last().is_some_and(|r| r.contains(&h)) {
             continue;
         }
+        let mut end = h as usize + 1;
+        while page.elements.get(end).is_some_and(|e| e.parent >= h) {
+            end += 1;
+        }
+        h1s.push(h..end as ElementId);
+    }
+    if h1s.is_empty() {
+        return Vec::new();
+    }
+    // Blocks come in document order, so their h1 ranges are met in order too.
+    let mut next = 0;
+    for (i, b) in page.blocks.iter().enumerate() {
+        while h1s.get(next).is_some_and(|r| r.end <= b.parent) {
+            next += 1;
+        }
+        let Some(r) = h1s.get(next).filter(|r| r.contains(&b.parent)) else {
+            if next >= h1s.len() {
+                break;
+            }
+            continue;
+        };
+        let h = r.start;
         let kept = labels.get(i).is_some_and(|l| l.is_content());
         match out.last_mut() {
             Some((e, text, k)) if *e == h => {
