@@ -14,8 +14,8 @@ use std::time::Instant;
 
 use anyhow::Context;
 use victor_features::{Collect, Extractor, Segmenter, decode, tokenize_only};
-use victor_label::Labeler;
 use victor_label::render_text;
+use victor_label::{Decoding, Labeler};
 
 use crate::util::inputs;
 
@@ -57,6 +57,25 @@ fn median(v: &mut [f64]) -> f64 {
 }
 
 /// Runs the subcommand.
+/// The whole pipeline to the plain text and, with `fields`, the JSON outputs' page fields
+/// (metadata and confidence) as well. Returns a size, so that nothing is optimised away.
+fn text_stage(mut labeler: Labeler<'_>, decoding: Decoding, fields: bool) -> StageFn<'_> {
+    let mut text = String::new();
+    Box::new(move |p| {
+        labeler.label_bytes(p, decoding).map_or(0, |lp| {
+            text.clear();
+            let page = &lp.processed.page;
+            render_text(page, &lp.labels, false, &mut text);
+            if !fields {
+                return text.len();
+            }
+            let md = victor_label::metadata(page, &lp.labels);
+            let c = victor_label::confidence(page, &lp.labels, &lp.probs, &lp.words);
+            text.len() + md.title.map_or(0, |t| t.len()) + usize::from(c > 0.5)
+        })
+    })
+}
+
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let walk = args.sources.collect("time", None)?;
     walk.report(args.verbose);
@@ -136,42 +155,20 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                     .map_or(0, |lp| lp.labels.len())
             }),
         ));
-        let mut plain = labeler(Collect::NONE);
-        let mut text = String::new();
         work.push((
             "... + text output (whole pipeline)",
-            Box::new(move |p| {
-                plain.label_bytes(p, decoding).map_or(0, |lp| {
-                    text.clear();
-                    render_text(&lp.processed.page, &lp.labels, false, &mut text);
-                    text.len()
-                })
-            }),
+            text_stage(labeler(Collect::NONE), decoding, false),
         ));
         // The JSON outputs' page fields on top of the text: the parse collects the head, and
         // the metadata and the confidence are computed (issue 51 asks them to cost at most 5 %
         // of the pages per second; compare with the stage above).
-        let mut with_head = labeler(Collect {
+        let with_head = Collect {
             head: true,
             ..Collect::NONE
-        });
-        let mut text = String::new();
+        };
         work.push((
             "... + text, metadata and confidence",
-            Box::new(move |p| {
-                with_head.label_bytes(p, decoding).map_or(0, |lp| {
-                    text.clear();
-                    render_text(&lp.processed.page, &lp.labels, false, &mut text);
-                    let md = victor_label::metadata(&lp.processed.page, &lp.labels);
-                    let c = victor_label::confidence(
-                        &lp.processed.page,
-                        &lp.labels,
-                        &lp.probs,
-                        &lp.words,
-                    );
-                    text.len() + md.title.map_or(0, |t| t.len()) + usize::from(c > 0.5)
-                })
-            }),
+            text_stage(labeler(with_head), decoding, true),
         ));
         let mut plain = labeler(Collect::NONE);
         let mut text = String::new();
