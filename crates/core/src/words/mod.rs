@@ -98,21 +98,17 @@ impl Tokenizer {
 
     /// The number of tokens of `text`: what [`Tokenizer::for_each_token`] would call `f` for.
     ///
-    /// Most texts are counted where they lie, without the normalized copy: an ASCII text, and
+    /// Most texts are counted where they lie, without the normalized copy: in one pass over
+    /// the bytes a text of the characters [`count_common`] knows (ASCII, the Latin letters of
+    /// Western and Central European languages, common typographic punctuation), and otherwise
     /// any text that NFKC leaves as it is and that holds none of five characters (`İ` and four
     /// capitals of Unicode 15 and 16 whose lowercase is not of their class).
     /// Lowercasing such a text maps every character to one character of the same class
     /// (single, word or separator; a test checks every code point), so it cannot move a token
     /// boundary.
     pub fn count(&mut self, text: &str) -> usize {
-        if text.is_ascii() {
-            return count_runs(text.bytes().map(|b| {
-                if b.is_ascii_alphanumeric() {
-                    Class::Word
-                } else {
-                    Class::Separator
-                }
-            }));
+        if let Some(n) = count_common(text) {
+            return n;
         }
         // The quick check sees the non-ASCII characters only: ASCII ones are NFKC and of
         // combining class 0, so leaving them out can turn a `Yes` into a `No` (a mark that
@@ -209,6 +205,60 @@ fn count_runs(classes: impl Iterator<Item = Class>) -> usize {
     n
 }
 
+/// The number of tokens of a text made only of characters whose tokens need neither NFKC nor
+/// lowercasing to be counted, in one pass over its bytes; `None` at the first other character
+/// (the caller then takes the general path). The characters:
+/// - ASCII (letters and digits are word characters);
+/// - U+00C0–U+00FF and U+0100–U+017F, letters all (but `×` and `÷`, separators), without `İ`
+///   (see [`UNSURE_LOWERCASE`]) and the six with a compatibility decomposition (`Ĳ`, `ĳ`,
+///   `Ŀ`, `ŀ`, `ŉ`, `ſ`): NFKC keeps them, and they compose with no character of this set;
+/// - the separators U+00A0 (no-break space, NFKC a space) and U+2010, U+2013, U+2014, U+2018,
+///   U+2019, U+201A, U+201C, U+201D, U+201E, U+2022, U+2026 (NFKC `...`): punctuation
+///   whose NFKC form is punctuation or space.
+///
+/// German, French or Polish prose is counted here; a test compares it with
+/// [`Tokenizer::for_each_token`] on every character of the set and on mixed texts.
+fn count_common(text: &str) -> Option<usize> {
+    let mut bytes = text.bytes();
+    let mut n = 0;
+    let mut in_word = false;
+    while let Some(x) = bytes.next() {
+        let w = if x < 0x80 {
+            ASCII_WORD[usize::from(x)]
+        } else {
+            // `text` is UTF-8: a lead byte is followed by its continuation bytes.
+            let y = bytes.next()?;
+            match (x, y) {
+                (0xC2, 0xA0) => false,
+                (0xC3, _) => y != 0x97 && y != 0xB7,
+                (0xC4, 0xB0 | 0xB2 | 0xB3 | 0xBF) | (0xC5, 0x80 | 0x89 | 0xBF) => return None,
+                (0xC4 | 0xC5, _) => true,
+                (0xE2, 0x80) => match bytes.next()? {
+                    0x90 | 0x93 | 0x94 | 0x98 | 0x99 | 0x9A | 0x9C | 0x9D | 0x9E | 0xA2 | 0xA6 => {
+                        false
+                    }
+                    _ => return None,
+                },
+                _ => return None,
+            }
+        };
+        n += usize::from(w && !in_word);
+        in_word = w;
+    }
+    Some(n)
+}
+
+/// Whether each ASCII byte is a word character (a letter or a digit).
+const ASCII_WORD: [bool; 128] = {
+    let mut t = [false; 128];
+    let mut b = 0;
+    while b < 128 {
+        t[b] = (b as u8).is_ascii_alphanumeric();
+        b += 1;
+    }
+    t
+};
+
 /// Calls `f` with `buf[start..end]`; the bounds always come from `char_indices`.
 fn emit(buf: &str, start: usize, end: usize, f: &mut impl FnMut(&str)) {
     if let Some(token) = buf.get(start..end) {
@@ -246,6 +296,54 @@ mod tests {
         ] {
             let want = tokens(text).len();
             assert_eq!(t.count(text), want, "{text:?}");
+        }
+    }
+
+    /// Every character [`count_common`] takes, alone, between letters, between spaces and
+    /// beside every other character it takes, counts as the tokenizer counts; texts with a
+    /// character it does not take go to the general path and count the same too.
+    #[test]
+    fn the_common_characters_count_as_the_tokenizer_counts() {
+        let taken: Vec<char> = (0..0x3000u32)
+            .filter_map(char::from_u32)
+            .filter(|c| count_common(&c.to_string()).is_some())
+            .collect();
+        // ASCII (128), 64 + 128 - 7 Latin letters, 12 separators.
+        assert_eq!(taken.len(), 128 + 64 + 128 - 7 + 12, "{taken:?}");
+        let mut t = Tokenizer::new();
+        for &c in &taken {
+            for text in [
+                format!("{c}"),
+                format!("a{c}b"),
+                format!(" {c} "),
+                format!("{c}9{c}"),
+            ] {
+                assert_eq!(count_common(&text), Some(tokens(&text).len()), "{text:?}");
+            }
+            for &d in taken
+                .iter()
+                .filter(|d| !d.is_ascii() || d.is_ascii_alphanumeric())
+            {
+                let text = format!("{c}{d}x{d}{c}");
+                assert_eq!(t.count(&text), tokens(&text).len(), "{text:?}");
+            }
+        }
+        // Neighbours it leaves to the general path: compatibility characters, `İ`, a
+        // combining mark after a letter it takes, other scripts.
+        for text in [
+            "Ĳssel",
+            "ŉ",
+            "İzmir",
+            "ſtraße",
+            "e\u{301}té",
+            "½ Größe",
+            "x\u{2017}y",
+            "a‥b",
+            "Ωμέγα straße",
+            "日本 Größe",
+        ] {
+            assert_eq!(count_common(text), None, "{text:?}");
+            assert_eq!(t.count(text), tokens(text).len(), "{text:?}");
         }
     }
 
