@@ -85,8 +85,10 @@ pub fn inflate(bytes: Vec<u8>, max: u64) -> std::io::Result<Vec<u8>> {
     if !bytes.starts_with(&GZIP_MAGIC) {
         return Ok(bytes);
     }
-    let mut out = Vec::with_capacity(bytes.len().saturating_mul(4));
-    flate2::read::MultiGzDecoder::new(bytes.as_slice())
+    let mut out = Vec::with_capacity(inflated_size_hint(&bytes, max));
+    // The `bufread` decoder reads the slice where it lies (the `read` one copies it through a
+    // buffer of its own first).
+    flate2::bufread::MultiGzDecoder::new(bytes.as_slice())
         .take(max.saturating_add(1))
         .read_to_end(&mut out)
         .map_err(|e| std::io::Error::new(e.kind(), format!("bad gzip data: {e}")))?;
@@ -102,6 +104,27 @@ pub fn inflate(bytes: Vec<u8>, max: u64) -> std::io::Result<Vec<u8>> {
         ));
     }
     Ok(out)
+}
+
+/// The room to reserve for a gzip file's inflated bytes: the size its last member's trailer
+/// gives (ISIZE, the inflated size modulo 2^32: the whole size for the usual file of one
+/// member under 4 GiB), so that inflating needs one allocation; at least four times the
+/// compressed size, and never more than the limit or deflate's largest ratio (1032 to 1)
+/// allow, as the trailer is the input's word.
+fn inflated_size_hint(gz: &[u8], max: u64) -> usize {
+    let trailer = gz
+        .len()
+        .checked_sub(4)
+        .and_then(|k| gz.get(k..))
+        .and_then(|t| <[u8; 4]>::try_from(t).ok())
+        .map_or(0, u32::from_le_bytes);
+    let most = gz.len().saturating_mul(1032);
+    let limit = usize::try_from(max.saturating_add(1)).unwrap_or(usize::MAX);
+    (trailer as usize)
+        .saturating_add(1)
+        .max(gz.len().saturating_mul(4))
+        .min(most)
+        .min(limit)
 }
 
 /// What a path that is not a regular file is, for the message that refuses it (`a FIFO`).
@@ -182,6 +205,27 @@ mod tests {
         let mut two = gzip(b"<p>one</p>");
         two.extend(gzip(b"<p>two</p>"));
         assert_eq!(inflate(two, 100).expect("members"), b"<p>one</p><p>two</p>");
+    }
+
+    #[test]
+    fn the_room_reserved_is_the_trailers_size_within_what_the_input_allows() {
+        let text = b"<p>words</p>".repeat(1000);
+        let gz = gzip(&text);
+        // One member: its trailer's size, and the byte that shows the limit is not passed.
+        assert_eq!(inflated_size_hint(&gz, 1 << 20), text.len() + 1);
+        assert_eq!(inflate(gz.clone(), 1 << 20).expect("gzip"), text);
+        // A trailer that claims 4 GiB of a 30-byte file: no more than deflate's ratio, nor
+        // than the limit, is reserved,
+        let mut forged = gzip(b"<p>x</p>");
+        let n = forged.len();
+        forged[n - 4..].copy_from_slice(&u32::MAX.to_le_bytes());
+        assert_eq!(inflated_size_hint(&forged, 1 << 30), n * 1032);
+        assert_eq!(inflated_size_hint(&forged, 100), 101);
+        // and the size the trailer lies about is caught when inflating.
+        let err = inflate(forged, 100).expect_err("forged size");
+        assert!(err.to_string().contains("bad gzip data"), "{err}");
+        // Too short to hold a trailer: four times its size.
+        assert_eq!(inflated_size_hint(&[0x1f, 0x8b], 100), 8);
     }
 
     #[test]
