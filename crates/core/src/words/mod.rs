@@ -99,7 +99,7 @@ impl Tokenizer {
     /// The number of tokens of `text`: what [`Tokenizer::for_each_token`] would call `f` for.
     ///
     /// Most texts are counted where they lie, without the normalized copy: in one pass over
-    /// the bytes a text of the characters [`count_common`] knows (ASCII, the Latin letters of
+    /// the bytes a text of the characters `count_common` knows (ASCII, the Latin letters of
     /// Western and Central European languages, common typographic punctuation), and otherwise
     /// any text that NFKC leaves as it is and that holds none of five characters (`İ` and four
     /// capitals of Unicode 15 and 16 whose lowercase is not of their class).
