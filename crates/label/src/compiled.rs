@@ -127,7 +127,8 @@ struct Line {
 pub(crate) struct CompiledTemplate {
     lines: Vec<Line>,
     /// How inner blocks read each line, in template order (so the sums keep the template's
-    /// order): through an [`InnerOne`] or an [`InnerLine`] where the line has one, else through the line itself.
+    /// order): through an [`InnerOne`] or an [`InnerLine`] where the line has one, else
+    /// through the line itself.
     inner: Vec<InnerStep>,
     /// The dense tables, one after the other.
     arena: Vec<Weights>,
