@@ -165,6 +165,10 @@ pub struct Template {
     /// Value label -> value id, per column (for parsing attributes back).
     lookup: Vec<rustc_hash::FxHashMap<String, u16>>,
     labels: Vec<Vec<String>>,
+    /// Line index by fixed prefix, and the prefixes' lengths (a few): no prefix is another's
+    /// prefix, so an attribute's line is the one whose prefix is among its own first bytes.
+    by_prefix: rustc_hash::FxHashMap<String, usize>,
+    prefix_lens: Vec<usize>,
 }
 
 fn is_label_char(c: char) -> bool {
@@ -215,11 +219,22 @@ impl Template {
                     .collect()
             })
             .collect();
+        let lines: Vec<Line> = lines.into_iter().map(|(_, l)| l).collect();
+        let by_prefix = lines
+            .iter()
+            .enumerate()
+            .map(|(i, l)| (l.prefix.clone(), i))
+            .collect();
+        let mut prefix_lens: Vec<usize> = lines.iter().map(|l| l.prefix.len()).collect();
+        prefix_lens.sort_unstable();
+        prefix_lens.dedup();
         Ok(Template {
-            lines: lines.into_iter().map(|(_, l)| l).collect(),
+            lines,
             text: text.to_string(),
             lookup,
             labels,
+            by_prefix,
+            prefix_lens,
         })
     }
 
@@ -346,11 +361,13 @@ impl Template {
 
     /// Parses an attribute string made by this template back into its line and values.
     pub fn parse_attribute(&self, attr: &str) -> Option<ParsedAttr> {
-        let (li, line) = self
-            .lines
+        // The one line whose prefix starts the attribute (prefixes are prefix-free), found by
+        // length: loading a model parses every attribute it holds.
+        let li = self
+            .prefix_lens
             .iter()
-            .enumerate()
-            .find(|(_, l)| attr.starts_with(&l.prefix))?;
+            .find_map(|&n| self.by_prefix.get(attr.get(..n)?).copied())?;
+        let line = self.lines.get(li)?;
         let mut rest = &attr[line.prefix.len()..];
         let mut out = ParsedAttr {
             line: li,
