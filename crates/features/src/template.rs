@@ -467,6 +467,23 @@ mod tests {
     }
 
     #[test]
+    fn attributes_find_their_line_among_prefixes_of_any_length() {
+        let s = schema();
+        let tpl = "U1:%x[0,sentence-end]\nU022:at %x[0,sentence-begin]\nU3:%x[0,sentence-end]\n";
+        let t = Template::parse(tpl, &s).expect("parses");
+        assert_eq!(t.parse_attribute("U1:0").map(|p| p.line), Some(0));
+        assert_eq!(
+            t.parse_attribute("U022:at 1")
+                .map(|p| (p.line, p.values[0])),
+            Some((1, 1))
+        );
+        assert_eq!(t.parse_attribute("U3:_B+2").map(|p| p.line), Some(2));
+        for bad in ["U02", "U022:a", "U022:1", "U2:0", "", "U1"] {
+            assert_eq!(t.parse_attribute(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
     fn rejects_bad_templates() {
         let s = schema();
         assert!(matches!(
