@@ -49,6 +49,9 @@ enum Command {
     Sweep(cmd::sweep::Args),
     /// Measure the speed of each pipeline stage.
     Bench(cmd::bench::Args),
+    /// List the model bundles, or describe one: where it was found, its digest, its training
+    /// data, its decoding and, for an adapted bundle, where it came from.
+    Models(cmd::models::Args),
 }
 
 fn main() -> ExitCode {
@@ -64,6 +67,7 @@ fn main() -> ExitCode {
         Command::Eval(a) => cmd::eval::run(a),
         Command::Sweep(a) => cmd::sweep::run(a),
         Command::Bench(a) => cmd::bench::run(a),
+        Command::Models(a) => cmd::models::run(a),
     };
     match result {
         Ok(code) => code,

@@ -55,6 +55,115 @@ pub struct BundleMeta {
     /// Free-form notes (recipe, intended use).
     #[serde(default)]
     pub notes: String,
+    /// Where the bundle came from when it was adapted from another (`victor train --adapt`);
+    /// absent for a bundle trained from scratch.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub origin: Option<Origin>,
+    /// How firmly the training pages determined each CRF weight, which adapting the bundle
+    /// keeps ([`Firmness`]); absent: adapting holds every weight alike.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub firmness: Option<Firmness>,
+}
+
+/// The diagonal of the Fisher information of a bundle's training pages at its CRF weights: per
+/// feature, how sharply their likelihood falls when that weight moves (`victor train
+/// --firmness-of`). Adapting the bundle makes the prior on each weight as firm as its pages
+/// made it, so that what many pages agreed on stays and what few pages saw moves.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Firmness {
+    /// The labels, in the order of every row.
+    pub labels: Vec<String>,
+    /// Attribute name -> one figure per label (features without one: 0).
+    pub state: std::collections::BTreeMap<String, Vec<f64>>,
+    /// One figure per pair of labels, `labels x labels`, from-major.
+    pub trans: Vec<f64>,
+    /// Pages it was measured on (the bundle's training pages, each counted its set's weight).
+    pub pages: usize,
+    /// Their digest (as [`DataInfo::digest`]).
+    pub digest: String,
+}
+
+/// The lineage of an adapted bundle: the bundle it was adapted from and how. The pages it was
+/// adapted on are the bundle's own [`DataInfo`].
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Origin {
+    /// The bundle adapted, as it was named (`web`, or a folder).
+    pub bundle: String,
+    /// Its [`bundle_digest`]: which bundle of that name it was.
+    pub digest: String,
+    /// Strength of the prior centred on its CRF weights (`"inf"`: its weights kept as they
+    /// were).
+    #[serde(with = "number_or_inf")]
+    pub prior: f64,
+    /// Trees fitted on the new pages after its forest's.
+    pub trees: usize,
+    /// Pages it had been trained on.
+    pub base_pages: usize,
+    /// Its own origin, when it was adapted too.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<Box<Origin>>,
+}
+
+impl Origin {
+    /// One line a person reads: `web (sha256 1a2b3c4d5e6f, 2,000 pages), prior 10, 10 trees
+    /// added`, then `, itself adapted from ...` down the chain.
+    pub fn describe(&self) -> String {
+        let mut s = format!(
+            "{} (sha256 {}, trained on {} pages), prior {}, {} trees added",
+            self.bundle,
+            self.digest.get(..12).unwrap_or(&self.digest),
+            self.base_pages,
+            self.prior,
+            self.trees
+        );
+        if let Some(from) = &self.from {
+            s.push_str("; it was adapted from ");
+            s.push_str(&from.describe());
+        }
+        s
+    }
+}
+
+/// A number that may be infinite: JSON has no infinity, so `f64::INFINITY` is written as the
+/// string `"inf"` (and read back from it); every other value is a JSON number.
+mod number_or_inf {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub(super) fn serialize<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+        if *v == f64::INFINITY {
+            s.serialize_str("inf")
+        } else {
+            s.serialize_f64(*v)
+        }
+    }
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum NumberOrText {
+        Number(f64),
+        Text(String),
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        match NumberOrText::deserialize(d)? {
+            NumberOrText::Number(v) => Ok(v),
+            NumberOrText::Text(t) if t == "inf" => Ok(f64::INFINITY),
+            NumberOrText::Text(t) => Err(serde::de::Error::custom(format!(
+                "{t:?} is neither a number nor \"inf\""
+            ))),
+        }
+    }
+}
+
+/// The digest that names a bundle: SHA-256 (hex) over its `victor.json`'s bytes, one NUL byte,
+/// and its `model.crfsuite`'s bytes. Two bundles with the same digest label alike.
+pub fn bundle_digest(meta_json: &[u8], model: &[u8]) -> String {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    h.update(meta_json);
+    h.update([0u8]);
+    h.update(model);
+    hex::encode(h.finalize())
 }
 
 /// Training parameters and figures.
@@ -64,7 +173,9 @@ pub struct TrainingInfo {
     pub algorithm: String,
     /// L1 coefficient (L-BFGS only).
     pub c1: f64,
-    /// L2 coefficient (L-BFGS, L2-SGD).
+    /// L2 coefficient (L-BFGS, L2-SGD); when adapting, the prior's (`"inf"` for an infinite
+    /// one).
+    #[serde(with = "number_or_inf")]
     pub c2: f64,
     /// Iteration limit.
     pub max_iterations: usize,
@@ -273,7 +384,7 @@ impl BundleMeta {
     }
 
     /// Parses the contents of `victor.json` (of the bundle folder `origin`, named in errors).
-    fn parse(json: &str, origin: &Path) -> Result<BundleMeta, BundleError> {
+    pub fn parse(json: &str, origin: &Path) -> Result<BundleMeta, BundleError> {
         serde_json::from_str(json).map_err(|source| BundleError::Meta {
             path: origin.join(META_FILE),
             source,

@@ -39,8 +39,9 @@ mod metadata;
 mod text;
 
 pub use bundle::{
-    BUNDLE_FORMAT, BundleError, BundleMeta, DataInfo, DecodingRecommendation, META_FILE,
-    MODEL_FILE, Model, NoThreshold, RecommendedDecoding, SetWeight, TrainingInfo, TrainingSet,
+    BUNDLE_FORMAT, BundleError, BundleMeta, DataInfo, DecodingRecommendation, Firmness, META_FILE,
+    MODEL_FILE, Model, NoThreshold, Origin, RecommendedDecoding, SetWeight, TrainingInfo,
+    TrainingSet, bundle_digest,
 };
 pub use confidence::confidence;
 pub use crf::{CrfModel, InferenceError, ModelError, Workspace};

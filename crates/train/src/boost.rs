@@ -46,6 +46,9 @@ impl Default for BoostOptions {
 pub(crate) struct BoostData {
     columns: Vec<Vec<f64>>,
     other: Vec<f64>,
+    /// The log-odds a base forest gives each block, when boosting goes on from it
+    /// ([`BoostData::add_with_margins`]).
+    margin: Vec<f64>,
 }
 
 impl BoostData {
@@ -54,7 +57,21 @@ impl BoostData {
         BoostData {
             columns: vec![Vec::new(); columns],
             other: Vec::new(),
+            margin: Vec::new(),
         }
+    }
+
+    /// [`BoostData::add`], with the log-odds a base forest gives each block (`margins`, one a
+    /// block of `table`), from which [`fit_further`] goes on.
+    pub(crate) fn add_with_margins(
+        &mut self,
+        table: &FeatureTable,
+        labels: &[Label],
+        margins: &[f64],
+    ) {
+        let n = table.blocks.min(labels.len()).min(margins.len());
+        self.add(table, &labels[..n]);
+        self.margin.extend_from_slice(&margins[..n]);
     }
 
     /// Adds the blocks of a page (its feature table and gold labels).
@@ -120,6 +137,78 @@ pub(crate) fn fit(
         trees: opts.trees,
         max_depth: opts.max_depth,
         learning_rate: opts.learning_rate,
+        seconds: t.elapsed().as_secs_f64(),
+        forest,
+    })
+}
+
+/// A base forest with `trees` more trees fitted on the gathered blocks (added with
+/// [`BoostData::add_with_margins`]): boosting with log loss goes on from the base forest's
+/// log-odds, at its depth and learning rate, so the new trees correct what it gets wrong on
+/// these blocks and leave the rest of its function alone.
+///
+/// forust starts every fit from one score for all rows, not from a score per row, so each
+/// round is one tree of its own: the Newton step of log loss at the current log-odds `F`
+/// (gradient `g = p - y`, hessian `h = p (1 - p)`, `p = sigmoid(F)`) is what a squared-loss
+/// tree fits to the working response `-g / h` with row weights `h`, from a score of 0; its
+/// leaves (learning rate included) are added to `F` and the tree to the forest.
+pub(crate) fn fit_further(
+    data: BoostData,
+    schema: &Schema,
+    base: &BoostInfo,
+    trees: usize,
+) -> Result<BoostInfo, BoostError> {
+    let t = std::time::Instant::now();
+    let rows = data.len();
+    if rows == 0 || data.margin.len() != rows {
+        return Err(BoostError(
+            "no training blocks with the base forest's log-odds".into(),
+        ));
+    }
+    base.forest.check(schema).map_err(BoostError)?;
+    let cols = data.columns.len();
+    let mut matrix = Vec::with_capacity(rows * cols);
+    for col in &data.columns {
+        matrix.extend_from_slice(col);
+    }
+    let x = Matrix::new(&matrix, rows, cols);
+    let mut f = data.margin;
+    let mut forest = base.forest.clone();
+    let (mut z, mut h) = (vec![0.0; rows], vec![0.0; rows]);
+    for _ in 0..trees {
+        for i in 0..rows {
+            let p = 1.0 / (1.0 + (-f[i]).exp());
+            // A floor on the hessian keeps the response finite where the forest is sure.
+            h[i] = (p * (1.0 - p)).max(1e-6);
+            z[i] = (data.other[i] - p) / h[i];
+        }
+        let mut booster = GradientBooster::default()
+            .set_objective_type(forust_ml::objective::ObjectiveType::SquaredLoss)
+            .set_iterations(1)
+            .set_learning_rate(base.learning_rate as f32)
+            .set_max_depth(base.max_depth)
+            .set_l2(
+                std::env::var("VICTOR_TREE_L2")
+                    .ok()
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(1.0) as f32,
+            );
+        booster.missing = f64::NAN;
+        booster.initialize_base_score = false;
+        booster.base_score = 0.0;
+        booster
+            .fit(&x, &z, &h, None)
+            .map_err(|e| BoostError(e.to_string()))?;
+        let step = booster.predict(&x, true);
+        f.iter_mut().zip(&step).for_each(|(a, b)| *a += b);
+        forest.trees.extend(convert(&booster, schema)?.trees);
+    }
+    forest.check(schema).map_err(BoostError)?;
+    Ok(BoostInfo {
+        weight: base.weight,
+        trees: forest.trees.len(),
+        max_depth: base.max_depth,
+        learning_rate: base.learning_rate,
         seconds: t.elapsed().as_secs_f64(),
         forest,
     })

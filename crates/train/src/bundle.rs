@@ -38,7 +38,7 @@ pub fn make_meta(
         training: TrainingInfo {
             algorithm: opts.algorithm.as_str().to_string(),
             c1: opts.c1,
-            c2: opts.c2,
+            c2: opts.penalty(),
             max_iterations: opts.max_iterations,
             min_freq: opts.min_freq,
             attributes: data.attributes,
@@ -54,7 +54,24 @@ pub fn make_meta(
         },
         recommendation,
         boost: data.boost.clone(),
-        notes,
+        notes: match &opts.adapt {
+            // The lineage where people read first, besides `origin`.
+            Some(a) => {
+                let line = format!(
+                    "Adapted from {} on {} pages.",
+                    a.origin().describe(),
+                    data.pages
+                );
+                if notes.is_empty() {
+                    line
+                } else {
+                    format!("{notes} {line}")
+                }
+            }
+            None => notes,
+        },
+        origin: opts.adapt.as_ref().map(|a| a.origin()),
+        firmness: None,
     }
 }
 
@@ -300,6 +317,8 @@ mod tests {
                 },
             }),
             notes: "x".into(),
+            origin: None,
+            firmness: None,
         }
     }
 

@@ -14,6 +14,7 @@ use crfs::Attribute;
 use crfs::train::{Arow, AveragedPerceptron, L2Sgd, Lbfgs, PassiveAggressive, Trainer};
 use serde::{Deserialize, Serialize};
 
+use crate::adapt::Adapt;
 use crate::parallel::{LbfgsParams, ParallelError, ParallelTrainer};
 
 /// Which implementation trains an L-BFGS model (the model file is the same format).
@@ -85,9 +86,19 @@ pub struct TrainOptions {
     /// the boosted trees see every block once, whatever its set's weight).
     #[serde(default)]
     pub set_weights: Vec<victor_label::SetWeight>,
+    /// Adapt a trained bundle instead of training from zero ([`crate::adapt`]): the penalty is
+    /// centred on its weights with strength [`Adapt::prior`] (which replaces `c2`), and its
+    /// forest is extended (parallel L-BFGS, no L1).
+    #[serde(skip)]
+    pub adapt: Option<Adapt>,
 }
 
 impl TrainOptions {
+    /// The L2 penalty in effect: `c2`, or the prior's strength when adapting.
+    pub fn penalty(&self) -> f64 {
+        self.adapt.as_ref().map_or(self.c2, Adapt::c2)
+    }
+
     /// The weight of a page of set `set` in the CRF's objective.
     pub fn weight_of(&self, set: &str) -> f64 {
         self.set_weights
@@ -109,6 +120,7 @@ impl Default for TrainOptions {
             engine: Engine::Parallel,
             boost: None,
             set_weights: Vec::new(),
+            adapt: None,
         }
     }
 }
@@ -187,22 +199,35 @@ impl CrfTrainer {
     /// A trainer with these options.
     pub fn new(o: &TrainOptions) -> Result<CrfTrainer, CrfError> {
         let iters = o.max_iterations.max(1);
+        if let Some(a) = &o.adapt
+            && (o.algorithm != Algorithm::Lbfgs || o.engine != Engine::Parallel || o.c1 != 0.0)
+        {
+            return Err(CrfError::Parameter(format!(
+                "adapting {} needs the parallel L-BFGS trainer without an L1 penalty",
+                a.base.name
+            )));
+        }
         if o.algorithm == Algorithm::Lbfgs && o.engine == Engine::Parallel {
-            if !(o.c1 >= 0.0 && o.c2 >= 0.0 && o.min_freq >= 0.0) {
+            let c2 = o.penalty();
+            if !(o.c1 >= 0.0 && c2 >= 0.0 && o.min_freq >= 0.0) {
                 return Err(CrfError::Parameter(format!(
-                    "c1 ({}), c2 ({}) and min_freq ({}) must be non-negative numbers",
-                    o.c1, o.c2, o.min_freq
+                    "c1 ({}), c2 ({c2}) and min_freq ({}) must be non-negative numbers",
+                    o.c1, o.min_freq
                 )));
             }
             let params = LbfgsParams {
                 c1: o.c1,
-                c2: o.c2,
+                c2,
                 max_iterations: iters,
                 min_freq: o.min_freq,
                 ..LbfgsParams::default()
             };
+            let mut trainer = ParallelTrainer::new();
+            if let Some(a) = &o.adapt {
+                trainer.set_prior(&a.trainer_prior())?;
+            }
             return Ok(CrfTrainer {
-                inner: Inner::Parallel(Box::new(ParallelTrainer::new()), params, o.verbose),
+                inner: Inner::Parallel(Box::new(trainer), params, o.verbose),
                 sequences: 0,
             });
         }

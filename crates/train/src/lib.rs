@@ -2,6 +2,8 @@
 //!
 //! The training stage of victor; the modules' public items are re-exported here:
 //!
+//! - `adapt`: a trained bundle adapted to new pages (a prior centred on its weights, its
+//!   forest extended) ([`Adapt`]);
 //! - `crf`: one wrapper over the trainers ([`CrfTrainer`]): this crate's parallel L-BFGS (the
 //!   default) and crfs's (L-BFGS as the reference, L2-SGD, averaged perceptron, passive
 //!   aggressive, AROW);
@@ -15,7 +17,9 @@
 //! - `cv`: cross-validation by page, folds in parallel ([`cross_validate`]);
 //! - `select`: model selection: folds merged ([`merge_folds`]), the recommended decoding chosen
 //!   ([`recommend`]);
-//! - `bundle`: the bundle description and its atomic writing ([`write_bundle`]).
+//! - `bundle`: the bundle description and its atomic writing ([`write_bundle`]);
+//! - `make`: annotated pages to a bundle folder, the whole of `victor train` ([`train_bundle`]),
+//!   and the check of the pages before any work ([`check_pages`]).
 //!
 //! The recommended other-threshold of a bundle is chosen by cross-validation on the training
 //! pages alone (the threshold with the best text-level F1), never on test pages.
@@ -25,23 +29,27 @@
 #![deny(unreachable_pub)]
 #![warn(unnameable_types)]
 
+mod adapt;
 mod assess;
 mod boost;
 mod bundle;
 mod crf;
 mod cv;
+mod make;
 mod parallel;
 mod pipeline;
 mod select;
 
+pub use adapt::{Adapt, AdaptDecoding, Base, DEFAULT_PRIOR, DEFAULT_TREES, MIN_CV_PAGES};
 pub use assess::Assessment;
 pub use boost::{BoostError, BoostOptions};
 pub use bundle::{Replace, check_replaceable, make_meta, write_bundle, write_bundle_replacing};
 pub use crf::{Algorithm, CrfError, CrfTrainer, Engine, TrainOptions};
 pub use cv::{CurveOrder, CvEvent, CvOptions, FoldResult, cross_validate};
-pub use parallel::{LbfgsParams, Outcome, ParallelError, ParallelTrainer};
+pub use make::{DecodingSource, Made, MakeEvent, Plan, check_pages, choose_decoding, train_bundle};
+pub use parallel::{LbfgsParams, Outcome, ParallelError, ParallelTrainer, Precision, Prior};
 pub use pipeline::{
-    DataSummary, Event, Prepared, Setup, TrainError, attributes, export_crfsuite, prepare,
-    train_crf,
+    DataSummary, Event, Prepared, Setup, TrainError, attributes, export_crfsuite, measure_firmness,
+    prepare, train_crf,
 };
 pub use select::{merge_folds, recommend, threshold_cv};

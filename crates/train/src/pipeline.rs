@@ -268,10 +268,18 @@ pub fn train_crf(
     on: &(dyn Fn(Event) + Sync),
 ) -> Result<DataSummary, TrainError> {
     let mut trainer = CrfTrainer::new(opts)?;
-    let mut boost = opts
-        .boost
+    // Adapting, the forest is the base's, extended on the new pages when trees are asked for
+    // (from its log-odds on their blocks); otherwise the options say whether to fit one.
+    let further = opts
+        .adapt
         .as_ref()
-        .map(|_| BoostData::new(setup.extractor.schema().len()));
+        .filter(|a| a.trees > 0)
+        .and_then(|a| a.base.boost.as_ref())
+        .map(|b| victor_label::boost::CompiledForest::new(&b.forest));
+    let fit_new = opts.adapt.is_none() && opts.boost.is_some();
+    let mut boost =
+        (fit_new || further.is_some()).then(|| BoostData::new(setup.extractor.schema().len()));
+    let (mut rows, mut margins) = (Vec::new(), Vec::new());
     let mut sum = stream_pages(pages, setup, on, |p, x| {
         let w = opts.weight_of(&p.set);
         if p.is_partial() {
@@ -282,8 +290,13 @@ pub fn train_crf(
             return Ok(trainer.append_partial_weighted(x, &y, w)?);
         }
         let y: Vec<&str> = p.labels.iter().map(|l| l.as_str()).collect();
-        if let Some(b) = boost.as_mut() {
-            b.add(&p.table, &p.labels);
+        match (boost.as_mut(), &further) {
+            (Some(b), Some(forest)) => {
+                forest.logits(&p.table, &mut rows, &mut margins);
+                b.add_with_margins(&p.table, &p.labels, &margins);
+            }
+            (Some(b), None) => b.add(&p.table, &p.labels),
+            (None, _) => {}
         }
         Ok(trainer.append_weighted(x, &y, w)?)
     })?;
@@ -306,11 +319,69 @@ pub fn train_crf(
             })
         })?
         .num_attrs();
-    if let (Some(data), Some(o)) = (boost, &opts.boost) {
-        on(Event::Boosting { blocks: data.len() });
-        sum.boost = Some(crate::boost::fit(data, setup.extractor.schema(), o)?);
-    }
+    let schema = setup.extractor.schema();
+    sum.boost = if let Some(a) = &opts.adapt {
+        match (a.base.boost.as_ref(), boost) {
+            (Some(b), Some(data)) if data.len() > 0 => {
+                on(Event::Boosting { blocks: data.len() });
+                Some(crate::boost::fit_further(data, schema, b, a.trees)?)
+            }
+            // No further trees (or no page whose every block is labelled, which the trees
+            // need): the base's forest as it is.
+            (b, _) => b.cloned(),
+        }
+    } else {
+        match (boost, &opts.boost) {
+            (Some(data), Some(o)) => {
+                on(Event::Boosting { blocks: data.len() });
+                Some(crate::boost::fit(data, schema, o)?)
+            }
+            _ => None,
+        }
+    };
     Ok(sum)
+}
+
+/// How firmly `pages` determine each CRF weight of `base` ([`victor_label::Firmness`], from
+/// [`crate::ParallelTrainer::fisher`]): the pages should be the ones the base was trained on,
+/// each weighed as it was (`opts.set_weights`). Figures keep 4 significant digits.
+pub fn measure_firmness(
+    pages: &[PageRef],
+    setup: Setup<'_>,
+    opts: &TrainOptions,
+    base: &crate::adapt::Base,
+    on: &(dyn Fn(Event) + Sync),
+) -> Result<victor_label::Firmness, TrainError> {
+    let mut trainer = crate::parallel::ParallelTrainer::new();
+    trainer.set_prior(&base.prior).map_err(CrfError::from)?;
+    let sum = stream_pages(pages, setup, on, |p, x| {
+        let w = opts.weight_of(&p.set);
+        let y: Vec<Option<&str>> = (0..p.labels.len())
+            .map(|i| p.is_known(i).then(|| p.labels[i].as_str()))
+            .collect();
+        trainer
+            .append_partial_weighted(x, &y, w)
+            .map_err(|e| TrainError::Crf(CrfError::from(e)))
+    })?;
+    let f = trainer.fisher().map_err(CrfError::from)?;
+    let round = |v: f64| {
+        if v == 0.0 || !v.is_finite() {
+            return v;
+        }
+        let scale = 10f64.powi(3 - v.abs().log10().floor() as i32);
+        (v * scale).round() / scale
+    };
+    Ok(victor_label::Firmness {
+        labels: trainer.labels().to_vec(),
+        state: f
+            .state
+            .into_iter()
+            .map(|(a, row)| (a, row.into_iter().map(round).collect()))
+            .collect(),
+        trans: f.trans.into_iter().map(round).collect(),
+        pages: sum.pages,
+        digest: sum.digest,
+    })
 }
 
 /// Writes the data [`train_crf`] would give the trainer to `out`, in CRFsuite's text format.

@@ -69,6 +69,36 @@ pub fn recommend(all: &Assessment, folds: usize) -> Option<DecodingRecommendatio
     })
 }
 
+/// The macro text-level F1 that the decoding `rec` recommends scored in a merged
+/// cross-validation: expected-F1 decoding with its calibration and minimum, or its
+/// threshold; `None` when the cross-validation did not score those settings.
+pub(crate) fn score_of(all: &Assessment, rec: &DecodingRecommendation) -> Option<f64> {
+    match rec.decoding {
+        RecommendedDecoding::ExpectedF1 => {
+            let opts = rec.expected_options();
+            let scores = if opts == ExpectedOptions::default() {
+                Some(&all.expected_text)
+            } else {
+                all.expected_scores(opts)
+            };
+            scores?.macro_avg().map(|p| p.f1)
+        }
+        RecommendedDecoding::Threshold => {
+            let t = rec.value.get();
+            let i = all.thresholds.iter().position(|x| (x - t).abs() < 1e-9)?;
+            all.text.get(i)?.macro_avg().map(|p| p.f1)
+        }
+    }
+}
+
+/// The F1 the recommended decoding of `rec` scored (expected-F1's or the threshold's).
+pub(crate) fn recommended_f1(rec: &DecodingRecommendation) -> f64 {
+    match rec.decoding {
+        RecommendedDecoding::ExpectedF1 => rec.expected_f1.unwrap_or(rec.f1),
+        RecommendedDecoding::Threshold => rec.f1,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

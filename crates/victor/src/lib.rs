@@ -36,6 +36,8 @@ mod http;
 pub mod method;
 pub mod models;
 pub mod output;
+#[cfg(feature = "train")]
+pub mod train;
 pub mod warc;
 
 use std::path::Path;

@@ -82,6 +82,94 @@ pub fn open(name_or_dir: &Path) -> Result<Model, ModelError> {
     })
 }
 
+/// The two files of a bundle, as [`bundle_files`] finds them.
+#[derive(Clone, Debug)]
+pub struct BundleFiles {
+    /// The text of its `victor.json`.
+    pub meta: String,
+    /// The bytes of its `model.crfsuite`.
+    pub model: Vec<u8>,
+    /// Where they were found: a folder, or `<built-in models/NAME>`.
+    pub place: PathBuf,
+    /// The bundle's name as [`Model::name`] gives it: the folder, or a built-in bundle's own
+    /// name (`web` for `default`).
+    pub name: String,
+}
+
+/// The two files of the bundle `name_or_dir` names, looked up as [`open`] looks.
+///
+/// # Errors
+///
+/// As [`open`] (a file that cannot be read, or a `victor.json` that is not UTF-8, is a
+/// [`ModelError::Load`]).
+pub fn bundle_files(name_or_dir: &Path) -> Result<BundleFiles, ModelError> {
+    let from_dir = |dir: &Path| -> Result<BundleFiles, ModelError> {
+        let load = |source| ModelError::Load {
+            place: dir.display().to_string(),
+            source,
+        };
+        let read = |file: &str| {
+            let path = dir.join(file);
+            std::fs::read(&path).map_err(|source| load(BundleError::Io { path, source }))
+        };
+        let (meta, model) = (read(META_FILE)?, read(victor_label::MODEL_FILE)?);
+        let text = String::from_utf8(meta).map_err(|e| {
+            load(BundleError::Inconsistent(format!(
+                "{META_FILE} is not UTF-8 text: {e}"
+            )))
+        })?;
+        Ok(BundleFiles {
+            meta: text,
+            model,
+            place: dir.to_path_buf(),
+            name: dir.display().to_string(),
+        })
+    };
+    if name_or_dir.join(META_FILE).is_file() {
+        return from_dir(name_or_dir);
+    }
+    let Some(name) = bare_name(name_or_dir) else {
+        return Err(ModelError::NotABundle(name_or_dir.to_path_buf()));
+    };
+    if let Some(dir) = search_path(name)
+        .iter()
+        .find(|d| d.join(META_FILE).is_file())
+    {
+        return from_dir(dir);
+    }
+    let real = BUILT_IN_ALIASES
+        .iter()
+        .find(|&&(alias, _)| alias == name)
+        .map_or(name, |&(_, real)| real);
+    match BUILT_IN_BUNDLES.iter().find(|&&(n, _, _)| n == real) {
+        Some(&(_, meta, bytes)) => Ok(BundleFiles {
+            meta: meta.to_string(),
+            model: bytes.to_vec(),
+            place: PathBuf::from(format!("<built-in models/{real}>")),
+            name: real.to_string(),
+        }),
+        // Not built in either: `open` says where it looked.
+        None => open(name_or_dir).and(Err(ModelError::NotABundle(name_or_dir.to_path_buf()))),
+    }
+}
+
+/// [`open`], and the bundle's [`digest`](victor_label::bundle_digest) (of the bytes it was
+/// loaded from): what adapting a bundle records of its base. The model is named as [`open`]
+/// names it (a built-in bundle by its own name, a folder by its path).
+///
+/// # Errors
+///
+/// As [`bundle_files`], or a bundle that does not load.
+pub fn open_with_digest(name_or_dir: &Path) -> Result<(Model, String), ModelError> {
+    let f = bundle_files(name_or_dir)?;
+    let digest = victor_label::bundle_digest(f.meta.as_bytes(), &f.model);
+    let m = Model::from_parts(&f.meta, &f.model, &f.place).map_err(|source| ModelError::Load {
+        place: f.place.display().to_string(),
+        source,
+    })?;
+    Ok((m.with_name(f.name), digest))
+}
+
 /// The built-in default bundle (`models/default`).
 ///
 /// # Errors

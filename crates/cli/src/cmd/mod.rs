@@ -10,5 +10,6 @@ pub(crate) mod evaluate;
 pub(crate) mod features;
 pub(crate) mod import;
 pub(crate) mod label;
+pub(crate) mod models;
 pub(crate) mod sweep;
 pub(crate) mod train;

@@ -6,13 +6,12 @@ use std::process::ExitCode;
 use anyhow::Context;
 use victor_annotations::{Corpus, PageRef};
 use victor_features::{Extractor, Template};
-use victor_label::{RecommendedDecoding, TrainingSet};
+use victor_label::{DecodingRecommendation, RecommendedDecoding, TrainingSet};
 use victor_train::BoostOptions;
 use victor_train::export_crfsuite;
-use victor_train::{Algorithm, Engine, Event, Setup, TrainError, TrainOptions, train_crf};
-use victor_train::{CvEvent, cross_validate};
-use victor_train::{Replace, check_replaceable, make_meta, write_bundle_replacing};
-use victor_train::{merge_folds, recommend, threshold_cv};
+use victor_train::{Algorithm, Engine, Event, Setup, TrainError, TrainOptions};
+use victor_train::{CvEvent, DecodingSource, MakeEvent, Plan, check_pages, train_bundle};
+use victor_train::{Replace, check_replaceable};
 
 use crate::util::{capture::Capture, progress};
 
@@ -30,6 +29,33 @@ pub(crate) struct TrainArgs {
     /// recipe as it was, whatever the files in templates/ say now.
     #[arg(long, value_name = "BUNDLE", conflicts_with_all = ["template", "config"])]
     pub like: Option<PathBuf>,
+    /// Adapt this trained bundle to the pages instead of training from zero (a folder or a
+    /// name, as --model takes it: `--adapt web`). The new bundle keeps its features, bins,
+    /// template and labels; its CRF weights are fitted with a Gaussian prior centred on the
+    /// bundle's (see --prior), its boosted trees are kept and extended on the pages (see
+    /// --adapt-trees), and its decoding is chosen again by cross-validation (the bundle's is
+    /// kept below 10 pages). victor.json records the bundle adapted (name and digest) under
+    /// `origin`.
+    #[arg(long, value_name = "BUNDLE",
+          conflicts_with_all = ["template", "config", "like", "boost", "c1", "c2", "algorithm", "trainer"])]
+    pub adapt: Option<PathBuf>,
+    /// Strength of the prior when adapting: the penalty is C * |w - w0|^2, w0 the adapted
+    /// bundle's weights. Larger keeps closer to the bundle (forgets less of the rest of the
+    /// web), smaller follows the pages more; `inf` keeps the bundle's CRF as it is, 0 ignores it.
+    #[arg(long, value_name = "C", default_value_t = victor_train::DEFAULT_PRIOR,
+          requires = "adapt", value_parser = non_negative)]
+    pub prior: f64,
+    /// Trees fitted on the pages after the adapted bundle's forest (0: its forest as it is).
+    #[arg(long, value_name = "N", default_value_t = victor_train::DEFAULT_TREES, requires = "adapt")]
+    pub adapt_trees: usize,
+    /// Which decoding the adapted bundle recommends: the bundle's own (measured on the pages
+    /// by the cross-validation), or the one that cross-validation scores best on the pages.
+    #[arg(long, value_enum, default_value_t = victor_train::AdaptDecoding::Base, requires = "adapt")]
+    pub adapt_decoding: victor_train::AdaptDecoding,
+    /// Hold every weight of the adapted bundle alike (penalty --prior * |w - w0|^2), even when
+    /// the bundle records how firmly its pages determined each (`firmness`).
+    #[arg(long, requires = "adapt")]
+    pub no_firmness: bool,
     /// Training algorithm.
     #[arg(long, value_enum, default_value_t = TrainOptions::default().algorithm)]
     pub algorithm: Algorithm,
@@ -82,6 +108,14 @@ fn default_boost_depth() -> u8 {
     u8::try_from(BoostOptions::default().max_depth).unwrap_or(u8::MAX)
 }
 
+/// Parses a number at or above 0 (`inf` too).
+fn non_negative(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v >= 0.0 => Ok(v),
+        _ => Err(format!("{s:?} is not a number at or above 0")),
+    }
+}
+
 /// Parses a number between 0 and 1.
 fn unit_interval(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
@@ -112,8 +146,24 @@ impl TrainArgs {
     /// Loads configuration, template and the page list.
     pub(crate) fn load(&self, annotations: &[PathBuf]) -> anyhow::Result<Loaded> {
         let mut like_boost = None;
-        let (config, text) = match &self.like {
-            Some(dir) => {
+        let mut adapt = None;
+        let (config, text) = match (&self.adapt, &self.like) {
+            (Some(name), _) => {
+                let (model, digest) = victor::models::open_with_digest(name).context("--adapt")?;
+                // Named as the user named it (`web`); the digest says which bundle it was.
+                let base = victor_train::Base::new(&model, name.display().to_string(), digest);
+                let (features, template) =
+                    (model.meta.features.clone(), model.meta.template.clone());
+                adapt = Some(victor_train::Adapt {
+                    base: std::sync::Arc::new(base),
+                    prior: self.prior,
+                    trees: self.adapt_trees,
+                    firm: !self.no_firmness,
+                    decoding: self.adapt_decoding,
+                });
+                (features, template)
+            }
+            (None, Some(dir)) => {
                 // A folder or a name, as --model takes it (`--like corpus`).
                 let meta = victor::models::open(dir).context("--like")?.meta;
                 like_boost = meta.boost.map(|b| BoostOptions {
@@ -124,7 +174,7 @@ impl TrainArgs {
                 });
                 (meta.features, meta.template)
             }
-            None => (
+            (None, None) => (
                 super::features::load_config(self.config.as_deref())?,
                 match &self.template {
                     None => victor_features::DEFAULT_TEMPLATE.to_string(),
@@ -154,6 +204,7 @@ impl TrainArgs {
                 like_boost
             },
             set_weights: self.set_weight.clone(),
+            adapt,
         };
         let corpus = Corpus::open(annotations, self.split.as_deref())
             .context("cannot open annotated pages")?;
@@ -229,6 +280,16 @@ pub(crate) struct Args {
     /// Notes stored in victor.json (recipe, intended use).
     #[arg(long, default_value = "")]
     notes: String,
+    /// Instead of training, measure how firmly the pages (the bundle's own training pages,
+    /// with the --set-weight it was trained with) determine each CRF weight of BUNDLE, and
+    /// write BUNDLE with that figure (`firmness` in victor.json) to --out. Adapting the bundle
+    /// then holds each weight as firmly as its pages did (`--adapt`).
+    #[arg(long, value_name = "BUNDLE", conflicts_with_all = ["export_crfsuite", "adapt", "like"])]
+    firmness_of: Option<PathBuf>,
+    /// Leave out annotated pages that cannot be used (a malformed annotation, a page changed
+    /// since it was annotated) instead of stopping: they are listed first either way.
+    #[arg(long)]
+    skip_bad_pages: bool,
     /// No progress display.
     #[arg(long, short)]
     quiet: bool,
@@ -264,15 +325,51 @@ pub(crate) fn training_sets(
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let l = args.train.load(&args.annotations)?;
     let setup = l.setup();
-    let pages = l.corpus.pages();
+    // Every page is loaded once before any work: a malformed annotation is reported first, and
+    // stops the run unless the user chose to leave such pages out.
+    let bad = check_pages(l.corpus.pages());
+    for (id, reason) in &bad {
+        eprintln!("victor train: bad page {id}: {reason}");
+    }
+    if !bad.is_empty() && !args.skip_bad_pages {
+        anyhow::bail!(
+            "{} of {} annotated pages cannot be used (above); fix them, or leave them out with --skip-bad-pages",
+            bad.len(),
+            l.corpus.len()
+        );
+    }
+    let pages: Vec<PageRef> = l
+        .corpus
+        .pages()
+        .iter()
+        .filter(|p| !bad.iter().any(|(id, _)| *id == p.id))
+        .cloned()
+        .collect();
+    if pages.is_empty() {
+        anyhow::bail!("no usable annotated page ({} bad)", bad.len());
+    }
     eprintln!(
-        "victor train: {} annotated pages, algorithm {}, template of {} lines",
+        "victor train: {} annotated pages{}, {}, template of {} lines",
         pages.len(),
-        l.opts.algorithm.as_str(),
+        if bad.is_empty() {
+            String::new()
+        } else {
+            format!(" ({} bad ones left out)", bad.len())
+        },
+        match &l.opts.adapt {
+            Some(a) => format!(
+                "adapting {} (prior {}, {} trees added)",
+                a.base.name, a.prior, a.trees
+            ),
+            None => format!("algorithm {}", l.opts.algorithm.as_str()),
+        },
         l.template.lines().len()
     );
     if let Some(file) = &args.export_crfsuite {
-        return export(file, pages, setup, args.quiet);
+        return export(file, &pages, setup, args.quiet);
+    }
+    if let Some(bundle) = &args.firmness_of {
+        return firmness(bundle, &pages, &l.opts, &args);
     }
     let Some(out) = args.out.as_deref() else {
         anyhow::bail!("--out DIR is required");
@@ -282,85 +379,74 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     } else {
         Replace::OnlyBundle
     };
-    // Before the training, not after it: a refusal costs nothing.
-    check_out(out, replace)?;
-
-    let threshold = if args.threshold_folds >= 2 {
-        let bar = progress::bar(args.threshold_folds as u64, "folds", args.quiet);
-        bar.set_message("threshold cv");
-        let cv = threshold_cv(args.threshold_folds, args.parallel_folds);
-        let results = cross_validate(pages, setup, &l.opts, &cv, &|e| match e {
-            CvEvent::FoldDone { .. } => bar.inc(1),
-            CvEvent::Skipped { .. } | CvEvent::Folds { .. } => {}
-        })?;
-        bar.finish_and_clear();
-        let all = merge_folds(&results, &cv);
-        let chosen = recommend(&all, args.threshold_folds);
-        if let Some(t) = &chosen {
-            let raw_expected_f1 = all.expected_text.macro_avg().map_or(0.0, |p| p.f1);
-            eprintln!(
-                "victor train: recommended other-threshold {:.2} (text-level F1 {:.4} in {}-fold cross-validation; Viterbi {:.4}; expected-F1 decoding {raw_expected_f1:.4}, {:.4} with the marginals recalibrated by scale {} shift {} spread {} and at least {} words a page); default decoding: {}",
-                t.value.get(),
-                t.f1,
-                args.threshold_folds,
-                t.viterbi_f1,
-                t.expected_f1.unwrap_or(0.0),
-                t.calibration.scale,
-                t.calibration.shift,
-                t.calibration.spread,
-                t.min_words,
-                match t.decoding {
-                    RecommendedDecoding::ExpectedF1 => "expected-f1",
-                    RecommendedDecoding::Threshold => "threshold",
-                }
-            );
-        }
-        chosen
-    } else {
-        None
+    let plan = Plan {
+        threshold_folds: args.threshold_folds,
+        parallel_folds: args.parallel_folds,
+        sets: training_sets(&l.corpus, &args.annotations, args.train.split.as_deref()),
+        notes: args.notes.clone(),
+        replace,
     };
-
-    let tmp = tempfile::tempdir().context("cannot create a temporary folder")?;
-    let model_path = tmp.path().join("model.crfsuite");
-    let bar = progress::bar(pages.len() as u64, "pages", args.quiet);
-    bar.set_message("features");
-    let skipped = std::sync::Mutex::new(Vec::new());
-    let iter_bar = progress::bar(l.opts.max_iterations as u64, "iterations", args.quiet);
-    iter_bar.set_message("optimising");
     let mut opts = l.opts.clone();
     opts.verbose = !args.quiet;
+    let fold_bar = progress::bar(args.threshold_folds as u64, "folds", args.quiet);
+    fold_bar.set_message("threshold cv");
+    let bar = progress::bar(pages.len() as u64, "pages", true);
+    let iter_bar = progress::bar(opts.max_iterations as u64, "iterations", true);
+    let bars = std::sync::Mutex::new((bar, iter_bar));
     let capture = std::sync::Mutex::new(None);
-    let data = train_crf(pages, setup, &opts, &model_path, &|e| match e {
-        Event::Extracted { done, .. } => bar.set_position(done as u64),
-        Event::Skipped { id, reason } => {
-            progress::note(&bar, &format!("victor: skipped page {id}: {reason}"));
-            if let Ok(mut s) = skipped.lock() {
-                s.push(id);
+    let made = train_bundle(&pages, setup, &opts, &plan, out, &|e| match e {
+        MakeEvent::Cv(CvEvent::FoldDone { .. }) => fold_bar.inc(1),
+        MakeEvent::Cv(_) => {}
+        MakeEvent::Decoding(chosen, source) => {
+            fold_bar.finish_and_clear();
+            report_decoding(chosen.as_ref(), &source);
+            // The final training's bars appear once the cross-validation's is gone.
+            if let Ok(mut b) = bars.lock() {
+                b.0 = progress::bar(pages.len() as u64, "pages", args.quiet);
+                b.0.set_message("features");
+                b.1 = progress::bar(opts.max_iterations as u64, "iterations", args.quiet);
+                b.1.set_message("optimising");
             }
         }
-        Event::Optimising { pages, blocks } => {
-            bar.finish_and_clear();
-            eprintln!("victor train: optimising on {pages} pages, {blocks} blocks");
-            if !args.quiet {
-                iter_bar.reset_elapsed();
-                if let (Ok(c), Ok(mut slot)) = (Capture::start(iter_bar.clone()), capture.lock()) {
-                    *slot = Some(c);
+        MakeEvent::Train(e) => {
+            let Ok(b) = bars.lock() else { return };
+            let (bar, iter_bar) = (&b.0, &b.1);
+            match e {
+                Event::Extracted { done, .. } => bar.set_position(done as u64),
+                Event::Skipped { id, reason } => {
+                    progress::note(bar, &format!("victor: skipped page {id}: {reason}"));
+                }
+                Event::Optimising { pages, blocks } => {
+                    bar.finish_and_clear();
+                    eprintln!("victor train: optimising on {pages} pages, {blocks} blocks");
+                    if !args.quiet {
+                        iter_bar.reset_elapsed();
+                        if let (Ok(c), Ok(mut slot)) =
+                            (Capture::start(iter_bar.clone()), capture.lock())
+                        {
+                            *slot = Some(c);
+                        }
+                    }
+                }
+                Event::Boosting { blocks } => {
+                    if let Ok(mut slot) = capture.lock() {
+                        drop(slot.take());
+                    }
+                    iter_bar.finish_and_clear();
+                    eprintln!("victor train: fitting boosted trees on {blocks} blocks");
                 }
             }
-        }
-        Event::Boosting { blocks } => {
-            iter_bar.finish_and_clear();
-            eprintln!("victor train: fitting boosted trees on {blocks} blocks");
         }
     });
     if let Ok(mut slot) = capture.lock() {
         drop(slot.take());
     }
-    iter_bar.finish_and_clear();
-    let data = data?;
-    let sets = training_sets(&l.corpus, &args.annotations, args.train.split.as_deref());
-    let meta = make_meta(setup, &opts, &data, sets, threshold, args.notes.clone());
-    write_bundle_replacing(out, &meta, &model_path, replace).map_err(|e| hint_force(e, replace))?;
+    if let Ok(b) = bars.lock() {
+        b.0.finish_and_clear();
+        b.1.finish_and_clear();
+    }
+    let made = made.map_err(|e| hint_force(e, replace))?;
+    let data = &made.data;
     let size = std::fs::metadata(out.join("model.crfsuite"))
         .map(|m| m.len())
         .unwrap_or(0);
@@ -377,6 +463,88 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             format!("; {} pages skipped", data.skipped.len())
         }
     );
+    if let Some(o) = &made.meta.origin {
+        eprintln!("victor train: adapted from {}", o.describe());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The decoding chosen for the new bundle, in one line.
+fn report_decoding(chosen: Option<&DecodingRecommendation>, source: &DecodingSource) {
+    match (chosen, source) {
+        (Some(t), DecodingSource::CrossValidated(folds, base)) => eprintln!(
+            "victor train: recommended other-threshold {:.2} (text-level F1 {:.4} in {folds}-fold cross-validation; Viterbi {:.4}; expected-F1 decoding {:.4} with the marginals recalibrated by scale {} shift {} spread {} and at least {} words a page); default decoding: {}{}",
+            t.value.get(),
+            t.f1,
+            t.viterbi_f1,
+            t.expected_f1.unwrap_or(0.0),
+            t.calibration.scale,
+            t.calibration.shift,
+            t.calibration.spread,
+            t.min_words,
+            match t.decoding {
+                RecommendedDecoding::ExpectedF1 => "expected-f1",
+                RecommendedDecoding::Threshold => "threshold",
+            },
+            base.map(|b| format!(" (the adapted bundle's decoding scored {b:.4})"))
+                .unwrap_or_default()
+        ),
+        (_, DecodingSource::Base(why) | DecodingSource::None(why)) => {
+            eprintln!("victor train: decoding not cross-validated: {why}")
+        }
+        (None, DecodingSource::CrossValidated(..)) => {}
+    }
+}
+
+/// `--firmness-of`: the bundle again, with the firmness of its weights on the pages.
+fn firmness(
+    bundle: &Path,
+    pages: &[PageRef],
+    opts: &TrainOptions,
+    args: &Args,
+) -> anyhow::Result<ExitCode> {
+    let Some(out) = args.out.as_deref() else {
+        anyhow::bail!("--out DIR is required");
+    };
+    let replace = if args.force {
+        Replace::Anything
+    } else {
+        Replace::OnlyBundle
+    };
+    check_out(out, replace)?;
+    let files = victor::models::bundle_files(bundle).context("--firmness-of")?;
+    let digest = victor_label::bundle_digest(files.meta.as_bytes(), &files.model);
+    let model = victor_label::Model::from_parts(&files.meta, &files.model, &files.place)
+        .with_context(|| format!("cannot load {}", files.place.display()))?;
+    let base = victor_train::Base::new(&model, files.name.clone(), digest);
+    let setup = Setup {
+        extractor: &model.extractor,
+        template: &model.template,
+    };
+    let bar = progress::bar(pages.len() as u64, "pages", args.quiet);
+    bar.set_message("firmness");
+    let f = victor_train::measure_firmness(pages, setup, opts, &base, &|e| {
+        if let Event::Extracted { done, .. } = e {
+            bar.set_position(done as u64);
+        }
+    });
+    bar.finish_and_clear();
+    let f = f?;
+    let mut meta = model.meta.clone();
+    eprintln!(
+        "victor train: firmness of {} measured on {} pages ({} attributes)",
+        files.name,
+        f.pages,
+        f.state.len()
+    );
+    meta.firmness = Some(f);
+    let tmp = tempfile::tempdir().context("cannot create a temporary folder")?;
+    let model_path = tmp.path().join(victor_label::MODEL_FILE);
+    std::fs::write(&model_path, &files.model)
+        .with_context(|| format!("cannot write {}", model_path.display()))?;
+    victor_train::write_bundle_replacing(out, &meta, &model_path, replace)
+        .map_err(|e| hint_force(e, replace))?;
+    eprintln!("victor train: wrote {}", out.display());
     Ok(ExitCode::SUCCESS)
 }
 

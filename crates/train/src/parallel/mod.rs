@@ -12,7 +12,9 @@
 //!   frequency reaches `min_freq`; numbered as crfs numbers them (state features by attribute
 //!   then label, then transitions), so weights can be compared feature by feature.
 //! - **Objective**: the negative log-likelihood, each sequence's times its weight (1 unless
-//!   appended with another, `--set-weight`), plus `c2 * |w|^2`. Per evaluation, the weights
+//!   appended with another, `--set-weight`), plus `c2 * |w - w0|^2`: `w0` is 0 (the usual L2
+//!   penalty), or, with a [`Prior`], the weights of the model being adapted (MAP adaptation:
+//!   a Gaussian prior centred on them; see [`Prior`]). Per evaluation, the weights
 //!   are scattered into a dense attribute x label table; every sequence (in parallel) gets its
 //!   state scores as sums of table rows, a scaled forward-backward in f64, its loss, its node
 //!   marginals minus their targets, and its transition counts; then the state gradient is
@@ -87,6 +89,9 @@ pub enum ParallelError {
     /// Nothing to train on.
     #[error("no training data (no sequence with a labelled block)")]
     NoData,
+    /// A prior that cannot centre the penalty.
+    #[error("prior: {0}")]
+    Prior(String),
     /// Writing the model failed.
     #[error("cannot write model {path}: {source}")]
     Io {
@@ -150,6 +155,41 @@ pub struct Outcome {
     pub warning: Option<String>,
 }
 
+/// A Gaussian prior centred on the weights of a trained model, for adapting that model to new
+/// pages (MAP adaptation, as Chelba and Acero adapt a maximum-entropy model): the penalty
+/// `c2 * |w|^2` becomes `c2 * |w - w0|^2`, where `w0` is the model's weight of each feature (0
+/// for a feature the model does not have) and `c2` ([`LbfgsParams::c2`]) is the strength of the
+/// prior.
+///
+/// The features are those the new pages give (as without a prior) and every feature of the
+/// model: a feature the new pages never touch keeps its weight; one they touch moves as far as
+/// their evidence outweighs the prior. The optimisation starts at `w0`. An infinitely strong
+/// prior gives the model back unchanged; a prior of strength 0 leaves the likelihood alone.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Prior {
+    /// Label names, in the model's order (they become the trainer's first labels).
+    pub labels: Vec<String>,
+    /// State weights: an attribute and its weight for each label of `labels`.
+    pub state: Vec<(String, Vec<f64>)>,
+    /// Transition weights, `labels x labels`, from-major (`trans[i * L + j]`: label i to j).
+    pub trans: Vec<f64>,
+    /// A penalty of each feature's own, added to `c2` for it (same shape as the weights; a
+    /// feature not named has none): where the model's training data determined a weight
+    /// firmly (its Fisher information, [`ParallelTrainer::fisher`]), the prior holds it
+    /// firmly. `None`: every feature alike.
+    pub precision: Option<Precision>,
+}
+
+/// Per-feature numbers shaped like a [`Prior`]'s weights: an attribute's row (one per label)
+/// and the transition table (`labels x labels`, from-major).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Precision {
+    /// An attribute and its number for each label.
+    pub state: Vec<(String, Vec<f64>)>,
+    /// One number per pair of labels.
+    pub trans: Vec<f64>,
+}
+
 /// Training data: interned attributes and labels, flat items, per-sequence offsets.
 #[derive(Debug, Default)]
 pub struct ParallelTrainer {
@@ -168,6 +208,13 @@ pub struct ParallelTrainer {
     item_label: Vec<u32>,
     /// Weight of each sequence in the objective.
     seq_weight: Vec<f64>,
+    /// The prior's non-zero state weights (attribute id, label id, weight) and transition
+    /// weights (label id, label id, weight), when adapting ([`Self::set_prior`]).
+    prior_state: Vec<(u32, u32, f64)>,
+    prior_trans: Vec<(u32, u32, f64)>,
+    /// The prior's per-feature penalties (attribute or label id, label id, penalty).
+    prior_precision_state: Vec<(u32, u32, f64)>,
+    prior_precision_trans: Vec<(u32, u32, f64)>,
 }
 
 /// Features and the indexes built from the data for optimisation.
@@ -184,6 +231,10 @@ struct Model {
     blocks: Vec<usize>,
     /// Whether each sequence has an unknown label.
     partial: Vec<bool>,
+    /// The prior's weight of each feature (by feature id), or empty without a prior (all 0).
+    centre: Vec<f64>,
+    /// The prior's own penalty of each feature, added to `c2` (by feature id), or empty.
+    precision: Vec<f64>,
 }
 
 /// Per-thread scratch of the forward-backward.
@@ -213,6 +264,11 @@ impl ParallelTrainer {
     /// Sequences appended.
     pub fn sequences(&self) -> usize {
         self.seq_start.len() - 1
+    }
+
+    /// Label names, in id order (first appearance, the prior's first).
+    pub fn labels(&self) -> &[String] {
+        &self.label_names
     }
 
     /// Items appended.
@@ -283,6 +339,131 @@ impl ParallelTrainer {
         )
     }
 
+    /// The id of a label, interned at its first appearance.
+    fn label_id(&mut self, name: &str) -> Result<u32, ParallelError> {
+        if let Some(i) = self.label_names.iter().position(|l| l == name) {
+            return Ok(i as u32);
+        }
+        let id = u32::try_from(self.label_names.len())
+            .ok()
+            .filter(|&i| i != NONE)
+            .ok_or(ParallelError::TooMany("labels"))?;
+        self.label_names.push(name.to_string());
+        Ok(id)
+    }
+
+    /// The id of an attribute, interned at its first appearance.
+    fn attr_id(&mut self, name: &str) -> Result<u32, ParallelError> {
+        if let Some(&id) = self.attr_ids.get(name) {
+            return Ok(id);
+        }
+        let id = u32::try_from(self.attr_names.len())
+            .ok()
+            .filter(|&i| i != NONE)
+            .ok_or(ParallelError::TooMany("attributes"))?;
+        self.attr_ids.insert(name.into(), id);
+        self.attr_names.push(name.into());
+        Ok(id)
+    }
+
+    /// Centres the penalty on `prior`'s weights instead of 0 ([`Prior`]): training then adapts
+    /// that model to the appended pages. Call it before appending, so that the prior's labels
+    /// keep its order; a second call replaces the first prior (its names stay interned).
+    ///
+    /// # Errors
+    ///
+    /// [`ParallelError::Weights`] when a state row or the transition table does not have one
+    /// weight per label (or pair of labels); [`ParallelError::Prior`] for a weight that is
+    /// not finite.
+    pub fn set_prior(&mut self, prior: &Prior) -> Result<(), ParallelError> {
+        let l = prior.labels.len();
+        if prior.trans.len() != l * l {
+            return Err(ParallelError::Weights {
+                given: prior.trans.len(),
+                features: l * l,
+            });
+        }
+        let ids = prior
+            .labels
+            .iter()
+            .map(|name| self.label_id(name))
+            .collect::<Result<Vec<u32>, _>>()?;
+        let finite = |w: &f64| {
+            if w.is_finite() {
+                Ok(())
+            } else {
+                Err(ParallelError::Prior(format!("a weight of {w}")))
+            }
+        };
+        let mut state = Vec::new();
+        for (name, row) in &prior.state {
+            if row.len() != l {
+                return Err(ParallelError::Weights {
+                    given: row.len(),
+                    features: l,
+                });
+            }
+            let a = self.attr_id(name)?;
+            for (y, w) in row.iter().enumerate() {
+                finite(w)?;
+                if *w != 0.0 {
+                    state.push((a, ids[y], *w));
+                }
+            }
+        }
+        // Transitions by the trainer's label ids, which the data may extend later.
+        let mut trans = Vec::new();
+        for (k, w) in prior.trans.iter().enumerate() {
+            finite(w)?;
+            if *w != 0.0 {
+                trans.push((ids[k / l], ids[k % l], *w));
+            }
+        }
+        let mut pstate = Vec::new();
+        let mut ptrans = Vec::new();
+        if let Some(pr) = &prior.precision {
+            if pr.trans.len() != l * l {
+                return Err(ParallelError::Weights {
+                    given: pr.trans.len(),
+                    features: l * l,
+                });
+            }
+            let usable = |v: &f64| {
+                if v.is_finite() && *v >= 0.0 {
+                    Ok(())
+                } else {
+                    Err(ParallelError::Prior(format!("a precision of {v}")))
+                }
+            };
+            for (name, row) in &pr.state {
+                if row.len() != l {
+                    return Err(ParallelError::Weights {
+                        given: row.len(),
+                        features: l,
+                    });
+                }
+                let a = self.attr_id(name)?;
+                for (y, v) in row.iter().enumerate() {
+                    usable(v)?;
+                    if *v != 0.0 {
+                        pstate.push((a, ids[y], *v));
+                    }
+                }
+            }
+            for (k, v) in pr.trans.iter().enumerate() {
+                usable(v)?;
+                if *v != 0.0 {
+                    ptrans.push((ids[k / l], ids[k % l], *v));
+                }
+            }
+        }
+        self.prior_state = state;
+        self.prior_trans = trans;
+        self.prior_precision_state = pstate;
+        self.prior_precision_trans = ptrans;
+        Ok(())
+    }
+
     fn length_error(&self, items: usize, labels: usize) -> ParallelError {
         ParallelError::Length {
             index: self.sequences(),
@@ -311,29 +492,17 @@ impl ParallelTrainer {
         }
         for t in 0..len {
             let lid = match label(t) {
-                Some(name) => match self.label_names.iter().position(|l| l == name) {
-                    Some(i) => i as u32,
-                    None => {
-                        self.label_names.push(name.to_string());
-                        u32::try_from(self.label_names.len() - 1)
-                            .map_err(|_| ParallelError::TooMany("labels"))?
-                    }
-                },
+                Some(name) => self.label_id(name)?,
                 None => NONE,
             };
             self.item_label.push(lid);
             let mut err = None;
             attrs(t, &mut |name, value| {
-                let id = match self.attr_ids.get(name) {
-                    Some(&id) => id,
-                    None => {
-                        let Ok(id) = u32::try_from(self.attr_names.len()) else {
-                            err = Some(ParallelError::TooMany("attributes"));
-                            return;
-                        };
-                        self.attr_ids.insert(name.into(), id);
-                        self.attr_names.push(name.into());
-                        id
+                let id = match self.attr_id(name) {
+                    Ok(id) => id,
+                    Err(e) => {
+                        err = Some(e);
+                        return;
                     }
                 };
                 self.occ_attr.push(id);
@@ -386,6 +555,15 @@ impl ParallelTrainer {
                 }
             }
         }
+        // The prior's features are features too, whether or not the data has them.
+        for &(a, y, _) in &self.prior_state {
+            state_seen[a as usize * l + y as usize] = true;
+            state_freq[a as usize * l + y as usize] = f64::INFINITY;
+        }
+        for &(i, j, _) in &self.prior_trans {
+            trans_seen[i as usize * l + j as usize] = true;
+            trans_freq[i as usize * l + j as usize] = f64::INFINITY;
+        }
         let mut features = Vec::new();
         // Feature ids in CRFsuite's order: state features (attribute-major), then transitions.
         let mut number = |seen: &[bool], freq: &[f64], transition: bool| {
@@ -423,6 +601,36 @@ impl ParallelTrainer {
         if blocks.last() != Some(&seqs) {
             blocks.push(seqs);
         }
+        let mut centre = Vec::new();
+        if !(self.prior_state.is_empty() && self.prior_trans.is_empty()) {
+            centre = vec![0.0; features.len()];
+            for &(a, y, w) in &self.prior_state {
+                centre[state_fid[a as usize * l + y as usize] as usize] = w;
+            }
+            for &(i, j, w) in &self.prior_trans {
+                centre[trans_fid[i as usize * l + j as usize] as usize] = w;
+            }
+        }
+        // A precision is the penalty of a feature the prior has (a feature only the data
+        // has is held at 0 by `c2` alone).
+        let mut precision = Vec::new();
+        if !(self.prior_precision_state.is_empty() && self.prior_precision_trans.is_empty()) {
+            precision = vec![0.0; features.len()];
+            for &(a, y, v) in &self.prior_precision_state {
+                if let Some(&f) = state_fid.get(a as usize * l + y as usize)
+                    && f != NONE
+                {
+                    precision[f as usize] = v;
+                }
+            }
+            for &(i, j, v) in &self.prior_precision_trans {
+                if let Some(&f) = trans_fid.get(i as usize * l + j as usize)
+                    && f != NONE
+                {
+                    precision[f as usize] = v;
+                }
+            }
+        }
         Ok(Model {
             labels: l,
             attrs: a,
@@ -431,6 +639,8 @@ impl ParallelTrainer {
             features,
             blocks,
             partial,
+            centre,
+            precision,
         })
     }
 
@@ -486,10 +696,12 @@ impl ParallelTrainer {
             let k = src as usize * l + dst as usize;
             g[f] = if trans { g_trans[k] } else { g_state[k] };
         }
-        if c2 > 0.0 {
-            for (gi, &xi) in g.iter_mut().zip(x) {
-                *gi += 2.0 * c2 * xi;
-                loss += c2 * xi * xi;
+        if c2 > 0.0 || !m.precision.is_empty() {
+            for (f, (gi, &xi)) in g.iter_mut().zip(x).enumerate() {
+                let d = xi - m.centre.get(f).copied().unwrap_or(0.0);
+                let c = c2 + m.precision.get(f).copied().unwrap_or(0.0);
+                *gi += 2.0 * c * d;
+                loss += c * d * d;
             }
         }
         loss
@@ -642,7 +854,25 @@ impl ParallelTrainer {
         }
         let m = self.model(p.min_freq)?;
         let nf = m.features.len();
-        let mut w = vec![0.0f64; nf];
+        // From the prior's weights when adapting (where the optimum lies when the data is
+        // weak), from 0 otherwise.
+        let mut w = if m.centre.is_empty() {
+            vec![0.0f64; nf]
+        } else {
+            m.centre.clone()
+        };
+        if p.c2 == f64::INFINITY {
+            // An infinitely strong prior: its weights are the optimum.
+            let mut g = vec![0.0; nf];
+            let loss = self.evaluate(&m, 0.0, &w, &mut g);
+            let outcome = Outcome {
+                loss,
+                evaluations: 1,
+                features: nf,
+                ..Outcome::default()
+            };
+            return Ok((w, outcome, m));
+        }
         let mut evaluations = 0usize;
         let mut last = 0.0;
         let mut history: Vec<f64> = Vec::new();
@@ -713,6 +943,221 @@ impl ParallelTrainer {
             },
             m,
         ))
+    }
+
+    /// The diagonal of the Fisher information of the data's likelihood at the prior's weights
+    /// ([`Self::set_prior`]; at 0 without one), feature by feature: for a state feature
+    /// (attribute `a`, label `y`), the sum over the blocks with `a` of `v^2 p(y) (1 - p(y))`,
+    /// `p` the block's marginal and `v` the attribute's value; for a transition, the sum over
+    /// neighbours of `q (1 - q)`, `q` the pair's marginal; each sequence counted its weight
+    /// times. It says how firmly the data determines each weight (the curvature of its
+    /// log-likelihood there, chain correlations left out): `victor train --precision-of`
+    /// stores it in a bundle, and adapting that bundle holds each weight as firmly
+    /// ([`Prior::precision`]). Only the features with a non-zero figure are listed.
+    ///
+    /// # Errors
+    ///
+    /// [`ParallelError::NoData`] without data.
+    pub fn fisher(&self) -> Result<Precision, ParallelError> {
+        if self.sequences() == 0 || self.label_names.is_empty() {
+            return Err(ParallelError::NoData);
+        }
+        let m = self.model(0.0)?;
+        let l = m.labels;
+        let x = if m.centre.is_empty() {
+            vec![0.0; m.features.len()]
+        } else {
+            m.centre.clone()
+        };
+        let mut w_state = vec![0.0f64; m.attrs * l];
+        let mut w_trans = vec![0.0f64; l * l];
+        for (f, &(trans, src, dst)) in m.features.iter().enumerate() {
+            let k = src as usize * l + dst as usize;
+            if trans {
+                w_trans[k] = x[f];
+            } else {
+                w_state[k] = x[f];
+            }
+        }
+        let exp_trans: Vec<f64> = w_trans.iter().map(|w| w.exp()).collect();
+        let parts: Vec<(Vec<f64>, Vec<f64>)> = m
+            .blocks
+            .par_windows(2)
+            .map_init(Scratch::default, |sc, win| {
+                let mut f_state = vec![0.0f64; m.attrs * l];
+                let mut f_trans = vec![0.0f64; l * l];
+                for s in win[0]..win[1] {
+                    self.sequence_fisher(
+                        &m,
+                        s,
+                        &w_state,
+                        &exp_trans,
+                        sc,
+                        &mut f_state,
+                        &mut f_trans,
+                    );
+                }
+                (f_state, f_trans)
+            })
+            .collect();
+        let mut f_state = vec![0.0f64; m.attrs * l];
+        let mut f_trans = vec![0.0f64; l * l];
+        for (ps, pt) in &parts {
+            f_state.iter_mut().zip(ps).for_each(|(a, b)| *a += b);
+            f_trans.iter_mut().zip(pt).for_each(|(a, b)| *a += b);
+        }
+        let state = (0..m.attrs)
+            .filter_map(|a| {
+                let row = &f_state[a * l..(a + 1) * l];
+                row.iter()
+                    .any(|&v| v != 0.0)
+                    .then(|| (self.attr_names[a].to_string(), row.to_vec()))
+            })
+            .collect();
+        Ok(Precision {
+            state,
+            trans: f_trans,
+        })
+    }
+
+    /// The node marginals of every block of every sequence at weights `w` (by feature id),
+    /// block after block, label after label: the model's predictions, for comparing two
+    /// weight vectors that the likelihood cannot tell apart.
+    #[cfg(test)]
+    fn node_marginals(&self, w: &[f64]) -> Vec<f64> {
+        let Ok(m) = self.model(0.0) else {
+            return Vec::new();
+        };
+        let l = m.labels;
+        let mut w_state = vec![0.0f64; m.attrs * l];
+        let mut w_trans = vec![0.0f64; l * l];
+        for (f, &(trans, src, dst)) in m.features.iter().enumerate() {
+            let k = src as usize * l + dst as usize;
+            if trans {
+                w_trans[k] = w[f];
+            } else {
+                w_state[k] = w[f];
+            }
+        }
+        let exp_trans: Vec<f64> = w_trans.iter().map(|w| w.exp()).collect();
+        let mut sc = Scratch::default();
+        let mut out = Vec::new();
+        for s in 0..self.sequences() {
+            let (b, e) = (self.seq_start[s], self.seq_start[s + 1]);
+            let len = e - b;
+            sc.score.clear();
+            sc.score.resize(len * l, 0.0);
+            for t in 0..len {
+                let (o0, o1) = (self.item_start[b + t], self.item_start[b + t + 1]);
+                gather(
+                    l,
+                    &w_state,
+                    &self.occ_attr[o0..o1],
+                    None,
+                    &mut sc.score[t * l..(t + 1) * l],
+                );
+            }
+            sc.exp_state = sc.score.iter().map(|v| v.exp()).collect();
+            forward_backward(
+                l,
+                len,
+                &sc.exp_state,
+                &exp_trans,
+                None,
+                &mut sc.alpha,
+                &mut sc.beta,
+                &mut sc.scale,
+            );
+            for t in 0..len {
+                for y in 0..l {
+                    out.push(sc.alpha[t * l + y] * sc.beta[t * l + y] / sc.scale[t]);
+                }
+            }
+        }
+        out
+    }
+
+    /// Adds sequence `s`'s share of [`Self::fisher`] to `f_state` and `f_trans`.
+    #[allow(clippy::too_many_arguments)]
+    fn sequence_fisher(
+        &self,
+        m: &Model,
+        s: usize,
+        w_state: &[f64],
+        exp_trans: &[f64],
+        sc: &mut Scratch,
+        f_state: &mut [f64],
+        f_trans: &mut [f64],
+    ) {
+        let l = m.labels;
+        let (b, e) = (self.seq_start[s], self.seq_start[s + 1]);
+        let len = e - b;
+        let w = self.seq_weight.get(s).copied().unwrap_or(1.0);
+        sc.score.clear();
+        sc.score.resize(len * l, 0.0);
+        for t in 0..len {
+            let (o0, o1) = (self.item_start[b + t], self.item_start[b + t + 1]);
+            let vals = self.occ_value.as_ref().map(|v| &v[o0..o1]);
+            gather(
+                l,
+                w_state,
+                &self.occ_attr[o0..o1],
+                vals,
+                &mut sc.score[t * l..(t + 1) * l],
+            );
+        }
+        sc.exp_state.clear();
+        sc.exp_state.resize(len * l, 0.0);
+        for t in 0..len {
+            let row = &sc.score[t * l..(t + 1) * l];
+            let mx = row.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            for (x, r) in sc.exp_state[t * l..(t + 1) * l].iter_mut().zip(row) {
+                *x = (r - mx).exp();
+            }
+        }
+        forward_backward(
+            l,
+            len,
+            &sc.exp_state,
+            exp_trans,
+            None,
+            &mut sc.alpha,
+            &mut sc.beta,
+            &mut sc.scale,
+        );
+        // Node marginals p, then the variance p (1 - p) of each label's indicator.
+        sc.delta.clear();
+        sc.delta.resize(len * l, 0.0);
+        for t in 0..len {
+            let inv = 1.0 / sc.scale[t];
+            for y in 0..l {
+                let p = sc.alpha[t * l + y] * sc.beta[t * l + y] * inv;
+                sc.delta[t * l + y] = w * p * (1.0 - p);
+            }
+        }
+        for t in 0..len {
+            let (o0, o1) = (self.item_start[b + t], self.item_start[b + t + 1]);
+            let ids = &self.occ_attr[o0..o1];
+            let vals = self.occ_value.as_ref().map(|v| &v[o0..o1]);
+            let row = &sc.delta[t * l..(t + 1) * l];
+            for (k, &a) in ids.iter().enumerate() {
+                let v = vals.map_or(1.0, |v| v[k]);
+                let dst = &mut f_state[a as usize * l..(a as usize + 1) * l];
+                dst.iter_mut().zip(row).for_each(|(x, r)| *x += v * v * r);
+            }
+        }
+        for t in 0..len.saturating_sub(1) {
+            for p in 0..l {
+                let a = sc.alpha[t * l + p];
+                for y in 0..l {
+                    let q = a
+                        * exp_trans[p * l + y]
+                        * sc.exp_state[(t + 1) * l + y]
+                        * sc.beta[(t + 1) * l + y];
+                    f_trans[p * l + y] += w * q * (1.0 - q);
+                }
+            }
+        }
     }
 
     /// Optimises without writing a model: the weights by feature id (state features by
@@ -901,6 +1346,281 @@ mod tests {
             );
             assert_eq!(t.sequences(), 0);
         }
+    }
+
+    /// Sequences whose labels follow their attributes with noise: every attribute is seen
+    /// with every label, so the likelihood alone has one finite optimum (no penalty needed).
+    fn noisy(n: usize, seed: usize) -> Vec<(Vec<Vec<Attribute>>, Vec<&'static str>)> {
+        let names = ["a", "b", "c", "d", "e", "f", "g"];
+        let labels = ["x", "y", "z"];
+        (0..n)
+            .map(|s| {
+                let len = 3 + (s * 5 + seed) % 4;
+                let mut xs = Vec::new();
+                let mut ys = Vec::new();
+                for i in 0..len {
+                    let h = (s * 31 + i * 17 + seed * 7) % 97;
+                    let attrs: Vec<Attribute> = (0..2)
+                        .map(|k| Attribute::new(names[(h / (k + 1) + k * 3) % names.len()], 1.0))
+                        .collect();
+                    // Mostly the first attribute's label, a third of the time another.
+                    let lab = if h.is_multiple_of(3) { (h / 3) % 3 } else { (h % 7) % 3 };
+                    xs.push(attrs);
+                    ys.push(labels[lab]);
+                }
+                (xs, ys)
+            })
+            .collect()
+    }
+
+    /// A trainer holding `data`, with `prior` set first when given.
+    fn trainer_of(
+        data: &[(Vec<Vec<Attribute>>, Vec<&'static str>)],
+        prior: Option<&Prior>,
+    ) -> ParallelTrainer {
+        let mut t = ParallelTrainer::new();
+        if let Some(p) = prior {
+            t.set_prior(p).expect("prior");
+        }
+        for (xs, ys) in data {
+            t.append(xs, ys).expect("append");
+        }
+        t
+    }
+
+    /// The prior made of a trained model's weights: by feature, as `features` lists them.
+    fn prior_of(t: &ParallelTrainer, w: &[f64]) -> Prior {
+        let labels = t.labels().to_vec();
+        let l = labels.len();
+        let mut state: Vec<(String, Vec<f64>)> = Vec::new();
+        let mut trans = vec![0.0; l * l];
+        let lid = |n: &str| labels.iter().position(|x| x == n).expect("label");
+        for ((is_trans, src, dst), &wf) in t.features(0.0).expect("features").iter().zip(w) {
+            if *is_trans {
+                trans[lid(src) * l + lid(dst)] = wf;
+            } else {
+                match state.iter_mut().find(|(a, _)| a == src) {
+                    Some((_, row)) => row[lid(dst)] = wf,
+                    None => {
+                        let mut row = vec![0.0; l];
+                        row[lid(dst)] = wf;
+                        state.push((src.clone(), row));
+                    }
+                }
+            }
+        }
+        Prior {
+            labels,
+            state,
+            trans,
+            precision: None,
+        }
+    }
+
+    /// Weights by (is transition, source, destination), for comparing two trainers.
+    fn by_name(t: &ParallelTrainer, w: &[f64]) -> std::collections::BTreeMap<String, f64> {
+        t.features(0.0)
+            .expect("features")
+            .into_iter()
+            .zip(w)
+            .map(|((tr, s, d), &v)| (format!("{tr} {s} {d}"), v))
+            .collect()
+    }
+
+    #[test]
+    fn an_infinitely_strong_prior_gives_the_base_model_back() {
+        let base_data = noisy(12, 1);
+        let base = trainer_of(&base_data, None);
+        let params = LbfgsParams {
+            c2: 0.5,
+            ..LbfgsParams::default()
+        };
+        let (w0, _) = base.weights(&params).expect("trains");
+        let prior = prior_of(&base, &w0);
+        let new_data = noisy(20, 5);
+        let adapted = trainer_of(&new_data, Some(&prior));
+        let want = by_name(&base, &w0);
+        for c2 in [f64::INFINITY, 1e9] {
+            let p = LbfgsParams {
+                c2,
+                ..LbfgsParams::default()
+            };
+            let (w, _) = adapted.weights(&p).expect("adapts");
+            let got = by_name(&adapted, &w);
+            for (k, v) in &got {
+                // The base's features keep its weights; a feature only the new data has
+                // stays at 0.
+                let expect = want.get(k).copied().unwrap_or(0.0);
+                assert!(
+                    (v - expect).abs() <= 1e-6,
+                    "c2 {c2}: {k}: {v} against {expect}"
+                );
+            }
+            assert!(want.keys().all(|k| got.contains_key(k)));
+        }
+        // A weaker prior moves: the new data is not ignored.
+        let (w, _) = adapted
+            .weights(&LbfgsParams {
+                c2: 0.5,
+                ..LbfgsParams::default()
+            })
+            .expect("adapts");
+        let got = by_name(&adapted, &w);
+        assert!(
+            got.iter()
+                .any(|(k, v)| (v - want.get(k).copied().unwrap_or(0.0)).abs() > 0.05)
+        );
+    }
+
+    #[test]
+    fn without_a_prior_adapting_is_training_from_scratch() {
+        // The base saw part of the new pages, so its features are among theirs; with a prior
+        // of strength 0 (no penalty at all) the optimum is the likelihood's alone, the one a
+        // training from zero finds.
+        let data = noisy(30, 3);
+        let base = trainer_of(&data[..10], None);
+        let (w0, _) = base
+            .weights(&LbfgsParams {
+                c2: 1.0,
+                ..LbfgsParams::default()
+            })
+            .expect("trains");
+        let prior = prior_of(&base, &w0);
+        let p = LbfgsParams {
+            c2: 0.0,
+            epsilon: 1e-9,
+            delta: 0.0,
+            period: 0,
+            ..LbfgsParams::default()
+        };
+        let scratch = trainer_of(&data, None);
+        let (ws, os) = scratch.weights(&p).expect("trains");
+        let adapted = trainer_of(&data, Some(&prior));
+        let (wa, oa) = adapted.weights(&p).expect("adapts");
+        let (a, b) = (by_name(&scratch, &ws), by_name(&adapted, &wa));
+        assert_eq!(
+            a.keys().collect::<Vec<_>>(),
+            b.keys().collect::<Vec<_>>(),
+            "the same features"
+        );
+        assert!(
+            (os.loss - oa.loss).abs() <= 1e-6 * os.loss.abs(),
+            "{} against {}",
+            os.loss,
+            oa.loss
+        );
+        // The same model: the weights themselves may differ where the likelihood cannot tell
+        // them apart (an attribute's weights all shifted alike), the marginals may not.
+        let (ma, mb) = (scratch.node_marginals(&ws), adapted.node_marginals(&wa));
+        assert_eq!(ma.len(), mb.len());
+        for (x, y) in ma.iter().zip(&mb) {
+            assert!((x - y).abs() <= 1e-4, "marginal {x} against {y}");
+        }
+        // And the prior was used: the optimisation started at the base's weights, not at 0.
+        assert!(w0.iter().any(|&w| w != 0.0));
+    }
+
+    #[test]
+    fn the_penalty_is_centred_on_the_prior_and_weighed_by_its_precision() {
+        let data = noisy(8, 2);
+        let base = trainer_of(&data, None);
+        let w0: Vec<f64> = (0..base.features(0.0).expect("features").len())
+            .map(|i| (i as f64 * 0.37).sin())
+            .collect();
+        let mut prior = prior_of(&base, &w0);
+        let t = trainer_of(&data, Some(&prior));
+        // At the prior's weights the penalty is 0: the objective is the likelihood alone.
+        let (f_centre, _) = t.objective(&w0, 3.0, 0.0).expect("objective");
+        let (f_plain, _) = t.objective(&w0, 0.0, 0.0).expect("objective");
+        assert!((f_centre - f_plain).abs() <= 1e-9 * f_plain.abs());
+        // Elsewhere it is c2 |w - w0|^2, plus each feature's own precision.
+        let w1: Vec<f64> = w0.iter().map(|w| w + 0.5).collect();
+        let (f1, _) = t.objective(&w1, 3.0, 0.0).expect("objective");
+        let (g1, _) = t.objective(&w1, 0.0, 0.0).expect("objective");
+        let n = w0.len() as f64;
+        assert!((f1 - g1 - 3.0 * 0.25 * n).abs() <= 1e-6 * f1.abs());
+        let l = prior.labels.len();
+        prior.precision = Some(Precision {
+            state: prior
+                .state
+                .iter()
+                .map(|(a, _)| (a.clone(), vec![2.0; l]))
+                .collect(),
+            trans: vec![0.0; l * l],
+        });
+        let tp = trainer_of(&data, Some(&prior));
+        let (fp, gp) = tp.objective(&w1, 3.0, 0.0).expect("objective");
+        let states = tp
+            .features(0.0)
+            .expect("features")
+            .iter()
+            .filter(|f| !f.0)
+            .count() as f64;
+        assert!((fp - g1 - 3.0 * 0.25 * n - 2.0 * 0.25 * states).abs() <= 1e-6 * fp.abs());
+        assert_eq!(gp.len(), w1.len());
+    }
+
+    #[test]
+    fn the_fisher_information_is_the_curvature_of_the_likelihood() {
+        // Along one state feature, the second difference of the negative log-likelihood is
+        // close to the Fisher figure (exact for a feature of one block a sequence).
+        // Every attribute at most once a sequence (its name carries the position), so that
+        // the curvature is the variance of one indicator, which the figure is.
+        let labels = ["x", "y", "z"];
+        let data: Vec<(Vec<Vec<Attribute>>, Vec<&'static str>)> = (0..40usize)
+            .map(|s| {
+                let len = 2 + s % 3;
+                let xs = (0..len)
+                    .map(|i| {
+                        vec![
+                            Attribute::new(format!("p{i}"), 1.0),
+                            Attribute::new(format!("r{}-{i}", (s * 3 + i) % 4), 1.0),
+                        ]
+                    })
+                    .collect();
+                let ys = (0..len)
+                    .map(|i| labels[(s * 7 + i * 5 + s / 3) % 3])
+                    .collect();
+                (xs, ys)
+            })
+            .collect();
+        let base = trainer_of(&data, None);
+        let (w, _) = base
+            .weights(&LbfgsParams {
+                c2: 1.0,
+                ..LbfgsParams::default()
+            })
+            .expect("trains");
+        let prior = prior_of(&base, &w);
+        let t = trainer_of(&data, Some(&prior));
+        let fisher = t.fisher().expect("fisher");
+        let feats = t.features(0.0).expect("features");
+        let h = 1e-4;
+        let mut checked = 0;
+        for (f, (tr, src, dst)) in feats.iter().enumerate() {
+            if *tr {
+                continue;
+            }
+            let y = t.labels().iter().position(|x| x == dst).expect("label");
+            let Some((_, row)) = fisher.state.iter().find(|(a, _)| a == src) else {
+                continue;
+            };
+            let (mut up, mut down) = (w.clone(), w.clone());
+            up[f] += h;
+            down[f] -= h;
+            let (fu, _) = t.objective(&up, 0.0, 0.0).expect("objective");
+            let (fc, _) = t.objective(&w, 0.0, 0.0).expect("objective");
+            let (fd, _) = t.objective(&down, 0.0, 0.0).expect("objective");
+            let curvature = (fu - 2.0 * fc + fd) / (h * h);
+            assert!(row[y] >= 0.0);
+            assert!(
+                (curvature - row[y]).abs() <= 1e-3 * curvature.abs() + 1e-4,
+                "{src}/{dst}: curvature {curvature} against {}",
+                row[y]
+            );
+            checked += 1;
+        }
+        assert!(checked >= 10, "{checked} features checked");
     }
 
     #[test]

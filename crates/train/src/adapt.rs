@@ -1,0 +1,212 @@
+//! Adapting a trained bundle to a user's pages, without forgetting the rest of the web.
+//!
+//! A bundle trained on thousands of pages knows the web; fifty annotated pages know the user's
+//! guideline (headline in or out, comments in or out). Training from scratch on the fifty
+//! forgets the first; the shipped bundle ignores the second. Adaptation keeps both:
+//!
+//! - **The CRF** is fitted by MAP with a Gaussian prior centred on the bundle's weights
+//!   ([`Prior`]): the penalty `c2 * |w - w0|^2` instead of `c2 * |w|^2`, `c2` the strength of the
+//!   prior ([`Adapt::prior`]). The bundle's features, bins, template and labels are kept; a
+//!   feature of the new pages the bundle never had starts at 0. What the new pages say nothing
+//!   about keeps the bundle's weight exactly; what they contradict moves as far as their
+//!   evidence outweighs the prior, so a few pages move little and many move much.
+//! - **The boosted trees**: the bundle's forest is kept and boosting goes on on the new pages
+//!   ([`crate::boost`]): further trees fitted to the residuals of the bundle's forest on the new
+//!   blocks, at the bundle's depth and learning rate ([`Adapt::trees`]).
+//! - **The decoding** is chosen again by cross-validation on the new pages (each fold adapted
+//!   from the bundle on the others), as `victor train` chooses it; with too few pages the
+//!   bundle's own recommendation stands ([`MIN_CV_PAGES`]).
+//!
+//! The new bundle records where it came from ([`victor_label::Origin`]): the base bundle's
+//! name and digest, the prior, the trees added, and the base's own origin when it was adapted
+//! too; its data summary names the new pages.
+
+use std::sync::Arc;
+
+use victor_label::boost::BoostInfo;
+use victor_label::{DecodingRecommendation, Firmness, Model, Origin};
+
+use crate::parallel::{Precision, Prior};
+
+/// Fewest pages on which adapting cross-validates the decoding: below, each fold would adapt on
+/// a handful of pages and score fewer still, and the base bundle's recommendation is kept.
+pub const MIN_CV_PAGES: usize = 10;
+
+/// The strength of the prior when none is given: chosen on dev pages of sets whose guideline
+/// differs from the base's (eval/adapt.md).
+pub const DEFAULT_PRIOR: f64 = 10.0;
+
+/// Further trees fitted on the new pages when none is said (eval/adapt.md).
+pub const DEFAULT_TREES: usize = 10;
+
+/// A trained bundle to adapt: what of it adaptation keeps and starts from.
+#[derive(Debug)]
+pub struct Base {
+    /// The bundle's name as it was asked for (`web`, or a folder).
+    pub name: String,
+    /// [`victor_label::bundle_digest`] of its `victor.json` and `model.crfsuite`.
+    pub digest: String,
+    /// Its CRF weights, the centre of the prior.
+    pub prior: Prior,
+    /// Its forest, which adaptation extends.
+    pub boost: Option<BoostInfo>,
+    /// Its recommended decoding, kept when there are too few pages to choose again.
+    pub recommendation: Option<DecodingRecommendation>,
+    /// How the base came to be when it was itself adapted.
+    pub origin: Option<Origin>,
+    /// Pages the base was trained on.
+    pub pages: usize,
+    /// The base's notes.
+    pub notes: String,
+    /// The L2 penalty it was trained with.
+    pub c2: f64,
+    /// How firmly its training pages determined each weight, when it records it.
+    pub firmness: Option<Firmness>,
+}
+
+impl Base {
+    /// What adaptation needs of a loaded bundle; `name` and `digest` say which it is.
+    pub fn new(model: &Model, name: impl Into<String>, digest: impl Into<String>) -> Base {
+        let crf = &model.crf;
+        let labels = crf.labels().to_vec();
+        let state_w = crf.state_weights();
+        let state = crf
+            .attrs()
+            .filter_map(|(id, name)| {
+                let row: Vec<f64> = state_w.row(id as usize).to_vec();
+                row.iter()
+                    .any(|&w| w != 0.0)
+                    .then(|| (name.to_string(), row))
+            })
+            .collect();
+        let trans = crf.transitions().iter().copied().collect();
+        Base {
+            name: name.into(),
+            digest: digest.into(),
+            prior: Prior {
+                labels,
+                state,
+                trans,
+                precision: None,
+            },
+            boost: model.meta.boost.clone(),
+            recommendation: model.meta.recommendation.clone(),
+            origin: model.meta.origin.clone(),
+            pages: model.meta.data.pages,
+            notes: model.meta.notes.clone(),
+            c2: model.meta.training.c2,
+            firmness: model.meta.firmness.clone(),
+        }
+    }
+}
+
+/// Which decoding an adapted bundle recommends.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+pub enum AdaptDecoding {
+    /// The base's (the default): chosen on the thousands of pages the base was trained on, it
+    /// holds on kinds of page the new ones do not show. On dev pages, the decoding a
+    /// cross-validation chose on 50 pages of one guideline scored lower on other pages of that
+    /// same guideline and much lower on other kinds of page (eval/adapt.md).
+    #[default]
+    Base,
+    /// The one a cross-validation on the new pages scores best, as `victor train` chooses.
+    Pages,
+}
+
+/// Adapting a [`Base`]: the settings [`crate::TrainOptions::adapt`] carries.
+#[derive(Clone, Debug)]
+pub struct Adapt {
+    /// The bundle adapted.
+    pub base: Arc<Base>,
+    /// Strength of the prior: the `c2` of `c2 * |w - w0|^2` (infinity: the base's CRF as it is;
+    /// 0: no prior, the likelihood alone).
+    pub prior: f64,
+    /// Trees fitted on the new pages after the base's (0: the base's forest as it is).
+    pub trees: usize,
+    /// Hold each weight as firmly as the base's training pages determined it
+    /// ([`Firmness`], when the base records it): the penalty of a feature is then
+    /// `prior * (c2 + firmness / 2)`, `c2` the base's own, instead of `prior` for all.
+    pub firm: bool,
+    /// Which decoding the adapted bundle recommends.
+    pub decoding: AdaptDecoding,
+}
+
+impl PartialEq for Adapt {
+    fn eq(&self, other: &Adapt) -> bool {
+        self.base.digest == other.base.digest
+            && self.prior.to_bits() == other.prior.to_bits()
+            && self.trees == other.trees
+            && self.firm == other.firm
+            && self.decoding == other.decoding
+    }
+}
+
+impl Adapt {
+    /// Whether the penalty follows the base's [`Firmness`].
+    fn uses_firmness(&self) -> bool {
+        self.firm && self.base.firmness.is_some()
+    }
+
+    /// The `c2` of the trainer: the prior's strength, or its multiple of the base's `c2` when
+    /// the penalty follows the base's firmness.
+    pub fn c2(&self) -> f64 {
+        if self.uses_firmness() {
+            self.prior * self.base.c2
+        } else {
+            self.prior
+        }
+    }
+
+    /// The prior the trainer is given: the base's weights, and per-feature penalties when
+    /// the penalty follows its firmness.
+    pub fn trainer_prior(&self) -> Prior {
+        let mut p = self.base.prior.clone();
+        if let (true, Some(f)) = (self.uses_firmness(), &self.base.firmness) {
+            // Rows in the prior's label order.
+            let order: Vec<Option<usize>> = p
+                .labels
+                .iter()
+                .map(|l| f.labels.iter().position(|m| m == l))
+                .collect();
+            let half = 0.5 * self.prior;
+            let reorder = |row: &[f64]| -> Vec<f64> {
+                order
+                    .iter()
+                    .map(|k| k.and_then(|k| row.get(k)).map_or(0.0, |v| half * v))
+                    .collect()
+            };
+            let n = f.labels.len();
+            let trans = order
+                .iter()
+                .flat_map(|i| {
+                    order.iter().map(move |j| match (i, j) {
+                        (Some(i), Some(j)) => f.trans.get(i * n + j).map_or(0.0, |v| half * v),
+                        _ => 0.0,
+                    })
+                })
+                .collect();
+            p.precision = Some(Precision {
+                state: f
+                    .state
+                    .iter()
+                    .map(|(name, row)| (name.clone(), reorder(row)))
+                    .collect(),
+                trans,
+            });
+        }
+        p
+    }
+
+    /// The origin the adapted bundle records.
+    pub fn origin(&self) -> Origin {
+        Origin {
+            bundle: self.base.name.clone(),
+            digest: self.base.digest.clone(),
+            prior: self.prior,
+            trees: self.trees,
+            base_pages: self.base.pages,
+            from: self.base.origin.clone().map(Box::new),
+        }
+    }
+}

@@ -1,0 +1,227 @@
+//! Annotated pages -> a bundle folder: the whole of `victor train` (and of Python's
+//! `victor.train` and `victor.adapt`), so that the command line and the binding stay thin.
+//!
+//! [`check_pages`] loads every page once before any work, so that a malformed annotation is
+//! reported first, not after the cross-validation. [`train_bundle`] then chooses the decoding
+//! ([`choose_decoding`]: cross-validation on the pages, or, with too few of them, the base's
+//! when adapting), trains the CRF (and the trees), and writes the bundle atomically.
+
+use std::path::Path;
+
+use rayon::prelude::*;
+use victor_annotations::PageRef;
+use victor_features::Segmenter;
+use victor_label::{BundleMeta, DecodingRecommendation, RecommendedDecoding, TrainingSet};
+
+use crate::adapt::{AdaptDecoding, MIN_CV_PAGES};
+use crate::bundle::{Replace, make_meta, write_bundle_replacing};
+use crate::crf::TrainOptions;
+use crate::cv::{CvEvent, cross_validate};
+use crate::pipeline::{DataSummary, Event, Setup, TrainError, train_crf};
+use crate::select::{merge_folds, recommend, recommended_f1, score_of, threshold_cv};
+
+/// The pages that cannot be loaded (unreadable or malformed annotation, a page changed since
+/// it was annotated, labels that no longer fit), with the reason; loaded in parallel, each
+/// page once, nothing kept.
+pub fn check_pages(pages: &[PageRef]) -> Vec<(String, String)> {
+    pages
+        .par_iter()
+        .map_init(Segmenter::new, |seg, p| {
+            p.load(seg).err().map(|e| (p.id.clone(), e.to_string()))
+        })
+        .flatten()
+        .collect()
+}
+
+/// How a bundle is made beyond the training options.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// Folds of the cross-validation that chooses the decoding (below 2: none).
+    pub threshold_folds: usize,
+    /// Folds trained at the same time.
+    pub parallel_folds: usize,
+    /// The annotated folders, as `victor.json` records them.
+    pub sets: Vec<TrainingSet>,
+    /// Notes stored in `victor.json`.
+    pub notes: String,
+    /// What the bundle may replace at the destination.
+    pub replace: Replace,
+}
+
+/// How the decoding of a new bundle was chosen.
+#[derive(Clone, Debug, PartialEq)]
+pub enum DecodingSource {
+    /// By a cross-validation of this many folds on the pages; when adapting, with what the
+    /// base's decoding scored there (its settings scored, which the chosen one beat by more
+    /// than the margin).
+    CrossValidated(usize, Option<f64>),
+    /// The base bundle's, kept when adapting (the reason: too few pages, or no folds asked).
+    Base(String),
+    /// None: the bundle decodes with Viterbi (the reason).
+    None(String),
+}
+
+/// Progress of [`train_bundle`].
+#[derive(Clone, Debug)]
+pub enum MakeEvent {
+    /// The decoding's cross-validation: its folds.
+    Cv(CvEvent),
+    /// The decoding is chosen.
+    Decoding(Option<DecodingRecommendation>, DecodingSource),
+    /// The final training.
+    Train(Event),
+}
+
+/// What [`train_bundle`] made.
+#[derive(Clone, Debug)]
+pub struct Made {
+    /// What the final training was fed.
+    pub data: DataSummary,
+    /// The description written.
+    pub meta: BundleMeta,
+    /// How its decoding was chosen.
+    pub decoding: DecodingSource,
+}
+
+/// The decoding a bundle trained on `pages` with `opts` should recommend, and how it was
+/// chosen.
+///
+/// Training from zero: a cross-validation of `folds` folds on the pages picks it (none, and
+/// Viterbi decoding, below [`MIN_CV_PAGES`] pages or 2 folds). Adapting
+/// ([`crate::Adapt::decoding`]): with [`AdaptDecoding::Base`] the base's decoding is kept
+/// and the cross-validation (each fold adapted from the base) only measures it, its figures
+/// replacing the base's in the recommendation; with [`AdaptDecoding::Pages`] the
+/// cross-validation chooses as it does from zero. Below [`MIN_CV_PAGES`] pages either keeps
+/// the base's as it is. The reason goes with the choice.
+pub fn choose_decoding(
+    pages: &[PageRef],
+    setup: Setup<'_>,
+    opts: &TrainOptions,
+    folds: usize,
+    parallel: usize,
+    on: &(dyn Fn(CvEvent) + Sync),
+) -> Result<(Option<DecodingRecommendation>, DecodingSource), TrainError> {
+    let skip = if folds < 2 {
+        Some("no cross-validation asked for (--threshold-folds 0)".to_string())
+    } else if pages.len() < MIN_CV_PAGES {
+        Some(format!(
+            "{} pages are too few to cross-validate a decoding (at least {MIN_CV_PAGES})",
+            pages.len()
+        ))
+    } else {
+        None
+    };
+    if let Some(why) = skip {
+        return Ok(match &opts.adapt {
+            Some(a) => (
+                a.base.recommendation.clone(),
+                DecodingSource::Base(format!("{why}: {}'s decoding is kept", a.base.name)),
+            ),
+            None => (
+                None,
+                DecodingSource::None(format!("{why}: Viterbi decoding")),
+            ),
+        });
+    }
+    let cv = threshold_cv(folds, parallel);
+    let results = cross_validate(pages, setup, opts, &cv, on)?;
+    let all = merge_folds(&results, &cv);
+    let chosen = recommend(&all, folds);
+    let Some(a) = &opts.adapt else {
+        return Ok(match chosen {
+            Some(r) => (Some(r), DecodingSource::CrossValidated(folds, None)),
+            None => (
+                None,
+                DecodingSource::None("no page could be scored in cross-validation".into()),
+            ),
+        });
+    };
+    let Some(base) = &a.base.recommendation else {
+        // A base without a recommendation (Viterbi): the pages choose.
+        return Ok((chosen, DecodingSource::CrossValidated(folds, None)));
+    };
+    let kept = score_of(&all, base);
+    match (a.decoding, chosen) {
+        (AdaptDecoding::Pages, Some(r)) => {
+            Ok((Some(r), DecodingSource::CrossValidated(folds, kept)))
+        }
+        (_, chosen) => {
+            let best = chosen.as_ref().map(recommended_f1);
+            let mut rec = base.clone();
+            // The base's settings, with what they scored on these pages.
+            if let Some(f) = kept {
+                match rec.decoding {
+                    RecommendedDecoding::ExpectedF1 => rec.expected_f1 = Some(f),
+                    RecommendedDecoding::Threshold => rec.f1 = f,
+                }
+            }
+            rec.viterbi_f1 = all
+                .viterbi_text
+                .macro_avg()
+                .map_or(rec.viterbi_f1, |p| p.f1);
+            rec.method = format!(
+                "{}'s decoding, kept when adapting; measured by {folds}-fold cross-validation on the pages adapted on",
+                a.base.name
+            );
+            let numbers = match (kept, best) {
+                (Some(k), Some(b)) => format!(
+                    "it scored {k:.4} in {folds}-fold cross-validation on the pages, the best decoding of the grid {b:.4}"
+                ),
+                _ => format!("{folds}-fold cross-validation could not score it"),
+            };
+            Ok((
+                Some(rec),
+                DecodingSource::Base(format!(
+                    "{}'s decoding is kept ({numbers}; --adapt-decoding pages takes the best)",
+                    a.base.name
+                )),
+            ))
+        }
+    }
+}
+
+/// Trains a bundle on `pages` and writes it to `out` (never half-written; what may be
+/// replaced there is `plan.replace`'s): the decoding first ([`choose_decoding`]), then the CRF
+/// on every page, the trees, and the description.
+pub fn train_bundle(
+    pages: &[PageRef],
+    setup: Setup<'_>,
+    opts: &TrainOptions,
+    plan: &Plan,
+    out: &Path,
+    on: &(dyn Fn(MakeEvent) + Sync),
+) -> Result<Made, TrainError> {
+    // Before the training, not after it: a refusal costs nothing.
+    crate::bundle::check_replaceable(out, plan.replace)?;
+    let (recommendation, source) = choose_decoding(
+        pages,
+        setup,
+        opts,
+        plan.threshold_folds,
+        plan.parallel_folds,
+        &|e| on(MakeEvent::Cv(e)),
+    )?;
+    on(MakeEvent::Decoding(recommendation.clone(), source.clone()));
+    let tmp = tempfile::tempdir().map_err(|source| TrainError::Io {
+        path: std::env::temp_dir(),
+        source,
+    })?;
+    let model_path = tmp.path().join(victor_label::MODEL_FILE);
+    let data = train_crf(pages, setup, opts, &model_path, &|e| {
+        on(MakeEvent::Train(e))
+    })?;
+    let meta = make_meta(
+        setup,
+        opts,
+        &data,
+        plan.sets.clone(),
+        recommendation,
+        plan.notes.clone(),
+    );
+    write_bundle_replacing(out, &meta, &model_path, plan.replace)?;
+    Ok(Made {
+        data,
+        meta,
+        decoding: source,
+    })
+}

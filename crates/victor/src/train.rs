@@ -1,0 +1,310 @@
+//! Training a bundle, or adapting one to your pages, from a program (the `train` feature).
+//!
+//! [`adapt`] is `victor train PAGES --adapt BASE --out DIR`, [`train`] is `victor train PAGES
+//! --out DIR [--like BUNDLE]`: the pages are annotated folders (`annotations/README.md`), every
+//! page is checked before any work ([`victor_train::check_pages`]), and the bundle is written
+//! atomically by [`victor_train::train_bundle`], the same code the command line runs.
+//!
+//! ```no_run
+//! # fn main() -> Result<(), victor::train::Error> {
+//! use std::path::Path;
+//! let made = victor::train::adapt(
+//!     &[Path::new("my-annotations")],
+//!     Path::new("web"),
+//!     Path::new("models/mine"),
+//!     &victor::train::AdaptOptions::default(),
+//! )?;
+//! println!("{} pages; adapted from {:?}", made.data.pages, made.meta.origin);
+//! let cleaner = victor::Cleaner::open(Path::new("models/mine"))?;
+//! # Ok(()) }
+//! ```
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use victor_annotations::{Corpus, PageRef};
+use victor_features::{Extractor, Template};
+use victor_label::TrainingSet;
+use victor_train::{Adapt, Base, Plan, Replace, Setup, TrainOptions};
+pub use victor_train::{
+    AdaptDecoding, BoostOptions, DEFAULT_PRIOR, DEFAULT_TREES, DecodingSource, MIN_CV_PAGES, Made,
+    MakeEvent, TrainError,
+};
+
+use crate::models::{self, ModelError};
+
+/// Why a bundle could not be trained or adapted.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The annotated folders could not be listed.
+    #[error("cannot open annotated pages: {0}")]
+    Annotations(#[from] victor_annotations::LoadError),
+    /// No page in them.
+    #[error("no annotated pages in {0}")]
+    NoPages(String),
+    /// Some pages cannot be used (each with its reason) and they were not to be skipped.
+    #[error("{} annotated pages cannot be used: {}", .0.len(), describe(.0))]
+    BadPages(Vec<(String, String)>),
+    /// The base bundle (or `like`) cannot be found or loaded.
+    #[error(transparent)]
+    Model(#[from] ModelError),
+    /// Its feature configuration or template does not load.
+    #[error(transparent)]
+    Bundle(#[from] victor_label::BundleError),
+    /// Training failed (or writing the bundle).
+    #[error(transparent)]
+    Train(#[from] TrainError),
+}
+
+/// The first few bad pages, for a message.
+fn describe(bad: &[(String, String)]) -> String {
+    let mut s: Vec<String> = bad
+        .iter()
+        .take(3)
+        .map(|(id, why)| format!("{id}: {why}"))
+        .collect();
+    if bad.len() > 3 {
+        s.push(format!("and {} more", bad.len() - 3));
+    }
+    s.join("; ")
+}
+
+/// How [`adapt`] adapts.
+#[derive(Clone, Debug)]
+pub struct AdaptOptions {
+    /// Strength of the prior centred on the base's weights (`victor train --prior`).
+    pub prior: f64,
+    /// Trees fitted after the base's forest (`--adapt-trees`).
+    pub trees: usize,
+    /// Hold each weight as firmly as the base's pages determined it, when the base records it
+    /// (`false`: `--no-firmness`).
+    pub firm: bool,
+    /// Which decoding the new bundle recommends (`--adapt-decoding`).
+    pub decoding: AdaptDecoding,
+    /// Folds of the cross-validation that chooses the decoding (`--threshold-folds`).
+    pub folds: usize,
+    /// Folds trained at once.
+    pub parallel_folds: usize,
+    /// Leave out pages that cannot be used instead of failing (`--skip-bad-pages`).
+    pub skip_bad_pages: bool,
+    /// Write into a folder that holds other files too (`--force`); a bundle is replaced
+    /// either way.
+    pub force: bool,
+    /// Notes stored in `victor.json`.
+    pub notes: String,
+}
+
+impl Default for AdaptOptions {
+    fn default() -> Self {
+        AdaptOptions {
+            prior: DEFAULT_PRIOR,
+            trees: DEFAULT_TREES,
+            firm: true,
+            decoding: AdaptDecoding::Base,
+            folds: 5,
+            parallel_folds: 2,
+            skip_bad_pages: false,
+            force: false,
+            notes: String::new(),
+        }
+    }
+}
+
+/// How [`train`] trains from zero.
+#[derive(Clone, Debug)]
+pub struct TrainSettings {
+    /// Take the feature configuration and template of this bundle (`--like`); none: the
+    /// built-in defaults.
+    pub like: Option<PathBuf>,
+    /// The L2 penalty (`--c2`).
+    pub c2: f64,
+    /// Boosted trees (`--boost`); with `like`, a bundle that has them passes its settings on
+    /// when this is `None`.
+    pub boost: Option<BoostOptions>,
+    /// Folds of the cross-validation that chooses the decoding (`--threshold-folds`).
+    pub folds: usize,
+    /// Folds trained at once.
+    pub parallel_folds: usize,
+    /// Leave out pages that cannot be used instead of failing.
+    pub skip_bad_pages: bool,
+    /// Write into a folder that holds other files too.
+    pub force: bool,
+    /// Notes stored in `victor.json`.
+    pub notes: String,
+}
+
+impl Default for TrainSettings {
+    fn default() -> Self {
+        TrainSettings {
+            like: None,
+            c2: TrainOptions::default().c2,
+            boost: None,
+            folds: 5,
+            parallel_folds: 2,
+            skip_bad_pages: false,
+            force: false,
+            notes: String::new(),
+        }
+    }
+}
+
+/// The pages of `dirs`, checked: bad ones are an error, or left out with `skip`.
+fn usable_pages(dirs: &[&Path], skip: bool) -> Result<(Corpus, Vec<PageRef>), Error> {
+    let corpus = Corpus::open(dirs, None)?;
+    if corpus.is_empty() {
+        return Err(Error::NoPages(
+            dirs.iter()
+                .map(|d| d.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+        ));
+    }
+    let bad = victor_train::check_pages(corpus.pages());
+    if !bad.is_empty() && !skip {
+        return Err(Error::BadPages(bad));
+    }
+    let pages: Vec<PageRef> = corpus
+        .pages()
+        .iter()
+        .filter(|p| !bad.iter().any(|(id, _)| *id == p.id))
+        .cloned()
+        .collect();
+    if pages.is_empty() {
+        return Err(Error::BadPages(bad));
+    }
+    Ok((corpus, pages))
+}
+
+/// The annotated folders as `victor.json` records them.
+fn sets(corpus: &Corpus, dirs: &[&Path]) -> Vec<TrainingSet> {
+    dirs.iter()
+        .map(|d| {
+            let mine = corpus.pages().iter().filter(|p| p.dir == *d);
+            TrainingSet {
+                path: d.display().to_string(),
+                source: mine
+                    .clone()
+                    .next()
+                    .map(|p| p.set.clone())
+                    .unwrap_or_default(),
+                split: String::new(),
+                pages: mine.count(),
+            }
+        })
+        .collect()
+}
+
+/// Adapts the bundle `base` (a folder or a name, as [`models::open`] takes it) to the
+/// annotated pages in `dirs`, and writes the new bundle to `out` (see the module's docs).
+///
+/// # Errors
+///
+/// [`Error`]: no or bad pages, a base that does not load, a failed training, or a destination
+/// that holds something other than a bundle (unless `force`).
+pub fn adapt(dirs: &[&Path], base: &Path, out: &Path, o: &AdaptOptions) -> Result<Made, Error> {
+    adapt_with(dirs, base, out, o, &|_| {})
+}
+
+/// [`adapt`], with its progress ([`MakeEvent`]) reported to `on`.
+///
+/// # Errors
+///
+/// As [`adapt`].
+pub fn adapt_with(
+    dirs: &[&Path],
+    base: &Path,
+    out: &Path,
+    o: &AdaptOptions,
+    on: &(dyn Fn(MakeEvent) + Sync),
+) -> Result<Made, Error> {
+    let (corpus, pages) = usable_pages(dirs, o.skip_bad_pages)?;
+    let (model, digest) = models::open_with_digest(base)?;
+    let name = base.display().to_string();
+    let opts = TrainOptions {
+        adapt: Some(Adapt {
+            base: Arc::new(Base::new(&model, name, digest)),
+            prior: o.prior,
+            trees: o.trees,
+            firm: o.firm,
+            decoding: o.decoding,
+        }),
+        ..TrainOptions::default()
+    };
+    let plan = Plan {
+        threshold_folds: o.folds,
+        parallel_folds: o.parallel_folds.max(1),
+        sets: sets(&corpus, dirs),
+        notes: o.notes.clone(),
+        replace: if o.force {
+            Replace::Anything
+        } else {
+            Replace::OnlyBundle
+        },
+    };
+    let setup = Setup {
+        extractor: &model.extractor,
+        template: &model.template,
+    };
+    Ok(victor_train::train_bundle(
+        &pages, setup, &opts, &plan, out, on,
+    )?)
+}
+
+/// Trains a bundle from zero on the annotated pages in `dirs` and writes it to `out`.
+///
+/// # Errors
+///
+/// As [`adapt`].
+pub fn train(dirs: &[&Path], out: &Path, s: &TrainSettings) -> Result<Made, Error> {
+    let (corpus, pages) = usable_pages(dirs, s.skip_bad_pages)?;
+    let (config, text, like_boost) = match &s.like {
+        Some(b) => {
+            let m = models::open(b)?;
+            let boost = m.meta.boost.as_ref().map(|b| BoostOptions {
+                trees: b.trees,
+                max_depth: b.max_depth,
+                learning_rate: b.learning_rate,
+                weight: b.weight,
+            });
+            (m.meta.features.clone(), m.meta.template.clone(), boost)
+        }
+        None => (
+            victor_features::FeatureConfig::default(),
+            victor_features::DEFAULT_TEMPLATE.to_string(),
+            None,
+        ),
+    };
+    let extractor = Extractor::new(&config).map_err(|e| {
+        victor_label::BundleError::Inconsistent(format!("feature configuration: {e}"))
+    })?;
+    let template = Template::parse(&text, extractor.schema())
+        .map_err(|e| victor_label::BundleError::Inconsistent(format!("template: {e}")))?;
+    let opts = TrainOptions {
+        c2: s.c2,
+        boost: s.boost.clone().or(like_boost),
+        ..TrainOptions::default()
+    };
+    let plan = Plan {
+        threshold_folds: s.folds,
+        parallel_folds: s.parallel_folds.max(1),
+        sets: sets(&corpus, dirs),
+        notes: s.notes.clone(),
+        replace: if s.force {
+            Replace::Anything
+        } else {
+            Replace::OnlyBundle
+        },
+    };
+    let setup = Setup {
+        extractor: &extractor,
+        template: &template,
+    };
+    Ok(victor_train::train_bundle(
+        &pages,
+        setup,
+        &opts,
+        &plan,
+        out,
+        &|_| {},
+    )?)
+}
