@@ -59,28 +59,6 @@ pub struct BundleMeta {
     /// absent for a bundle trained from scratch.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub origin: Option<Origin>,
-    /// How firmly the training pages determined each CRF weight, which adapting the bundle
-    /// keeps ([`Firmness`]); absent: adapting holds every weight alike.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub firmness: Option<Firmness>,
-}
-
-/// The diagonal of the Fisher information of a bundle's training pages at its CRF weights: per
-/// feature, how sharply their likelihood falls when that weight moves (`victor train
-/// --firmness-of`). Adapting the bundle makes the prior on each weight as firm as its pages
-/// made it, so that what many pages agreed on stays and what few pages saw moves.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Firmness {
-    /// The labels, in the order of every row.
-    pub labels: Vec<String>,
-    /// Attribute name -> one figure per label (features without one: 0).
-    pub state: std::collections::BTreeMap<String, Vec<f64>>,
-    /// One figure per pair of labels, `labels x labels`, from-major.
-    pub trans: Vec<f64>,
-    /// Pages it was measured on (the bundle's training pages, each counted its set's weight).
-    pub pages: usize,
-    /// Their digest (as [`DataInfo::digest`]).
-    pub digest: String,
 }
 
 /// The lineage of an adapted bundle: the bundle it was adapted from and how. The pages it was

@@ -84,7 +84,6 @@ fn compiled_scores_equal_string_lookup() {
         boost: None,
         notes: String::new(),
         origin: None,
-        firmness: None,
     };
     let model = victor_label::Model::from_parts(
         &serde_json::to_string(&meta).expect("json"),

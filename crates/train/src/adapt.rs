@@ -24,20 +24,27 @@
 use std::sync::Arc;
 
 use victor_label::boost::BoostInfo;
-use victor_label::{DecodingRecommendation, Firmness, Model, Origin};
+use victor_label::{DecodingRecommendation, Model, Origin};
 
-use crate::parallel::{Precision, Prior};
+use crate::parallel::Prior;
 
 /// Fewest pages on which adapting cross-validates the decoding: below, each fold would adapt on
 /// a handful of pages and score fewer still, and the base bundle's recommendation is kept.
 pub const MIN_CV_PAGES: usize = 10;
 
-/// The strength of the prior when none is given: chosen on dev pages of sets whose guideline
-/// differs from the base's (eval/adapt.md).
-pub const DEFAULT_PRIOR: f64 = 10.0;
+/// The strength of the prior when none is given, chosen on held-out dev pages of two sets whose
+/// guidelines differ from the base's (CleanEval: all running text; Dragnet: no comments) and
+/// on held-out wcxb pages: 1000 (the `web` bundle's own penalty is 10) gained as much on the
+/// guidelines as 30 to 300 did, and forgot nothing of the rest of the web (eval/adapt.md).
+pub const DEFAULT_PRIOR: f64 = 1000.0;
 
 /// Further trees fitted on the new pages when none is said (eval/adapt.md).
 pub const DEFAULT_TREES: usize = 10;
+
+/// The precision of the prior on the further trees' leaves (eval/adapt.md): a fit from zero
+/// uses 1, which lets 50 pages of one guideline move the forest's log-odds on every kind of
+/// page.
+pub const DEFAULT_LEAF_PRIOR: f64 = 1000.0;
 
 /// A trained bundle to adapt: what of it adaptation keeps and starts from.
 #[derive(Debug)]
@@ -58,10 +65,6 @@ pub struct Base {
     pub pages: usize,
     /// The base's notes.
     pub notes: String,
-    /// The L2 penalty it was trained with.
-    pub c2: f64,
-    /// How firmly its training pages determined each weight, when it records it.
-    pub firmness: Option<Firmness>,
 }
 
 impl Base {
@@ -87,15 +90,12 @@ impl Base {
                 labels,
                 state,
                 trans,
-                precision: None,
             },
             boost: model.meta.boost.clone(),
             recommendation: model.meta.recommendation.clone(),
             origin: model.meta.origin.clone(),
             pages: model.meta.data.pages,
             notes: model.meta.notes.clone(),
-            c2: model.meta.training.c2,
-            firmness: model.meta.firmness.clone(),
         }
     }
 }
@@ -124,10 +124,8 @@ pub struct Adapt {
     pub prior: f64,
     /// Trees fitted on the new pages after the base's (0: the base's forest as it is).
     pub trees: usize,
-    /// Hold each weight as firmly as the base's training pages determined it
-    /// ([`Firmness`], when the base records it): the penalty of a feature is then
-    /// `prior * (c2 + firmness / 2)`, `c2` the base's own, instead of `prior` for all.
-    pub firm: bool,
+    /// Precision of the prior at 0 on each new tree's leaves ([`DEFAULT_LEAF_PRIOR`]).
+    pub leaf_prior: f64,
     /// Which decoding the adapted bundle recommends.
     pub decoding: AdaptDecoding,
 }
@@ -137,67 +135,12 @@ impl PartialEq for Adapt {
         self.base.digest == other.base.digest
             && self.prior.to_bits() == other.prior.to_bits()
             && self.trees == other.trees
-            && self.firm == other.firm
+            && self.leaf_prior.to_bits() == other.leaf_prior.to_bits()
             && self.decoding == other.decoding
     }
 }
 
 impl Adapt {
-    /// Whether the penalty follows the base's [`Firmness`].
-    fn uses_firmness(&self) -> bool {
-        self.firm && self.base.firmness.is_some()
-    }
-
-    /// The `c2` of the trainer: the prior's strength, or its multiple of the base's `c2` when
-    /// the penalty follows the base's firmness.
-    pub fn c2(&self) -> f64 {
-        if self.uses_firmness() {
-            self.prior * self.base.c2
-        } else {
-            self.prior
-        }
-    }
-
-    /// The prior the trainer is given: the base's weights, and per-feature penalties when
-    /// the penalty follows its firmness.
-    pub fn trainer_prior(&self) -> Prior {
-        let mut p = self.base.prior.clone();
-        if let (true, Some(f)) = (self.uses_firmness(), &self.base.firmness) {
-            // Rows in the prior's label order.
-            let order: Vec<Option<usize>> = p
-                .labels
-                .iter()
-                .map(|l| f.labels.iter().position(|m| m == l))
-                .collect();
-            let half = 0.5 * self.prior;
-            let reorder = |row: &[f64]| -> Vec<f64> {
-                order
-                    .iter()
-                    .map(|k| k.and_then(|k| row.get(k)).map_or(0.0, |v| half * v))
-                    .collect()
-            };
-            let n = f.labels.len();
-            let trans = order
-                .iter()
-                .flat_map(|i| {
-                    order.iter().map(move |j| match (i, j) {
-                        (Some(i), Some(j)) => f.trans.get(i * n + j).map_or(0.0, |v| half * v),
-                        _ => 0.0,
-                    })
-                })
-                .collect();
-            p.precision = Some(Precision {
-                state: f
-                    .state
-                    .iter()
-                    .map(|(name, row)| (name.clone(), reorder(row)))
-                    .collect(),
-                trans,
-            });
-        }
-        p
-    }
-
     /// The origin the adapted bundle records.
     pub fn origin(&self) -> Origin {
         Origin {

@@ -152,11 +152,17 @@ pub(crate) fn fit(
 /// (gradient `g = p - y`, hessian `h = p (1 - p)`, `p = sigmoid(F)`) is what a squared-loss
 /// tree fits to the working response `-g / h` with row weights `h`, from a score of 0; its
 /// leaves (learning rate included) are added to `F` and the tree to the forest.
+///
+/// A leaf's value is the Newton step `-sum(g) / (sum(h) + leaf_prior)`: `leaf_prior` is the
+/// precision of a Gaussian prior at 0 on it, in the units of the blocks' summed hessians, so
+/// that a leaf moves the base's log-odds only where many new blocks agree (forust's `l2`; a
+/// fit from zero uses 1).
 pub(crate) fn fit_further(
     data: BoostData,
     schema: &Schema,
     base: &BoostInfo,
     trees: usize,
+    leaf_prior: f64,
 ) -> Result<BoostInfo, BoostError> {
     let t = std::time::Instant::now();
     let rows = data.len();
@@ -187,12 +193,7 @@ pub(crate) fn fit_further(
             .set_iterations(1)
             .set_learning_rate(base.learning_rate as f32)
             .set_max_depth(base.max_depth)
-            .set_l2(
-                std::env::var("VICTOR_TREE_L2")
-                    .ok()
-                    .and_then(|v| v.parse().ok())
-                    .unwrap_or(1.0) as f32,
-            );
+            .set_l2(leaf_prior as f32);
         booster.missing = f64::NAN;
         booster.initialize_base_score = false;
         booster.base_score = 0.0;
@@ -348,6 +349,85 @@ mod tests {
                 r += 1;
             }
         }
+    }
+
+    #[test]
+    fn further_trees_keep_the_base_forest_and_correct_it_on_the_new_blocks() {
+        let ex = Extractor::new(&FeatureConfig::default()).expect("config");
+        let mut seg = Segmenter::new();
+        let page = seg.segment(&page_html(16)).expect("segments");
+        let table = ex.extract(&page);
+        let prose_is_other: Vec<Label> = (0..table.blocks)
+            .map(|b| {
+                if page.block_text(&page.blocks[b]).starts_with("Link") {
+                    Label::Text
+                } else {
+                    Label::Other
+                }
+            })
+            .collect();
+        // A base that learnt the opposite guideline: links are other, prose text.
+        let mut data = BoostData::new(ex.schema().len());
+        let opposite: Vec<Label> = prose_is_other
+            .iter()
+            .map(|&l| {
+                if l == Label::Other {
+                    Label::Text
+                } else {
+                    Label::Other
+                }
+            })
+            .collect();
+        data.add(&table, &opposite);
+        let opts = BoostOptions {
+            trees: 5,
+            max_depth: 2,
+            ..BoostOptions::default()
+        };
+        let base = fit(data, ex.schema(), &opts).expect("fits");
+        let compiled = victor_label::boost::CompiledForest::new(&base.forest);
+        let (mut rows, mut before) = (Vec::new(), Vec::new());
+        compiled.logits(&table, &mut rows, &mut before);
+        let further = |trees: usize, leaf_prior: f64| {
+            let mut d = BoostData::new(ex.schema().len());
+            d.add_with_margins(&table, &prose_is_other, &before);
+            fit_further(d, ex.schema(), &base, trees, leaf_prior).expect("fits further")
+        };
+        // No further trees: the base as it is.
+        assert_eq!(further(0, 1.0).forest, base.forest);
+        let more = further(20, 1.0);
+        assert_eq!(more.forest.trees.len(), 25);
+        assert_eq!(more.forest.trees[..5], base.forest.trees[..]);
+        assert_eq!((more.max_depth, more.weight), (base.max_depth, base.weight));
+        let mut after = Vec::new();
+        victor_label::boost::CompiledForest::new(&more.forest)
+            .logits(&table, &mut rows, &mut after);
+        // The new guideline is learnt: every block's log-odds moved toward its new label.
+        for (b, l) in prose_is_other.iter().enumerate() {
+            let toward = if *l == Label::Other { 1.0 } else { -1.0 };
+            assert!(
+                (after[b] - before[b]) * toward > 0.0,
+                "block {b}: {} -> {}",
+                before[b],
+                after[b]
+            );
+        }
+        // A strong prior on the leaves moves them less.
+        let mut held = Vec::new();
+        victor_label::boost::CompiledForest::new(&further(20, 1e6).forest)
+            .logits(&table, &mut rows, &mut held);
+        let moved = |v: &[f64]| {
+            v.iter()
+                .zip(&before)
+                .map(|(a, b)| (a - b).abs())
+                .sum::<f64>()
+        };
+        assert!(
+            moved(&held) < 0.1 * moved(&after),
+            "{} vs {}",
+            moved(&held),
+            moved(&after)
+        );
     }
 
     #[test]

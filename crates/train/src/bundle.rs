@@ -71,7 +71,6 @@ pub fn make_meta(
             None => notes,
         },
         origin: opts.adapt.as_ref().map(|a| a.origin()),
-        firmness: None,
     }
 }
 
@@ -318,7 +317,6 @@ mod tests {
             }),
             notes: "x".into(),
             origin: None,
-            firmness: None,
         }
     }
 

@@ -96,7 +96,7 @@ pub struct TrainOptions {
 impl TrainOptions {
     /// The L2 penalty in effect: `c2`, or the prior's strength when adapting.
     pub fn penalty(&self) -> f64 {
-        self.adapt.as_ref().map_or(self.c2, Adapt::c2)
+        self.adapt.as_ref().map_or(self.c2, |a| a.prior)
     }
 
     /// The weight of a page of set `set` in the CRF's objective.
@@ -224,7 +224,7 @@ impl CrfTrainer {
             };
             let mut trainer = ParallelTrainer::new();
             if let Some(a) = &o.adapt {
-                trainer.set_prior(&a.trainer_prior())?;
+                trainer.set_prior(&a.base.prior)?;
             }
             return Ok(CrfTrainer {
                 inner: Inner::Parallel(Box::new(trainer), params, o.verbose),

@@ -40,16 +40,18 @@ mod parallel;
 mod pipeline;
 mod select;
 
-pub use adapt::{Adapt, AdaptDecoding, Base, DEFAULT_PRIOR, DEFAULT_TREES, MIN_CV_PAGES};
+pub use adapt::{
+    Adapt, AdaptDecoding, Base, DEFAULT_LEAF_PRIOR, DEFAULT_PRIOR, DEFAULT_TREES, MIN_CV_PAGES,
+};
 pub use assess::Assessment;
 pub use boost::{BoostError, BoostOptions};
 pub use bundle::{Replace, check_replaceable, make_meta, write_bundle, write_bundle_replacing};
 pub use crf::{Algorithm, CrfError, CrfTrainer, Engine, TrainOptions};
 pub use cv::{CurveOrder, CvEvent, CvOptions, FoldResult, cross_validate};
 pub use make::{DecodingSource, Made, MakeEvent, Plan, check_pages, choose_decoding, train_bundle};
-pub use parallel::{LbfgsParams, Outcome, ParallelError, ParallelTrainer, Precision, Prior};
+pub use parallel::{LbfgsParams, Outcome, ParallelError, ParallelTrainer, Prior};
 pub use pipeline::{
-    DataSummary, Event, Prepared, Setup, TrainError, attributes, export_crfsuite, measure_firmness,
-    prepare, train_crf,
+    DataSummary, Event, Prepared, Setup, TrainError, attributes, export_crfsuite, prepare,
+    train_crf,
 };
 pub use select::{merge_folds, recommend, threshold_cv};

@@ -324,7 +324,13 @@ pub fn train_crf(
         match (a.base.boost.as_ref(), boost) {
             (Some(b), Some(data)) if data.len() > 0 => {
                 on(Event::Boosting { blocks: data.len() });
-                Some(crate::boost::fit_further(data, schema, b, a.trees)?)
+                Some(crate::boost::fit_further(
+                    data,
+                    schema,
+                    b,
+                    a.trees,
+                    a.leaf_prior,
+                )?)
             }
             // No further trees (or no page whose every block is labelled, which the trees
             // need): the base's forest as it is.
@@ -340,48 +346,6 @@ pub fn train_crf(
         }
     };
     Ok(sum)
-}
-
-/// How firmly `pages` determine each CRF weight of `base` ([`victor_label::Firmness`], from
-/// [`crate::ParallelTrainer::fisher`]): the pages should be the ones the base was trained on,
-/// each weighed as it was (`opts.set_weights`). Figures keep 4 significant digits.
-pub fn measure_firmness(
-    pages: &[PageRef],
-    setup: Setup<'_>,
-    opts: &TrainOptions,
-    base: &crate::adapt::Base,
-    on: &(dyn Fn(Event) + Sync),
-) -> Result<victor_label::Firmness, TrainError> {
-    let mut trainer = crate::parallel::ParallelTrainer::new();
-    trainer.set_prior(&base.prior).map_err(CrfError::from)?;
-    let sum = stream_pages(pages, setup, on, |p, x| {
-        let w = opts.weight_of(&p.set);
-        let y: Vec<Option<&str>> = (0..p.labels.len())
-            .map(|i| p.is_known(i).then(|| p.labels[i].as_str()))
-            .collect();
-        trainer
-            .append_partial_weighted(x, &y, w)
-            .map_err(|e| TrainError::Crf(CrfError::from(e)))
-    })?;
-    let f = trainer.fisher().map_err(CrfError::from)?;
-    let round = |v: f64| {
-        if v == 0.0 || !v.is_finite() {
-            return v;
-        }
-        let scale = 10f64.powi(3 - v.abs().log10().floor() as i32);
-        (v * scale).round() / scale
-    };
-    Ok(victor_label::Firmness {
-        labels: trainer.labels().to_vec(),
-        state: f
-            .state
-            .into_iter()
-            .map(|(a, row)| (a, row.into_iter().map(round).collect()))
-            .collect(),
-        trans: f.trans.into_iter().map(round).collect(),
-        pages: sum.pages,
-        digest: sum.digest,
-    })
 }
 
 /// Writes the data [`train_crf`] would give the trainer to `out`, in CRFsuite's text format.

@@ -76,9 +76,6 @@ pub struct AdaptOptions {
     pub prior: f64,
     /// Trees fitted after the base's forest (`--adapt-trees`).
     pub trees: usize,
-    /// Hold each weight as firmly as the base's pages determined it, when the base records it
-    /// (`false`: `--no-firmness`).
-    pub firm: bool,
     /// Which decoding the new bundle recommends (`--adapt-decoding`).
     pub decoding: AdaptDecoding,
     /// Folds of the cross-validation that chooses the decoding (`--threshold-folds`).
@@ -99,7 +96,6 @@ impl Default for AdaptOptions {
         AdaptOptions {
             prior: DEFAULT_PRIOR,
             trees: DEFAULT_TREES,
-            firm: true,
             decoding: AdaptDecoding::Base,
             folds: 5,
             parallel_folds: 2,
@@ -225,7 +221,7 @@ pub fn adapt_with(
             base: Arc::new(Base::new(&model, name, digest)),
             prior: o.prior,
             trees: o.trees,
-            firm: o.firm,
+            leaf_prior: victor_train::DEFAULT_LEAF_PRIOR,
             decoding: o.decoding,
         }),
         ..TrainOptions::default()

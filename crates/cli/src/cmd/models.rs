@@ -99,11 +99,6 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             origin = o.from.as_deref();
             depth += 1;
         }
-        if meta.firmness.is_some() {
-            println!(
-                "  firmness: recorded (adapting it holds each weight as firmly as its pages did)"
-            );
-        }
         if !meta.notes.is_empty() {
             println!("  notes:    {}", meta.notes);
         }

@@ -52,10 +52,6 @@ pub(crate) struct TrainArgs {
     /// by the cross-validation), or the one that cross-validation scores best on the pages.
     #[arg(long, value_enum, default_value_t = victor_train::AdaptDecoding::Base, requires = "adapt")]
     pub adapt_decoding: victor_train::AdaptDecoding,
-    /// Hold every weight of the adapted bundle alike (penalty --prior * |w - w0|^2), even when
-    /// the bundle records how firmly its pages determined each (`firmness`).
-    #[arg(long, requires = "adapt")]
-    pub no_firmness: bool,
     /// Training algorithm.
     #[arg(long, value_enum, default_value_t = TrainOptions::default().algorithm)]
     pub algorithm: Algorithm,
@@ -158,7 +154,7 @@ impl TrainArgs {
                     base: std::sync::Arc::new(base),
                     prior: self.prior,
                     trees: self.adapt_trees,
-                    firm: !self.no_firmness,
+                    leaf_prior: victor_train::DEFAULT_LEAF_PRIOR,
                     decoding: self.adapt_decoding,
                 });
                 (features, template)
@@ -280,12 +276,6 @@ pub(crate) struct Args {
     /// Notes stored in victor.json (recipe, intended use).
     #[arg(long, default_value = "")]
     notes: String,
-    /// Instead of training, measure how firmly the pages (the bundle's own training pages,
-    /// with the --set-weight it was trained with) determine each CRF weight of BUNDLE, and
-    /// write BUNDLE with that figure (`firmness` in victor.json) to --out. Adapting the bundle
-    /// then holds each weight as firmly as its pages did (`--adapt`).
-    #[arg(long, value_name = "BUNDLE", conflicts_with_all = ["export_crfsuite", "adapt", "like"])]
-    firmness_of: Option<PathBuf>,
     /// Leave out annotated pages that cannot be used (a malformed annotation, a page changed
     /// since it was annotated) instead of stopping: they are listed first either way.
     #[arg(long)]
@@ -367,9 +357,6 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     );
     if let Some(file) = &args.export_crfsuite {
         return export(file, &pages, setup, args.quiet);
-    }
-    if let Some(bundle) = &args.firmness_of {
-        return firmness(bundle, &pages, &l.opts, &args);
     }
     let Some(out) = args.out.as_deref() else {
         anyhow::bail!("--out DIR is required");
@@ -494,58 +481,6 @@ fn report_decoding(chosen: Option<&DecodingRecommendation>, source: &DecodingSou
         }
         (None, DecodingSource::CrossValidated(..)) => {}
     }
-}
-
-/// `--firmness-of`: the bundle again, with the firmness of its weights on the pages.
-fn firmness(
-    bundle: &Path,
-    pages: &[PageRef],
-    opts: &TrainOptions,
-    args: &Args,
-) -> anyhow::Result<ExitCode> {
-    let Some(out) = args.out.as_deref() else {
-        anyhow::bail!("--out DIR is required");
-    };
-    let replace = if args.force {
-        Replace::Anything
-    } else {
-        Replace::OnlyBundle
-    };
-    check_out(out, replace)?;
-    let files = victor::models::bundle_files(bundle).context("--firmness-of")?;
-    let digest = victor_label::bundle_digest(files.meta.as_bytes(), &files.model);
-    let model = victor_label::Model::from_parts(&files.meta, &files.model, &files.place)
-        .with_context(|| format!("cannot load {}", files.place.display()))?;
-    let base = victor_train::Base::new(&model, files.name.clone(), digest);
-    let setup = Setup {
-        extractor: &model.extractor,
-        template: &model.template,
-    };
-    let bar = progress::bar(pages.len() as u64, "pages", args.quiet);
-    bar.set_message("firmness");
-    let f = victor_train::measure_firmness(pages, setup, opts, &base, &|e| {
-        if let Event::Extracted { done, .. } = e {
-            bar.set_position(done as u64);
-        }
-    });
-    bar.finish_and_clear();
-    let f = f?;
-    let mut meta = model.meta.clone();
-    eprintln!(
-        "victor train: firmness of {} measured on {} pages ({} attributes)",
-        files.name,
-        f.pages,
-        f.state.len()
-    );
-    meta.firmness = Some(f);
-    let tmp = tempfile::tempdir().context("cannot create a temporary folder")?;
-    let model_path = tmp.path().join(victor_label::MODEL_FILE);
-    std::fs::write(&model_path, &files.model)
-        .with_context(|| format!("cannot write {}", model_path.display()))?;
-    victor_train::write_bundle_replacing(out, &meta, &model_path, replace)
-        .map_err(|e| hint_force(e, replace))?;
-    eprintln!("victor train: wrote {}", out.display());
-    Ok(ExitCode::SUCCESS)
 }
 
 /// Checks that a bundle may be written at `dir` (see [`check_replaceable`]), saying how to

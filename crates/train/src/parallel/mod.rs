@@ -173,21 +173,6 @@ pub struct Prior {
     pub state: Vec<(String, Vec<f64>)>,
     /// Transition weights, `labels x labels`, from-major (`trans[i * L + j]`: label i to j).
     pub trans: Vec<f64>,
-    /// A penalty of each feature's own, added to `c2` for it (same shape as the weights; a
-    /// feature not named has none): where the model's training data determined a weight
-    /// firmly (its Fisher information, [`ParallelTrainer::fisher`]), the prior holds it
-    /// firmly. `None`: every feature alike.
-    pub precision: Option<Precision>,
-}
-
-/// Per-feature numbers shaped like a [`Prior`]'s weights: an attribute's row (one per label)
-/// and the transition table (`labels x labels`, from-major).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Precision {
-    /// An attribute and its number for each label.
-    pub state: Vec<(String, Vec<f64>)>,
-    /// One number per pair of labels.
-    pub trans: Vec<f64>,
 }
 
 /// Training data: interned attributes and labels, flat items, per-sequence offsets.
@@ -212,9 +197,6 @@ pub struct ParallelTrainer {
     /// weights (label id, label id, weight), when adapting ([`Self::set_prior`]).
     prior_state: Vec<(u32, u32, f64)>,
     prior_trans: Vec<(u32, u32, f64)>,
-    /// The prior's per-feature penalties (attribute or label id, label id, penalty).
-    prior_precision_state: Vec<(u32, u32, f64)>,
-    prior_precision_trans: Vec<(u32, u32, f64)>,
 }
 
 /// Features and the indexes built from the data for optimisation.
@@ -233,8 +215,6 @@ struct Model {
     partial: Vec<bool>,
     /// The prior's weight of each feature (by feature id), or empty without a prior (all 0).
     centre: Vec<f64>,
-    /// The prior's own penalty of each feature, added to `c2` (by feature id), or empty.
-    precision: Vec<f64>,
 }
 
 /// Per-thread scratch of the forward-backward.
@@ -419,48 +399,8 @@ impl ParallelTrainer {
                 trans.push((ids[k / l], ids[k % l], *w));
             }
         }
-        let mut pstate = Vec::new();
-        let mut ptrans = Vec::new();
-        if let Some(pr) = &prior.precision {
-            if pr.trans.len() != l * l {
-                return Err(ParallelError::Weights {
-                    given: pr.trans.len(),
-                    features: l * l,
-                });
-            }
-            let usable = |v: &f64| {
-                if v.is_finite() && *v >= 0.0 {
-                    Ok(())
-                } else {
-                    Err(ParallelError::Prior(format!("a precision of {v}")))
-                }
-            };
-            for (name, row) in &pr.state {
-                if row.len() != l {
-                    return Err(ParallelError::Weights {
-                        given: row.len(),
-                        features: l,
-                    });
-                }
-                let a = self.attr_id(name)?;
-                for (y, v) in row.iter().enumerate() {
-                    usable(v)?;
-                    if *v != 0.0 {
-                        pstate.push((a, ids[y], *v));
-                    }
-                }
-            }
-            for (k, v) in pr.trans.iter().enumerate() {
-                usable(v)?;
-                if *v != 0.0 {
-                    ptrans.push((ids[k / l], ids[k % l], *v));
-                }
-            }
-        }
         self.prior_state = state;
         self.prior_trans = trans;
-        self.prior_precision_state = pstate;
-        self.prior_precision_trans = ptrans;
         Ok(())
     }
 
@@ -611,26 +551,6 @@ impl ParallelTrainer {
                 centre[trans_fid[i as usize * l + j as usize] as usize] = w;
             }
         }
-        // A precision is the penalty of a feature the prior has (a feature only the data
-        // has is held at 0 by `c2` alone).
-        let mut precision = Vec::new();
-        if !(self.prior_precision_state.is_empty() && self.prior_precision_trans.is_empty()) {
-            precision = vec![0.0; features.len()];
-            for &(a, y, v) in &self.prior_precision_state {
-                if let Some(&f) = state_fid.get(a as usize * l + y as usize)
-                    && f != NONE
-                {
-                    precision[f as usize] = v;
-                }
-            }
-            for &(i, j, v) in &self.prior_precision_trans {
-                if let Some(&f) = trans_fid.get(i as usize * l + j as usize)
-                    && f != NONE
-                {
-                    precision[f as usize] = v;
-                }
-            }
-        }
         Ok(Model {
             labels: l,
             attrs: a,
@@ -640,7 +560,6 @@ impl ParallelTrainer {
             blocks,
             partial,
             centre,
-            precision,
         })
     }
 
@@ -696,12 +615,11 @@ impl ParallelTrainer {
             let k = src as usize * l + dst as usize;
             g[f] = if trans { g_trans[k] } else { g_state[k] };
         }
-        if c2 > 0.0 || !m.precision.is_empty() {
+        if c2 > 0.0 {
             for (f, (gi, &xi)) in g.iter_mut().zip(x).enumerate() {
                 let d = xi - m.centre.get(f).copied().unwrap_or(0.0);
-                let c = c2 + m.precision.get(f).copied().unwrap_or(0.0);
-                *gi += 2.0 * c * d;
-                loss += c * d * d;
+                *gi += 2.0 * c2 * d;
+                loss += c2 * d * d;
             }
         }
         loss
@@ -945,81 +863,6 @@ impl ParallelTrainer {
         ))
     }
 
-    /// The diagonal of the Fisher information of the data's likelihood at the prior's weights
-    /// ([`Self::set_prior`]; at 0 without one), feature by feature: for a state feature
-    /// (attribute `a`, label `y`), the sum over the blocks with `a` of `v^2 p(y) (1 - p(y))`,
-    /// `p` the block's marginal and `v` the attribute's value; for a transition, the sum over
-    /// neighbours of `q (1 - q)`, `q` the pair's marginal; each sequence counted its weight
-    /// times. It says how firmly the data determines each weight (the curvature of its
-    /// log-likelihood there, chain correlations left out): `victor train --precision-of`
-    /// stores it in a bundle, and adapting that bundle holds each weight as firmly
-    /// ([`Prior::precision`]). Only the features with a non-zero figure are listed.
-    ///
-    /// # Errors
-    ///
-    /// [`ParallelError::NoData`] without data.
-    pub fn fisher(&self) -> Result<Precision, ParallelError> {
-        if self.sequences() == 0 || self.label_names.is_empty() {
-            return Err(ParallelError::NoData);
-        }
-        let m = self.model(0.0)?;
-        let l = m.labels;
-        let x = if m.centre.is_empty() {
-            vec![0.0; m.features.len()]
-        } else {
-            m.centre.clone()
-        };
-        let mut w_state = vec![0.0f64; m.attrs * l];
-        let mut w_trans = vec![0.0f64; l * l];
-        for (f, &(trans, src, dst)) in m.features.iter().enumerate() {
-            let k = src as usize * l + dst as usize;
-            if trans {
-                w_trans[k] = x[f];
-            } else {
-                w_state[k] = x[f];
-            }
-        }
-        let exp_trans: Vec<f64> = w_trans.iter().map(|w| w.exp()).collect();
-        let parts: Vec<(Vec<f64>, Vec<f64>)> = m
-            .blocks
-            .par_windows(2)
-            .map_init(Scratch::default, |sc, win| {
-                let mut f_state = vec![0.0f64; m.attrs * l];
-                let mut f_trans = vec![0.0f64; l * l];
-                for s in win[0]..win[1] {
-                    self.sequence_fisher(
-                        &m,
-                        s,
-                        &w_state,
-                        &exp_trans,
-                        sc,
-                        &mut f_state,
-                        &mut f_trans,
-                    );
-                }
-                (f_state, f_trans)
-            })
-            .collect();
-        let mut f_state = vec![0.0f64; m.attrs * l];
-        let mut f_trans = vec![0.0f64; l * l];
-        for (ps, pt) in &parts {
-            f_state.iter_mut().zip(ps).for_each(|(a, b)| *a += b);
-            f_trans.iter_mut().zip(pt).for_each(|(a, b)| *a += b);
-        }
-        let state = (0..m.attrs)
-            .filter_map(|a| {
-                let row = &f_state[a * l..(a + 1) * l];
-                row.iter()
-                    .any(|&v| v != 0.0)
-                    .then(|| (self.attr_names[a].to_string(), row.to_vec()))
-            })
-            .collect();
-        Ok(Precision {
-            state,
-            trans: f_trans,
-        })
-    }
-
     /// The node marginals of every block of every sequence at weights `w` (by feature id),
     /// block after block, label after label: the model's predictions, for comparing two
     /// weight vectors that the likelihood cannot tell apart.
@@ -1075,89 +918,6 @@ impl ParallelTrainer {
             }
         }
         out
-    }
-
-    /// Adds sequence `s`'s share of [`Self::fisher`] to `f_state` and `f_trans`.
-    #[allow(clippy::too_many_arguments)]
-    fn sequence_fisher(
-        &self,
-        m: &Model,
-        s: usize,
-        w_state: &[f64],
-        exp_trans: &[f64],
-        sc: &mut Scratch,
-        f_state: &mut [f64],
-        f_trans: &mut [f64],
-    ) {
-        let l = m.labels;
-        let (b, e) = (self.seq_start[s], self.seq_start[s + 1]);
-        let len = e - b;
-        let w = self.seq_weight.get(s).copied().unwrap_or(1.0);
-        sc.score.clear();
-        sc.score.resize(len * l, 0.0);
-        for t in 0..len {
-            let (o0, o1) = (self.item_start[b + t], self.item_start[b + t + 1]);
-            let vals = self.occ_value.as_ref().map(|v| &v[o0..o1]);
-            gather(
-                l,
-                w_state,
-                &self.occ_attr[o0..o1],
-                vals,
-                &mut sc.score[t * l..(t + 1) * l],
-            );
-        }
-        sc.exp_state.clear();
-        sc.exp_state.resize(len * l, 0.0);
-        for t in 0..len {
-            let row = &sc.score[t * l..(t + 1) * l];
-            let mx = row.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-            for (x, r) in sc.exp_state[t * l..(t + 1) * l].iter_mut().zip(row) {
-                *x = (r - mx).exp();
-            }
-        }
-        forward_backward(
-            l,
-            len,
-            &sc.exp_state,
-            exp_trans,
-            None,
-            &mut sc.alpha,
-            &mut sc.beta,
-            &mut sc.scale,
-        );
-        // Node marginals p, then the variance p (1 - p) of each label's indicator.
-        sc.delta.clear();
-        sc.delta.resize(len * l, 0.0);
-        for t in 0..len {
-            let inv = 1.0 / sc.scale[t];
-            for y in 0..l {
-                let p = sc.alpha[t * l + y] * sc.beta[t * l + y] * inv;
-                sc.delta[t * l + y] = w * p * (1.0 - p);
-            }
-        }
-        for t in 0..len {
-            let (o0, o1) = (self.item_start[b + t], self.item_start[b + t + 1]);
-            let ids = &self.occ_attr[o0..o1];
-            let vals = self.occ_value.as_ref().map(|v| &v[o0..o1]);
-            let row = &sc.delta[t * l..(t + 1) * l];
-            for (k, &a) in ids.iter().enumerate() {
-                let v = vals.map_or(1.0, |v| v[k]);
-                let dst = &mut f_state[a as usize * l..(a as usize + 1) * l];
-                dst.iter_mut().zip(row).for_each(|(x, r)| *x += v * v * r);
-            }
-        }
-        for t in 0..len.saturating_sub(1) {
-            for p in 0..l {
-                let a = sc.alpha[t * l + p];
-                for y in 0..l {
-                    let q = a
-                        * exp_trans[p * l + y]
-                        * sc.exp_state[(t + 1) * l + y]
-                        * sc.beta[(t + 1) * l + y];
-                    f_trans[p * l + y] += w * q * (1.0 - q);
-                }
-            }
-        }
     }
 
     /// Optimises without writing a model: the weights by feature id (state features by
@@ -1364,7 +1124,11 @@ mod tests {
                         .map(|k| Attribute::new(names[(h / (k + 1) + k * 3) % names.len()], 1.0))
                         .collect();
                     // Mostly the first attribute's label, a third of the time another.
-                    let lab = if h.is_multiple_of(3) { (h / 3) % 3 } else { (h % 7) % 3 };
+                    let lab = if h.is_multiple_of(3) {
+                        (h / 3) % 3
+                    } else {
+                        (h % 7) % 3
+                    };
                     xs.push(attrs);
                     ys.push(labels[lab]);
                 }
@@ -1413,7 +1177,6 @@ mod tests {
             labels,
             state,
             trans,
-            precision: None,
         }
     }
 
@@ -1521,106 +1284,24 @@ mod tests {
     }
 
     #[test]
-    fn the_penalty_is_centred_on_the_prior_and_weighed_by_its_precision() {
+    fn the_penalty_is_centred_on_the_prior() {
         let data = noisy(8, 2);
         let base = trainer_of(&data, None);
         let w0: Vec<f64> = (0..base.features(0.0).expect("features").len())
             .map(|i| (i as f64 * 0.37).sin())
             .collect();
-        let mut prior = prior_of(&base, &w0);
+        let prior = prior_of(&base, &w0);
         let t = trainer_of(&data, Some(&prior));
         // At the prior's weights the penalty is 0: the objective is the likelihood alone.
         let (f_centre, _) = t.objective(&w0, 3.0, 0.0).expect("objective");
         let (f_plain, _) = t.objective(&w0, 0.0, 0.0).expect("objective");
         assert!((f_centre - f_plain).abs() <= 1e-9 * f_plain.abs());
-        // Elsewhere it is c2 |w - w0|^2, plus each feature's own precision.
+        // Elsewhere it is c2 |w - w0|^2.
         let w1: Vec<f64> = w0.iter().map(|w| w + 0.5).collect();
         let (f1, _) = t.objective(&w1, 3.0, 0.0).expect("objective");
         let (g1, _) = t.objective(&w1, 0.0, 0.0).expect("objective");
         let n = w0.len() as f64;
         assert!((f1 - g1 - 3.0 * 0.25 * n).abs() <= 1e-6 * f1.abs());
-        let l = prior.labels.len();
-        prior.precision = Some(Precision {
-            state: prior
-                .state
-                .iter()
-                .map(|(a, _)| (a.clone(), vec![2.0; l]))
-                .collect(),
-            trans: vec![0.0; l * l],
-        });
-        let tp = trainer_of(&data, Some(&prior));
-        let (fp, gp) = tp.objective(&w1, 3.0, 0.0).expect("objective");
-        let states = tp
-            .features(0.0)
-            .expect("features")
-            .iter()
-            .filter(|f| !f.0)
-            .count() as f64;
-        assert!((fp - g1 - 3.0 * 0.25 * n - 2.0 * 0.25 * states).abs() <= 1e-6 * fp.abs());
-        assert_eq!(gp.len(), w1.len());
-    }
-
-    #[test]
-    fn the_fisher_information_is_the_curvature_of_the_likelihood() {
-        // Along one state feature, the second difference of the negative log-likelihood is
-        // close to the Fisher figure (exact for a feature of one block a sequence).
-        // Every attribute at most once a sequence (its name carries the position), so that
-        // the curvature is the variance of one indicator, which the figure is.
-        let labels = ["x", "y", "z"];
-        let data: Vec<(Vec<Vec<Attribute>>, Vec<&'static str>)> = (0..40usize)
-            .map(|s| {
-                let len = 2 + s % 3;
-                let xs = (0..len)
-                    .map(|i| {
-                        vec![
-                            Attribute::new(format!("p{i}"), 1.0),
-                            Attribute::new(format!("r{}-{i}", (s * 3 + i) % 4), 1.0),
-                        ]
-                    })
-                    .collect();
-                let ys = (0..len)
-                    .map(|i| labels[(s * 7 + i * 5 + s / 3) % 3])
-                    .collect();
-                (xs, ys)
-            })
-            .collect();
-        let base = trainer_of(&data, None);
-        let (w, _) = base
-            .weights(&LbfgsParams {
-                c2: 1.0,
-                ..LbfgsParams::default()
-            })
-            .expect("trains");
-        let prior = prior_of(&base, &w);
-        let t = trainer_of(&data, Some(&prior));
-        let fisher = t.fisher().expect("fisher");
-        let feats = t.features(0.0).expect("features");
-        let h = 1e-4;
-        let mut checked = 0;
-        for (f, (tr, src, dst)) in feats.iter().enumerate() {
-            if *tr {
-                continue;
-            }
-            let y = t.labels().iter().position(|x| x == dst).expect("label");
-            let Some((_, row)) = fisher.state.iter().find(|(a, _)| a == src) else {
-                continue;
-            };
-            let (mut up, mut down) = (w.clone(), w.clone());
-            up[f] += h;
-            down[f] -= h;
-            let (fu, _) = t.objective(&up, 0.0, 0.0).expect("objective");
-            let (fc, _) = t.objective(&w, 0.0, 0.0).expect("objective");
-            let (fd, _) = t.objective(&down, 0.0, 0.0).expect("objective");
-            let curvature = (fu - 2.0 * fc + fd) / (h * h);
-            assert!(row[y] >= 0.0);
-            assert!(
-                (curvature - row[y]).abs() <= 1e-3 * curvature.abs() + 1e-4,
-                "{src}/{dst}: curvature {curvature} against {}",
-                row[y]
-            );
-            checked += 1;
-        }
-        assert!(checked >= 10, "{checked} features checked");
     }
 
     #[test]
