@@ -320,6 +320,20 @@ impl Cleaner {
         self.inner.model().name().to_string()
     }
 
+    /// Where the model came from, when it was adapted from another bundle: a dict with
+    /// `bundle` (its name), `digest`, `prior`, `trees` (added), `base_pages` and `from` (the
+    /// same for its own base, or None), or None for a bundle trained from scratch.
+    #[getter]
+    fn origin<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        self.inner
+            .model()
+            .meta
+            .origin
+            .as_ref()
+            .map(|o| origin_dict(py, o))
+            .transpose()
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "victor.Cleaner(model={:?}, decoding={:?})",
@@ -634,10 +648,179 @@ fn clean_page(
 }
 
 /// The native module.
+/// An adapted bundle's lineage as a dict (see `Cleaner.origin`).
+fn origin_dict<'py>(py: Python<'py>, o: &victor::Origin) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("bundle", &o.bundle)?;
+    d.set_item("digest", &o.digest)?;
+    d.set_item("prior", o.prior)?;
+    d.set_item("trees", o.trees)?;
+    d.set_item("base_pages", o.base_pages)?;
+    match &o.from {
+        Some(f) => d.set_item("from", origin_dict(py, f)?)?,
+        None => d.set_item("from", py.None())?,
+    }
+    Ok(d)
+}
+
+/// What `adapt` and `train` report: pages, blocks, the decoding and how it was chosen, the
+/// bundle's origin.
+fn made_dict<'py>(
+    py: Python<'py>,
+    m: &victor::train::Made,
+    out: &str,
+) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("bundle", out)?;
+    d.set_item("pages", m.data.pages)?;
+    d.set_item("blocks", m.data.blocks)?;
+    d.set_item("seconds", m.data.seconds)?;
+    d.set_item(
+        "decoding",
+        m.meta
+            .recommendation
+            .as_ref()
+            .map(|r| r.decoding().to_string())
+            .unwrap_or_else(|| "viterbi".into()),
+    )?;
+    d.set_item(
+        "decoding_chosen_by",
+        match &m.decoding {
+            victor::train::DecodingSource::CrossValidated(k, _) => {
+                format!("{k}-fold cross-validation on the pages")
+            }
+            victor::train::DecodingSource::Base(why) | victor::train::DecodingSource::None(why) => {
+                why.clone()
+            }
+        },
+    )?;
+    match &m.meta.origin {
+        Some(o) => d.set_item("origin", origin_dict(py, o)?)?,
+        None => d.set_item("origin", py.None())?,
+    }
+    Ok(d)
+}
+
+/// The annotated folders a training call names: one path or a list of them.
+fn folders(pages: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
+    if let Ok(p) = pages.extract::<PathBuf>() {
+        return Ok(vec![p]);
+    }
+    pages.extract::<Vec<PathBuf>>().map_err(|_| {
+        PyTypeError::new_err("pages is an annotated folder (a path) or a list of them")
+    })
+}
+
+/// Adapts a trained bundle to annotated pages and writes the new bundle:
+/// `adapt(pages, out, base="web", prior=None, trees=None, decoding="base", folds=5,
+/// skip_bad_pages=False, force=False, notes="")`, as `victor train PAGES --adapt BASE --out
+/// OUT` does (see README, "Your own guideline"). `pages` is an annotated folder or a list of
+/// them; `base` a built-in name or a bundle folder; `prior` the strength of the prior on the
+/// base's weights (default: victor's), `trees` the trees added to its forest, `decoding`
+/// "base" (keep the base's) or "pages" (the best in cross-validation on the pages). Returns a
+/// dict (pages, blocks, seconds, decoding, decoding_chosen_by, origin); the GIL is released
+/// while it trains. Raises VictorError (bad pages, a base that does not load, a destination
+/// that holds something other than a bundle).
+#[pyfunction]
+#[pyo3(signature = (pages, out, base = "web", prior = None, trees = None, decoding = "base",
+                    folds = 5, skip_bad_pages = false, force = false, notes = ""))]
+#[allow(clippy::too_many_arguments)]
+fn adapt<'py>(
+    py: Python<'py>,
+    pages: &Bound<'py, PyAny>,
+    out: PathBuf,
+    base: &str,
+    prior: Option<f64>,
+    trees: Option<usize>,
+    decoding: &str,
+    folds: usize,
+    skip_bad_pages: bool,
+    force: bool,
+    notes: &str,
+) -> PyResult<Bound<'py, PyDict>> {
+    let dirs = folders(pages)?;
+    let decoding = match decoding {
+        "base" => victor::train::AdaptDecoding::Base,
+        "pages" => victor::train::AdaptDecoding::Pages,
+        other => {
+            return Err(VictorError::new_err(format!(
+                "decoding {other:?}: give \"base\" or \"pages\""
+            )));
+        }
+    };
+    let prior = prior.unwrap_or(victor::train::DEFAULT_PRIOR);
+    if !(prior >= 0.0) {
+        return Err(VictorError::new_err(format!(
+            "prior {prior} is not a number at or above 0"
+        )));
+    }
+    let o = victor::train::AdaptOptions {
+        prior,
+        trees: trees.unwrap_or(victor::train::DEFAULT_TREES),
+        decoding,
+        folds,
+        skip_bad_pages,
+        force,
+        notes: notes.to_string(),
+        ..victor::train::AdaptOptions::default()
+    };
+    let refs: Vec<&std::path::Path> = dirs.iter().map(PathBuf::as_path).collect();
+    let base = PathBuf::from(base);
+    let made = py
+        .detach(|| victor::train::adapt(&refs, &base, &out, &o))
+        .map_err(|e| VictorError::new_err(e.to_string()))?;
+    made_dict(py, &made, &out.display().to_string())
+}
+
+/// Trains a bundle from scratch on annotated pages and writes it: `train(pages, out,
+/// like=None, c2=1.0, boost=False, folds=5, skip_bad_pages=False, force=False, notes="")`, as
+/// `victor train PAGES --out OUT [--like LIKE] [--boost]` does. Returns what `adapt` returns
+/// (origin None).
+#[pyfunction]
+#[pyo3(signature = (pages, out, like = None, c2 = 1.0, boost = false, folds = 5,
+                    skip_bad_pages = false, force = false, notes = ""))]
+#[allow(clippy::too_many_arguments)]
+fn train<'py>(
+    py: Python<'py>,
+    pages: &Bound<'py, PyAny>,
+    out: PathBuf,
+    like: Option<PathBuf>,
+    c2: f64,
+    boost: bool,
+    folds: usize,
+    skip_bad_pages: bool,
+    force: bool,
+    notes: &str,
+) -> PyResult<Bound<'py, PyDict>> {
+    let dirs = folders(pages)?;
+    if !(c2 >= 0.0) {
+        return Err(VictorError::new_err(format!(
+            "c2 {c2} is not a number at or above 0"
+        )));
+    }
+    let s = victor::train::TrainSettings {
+        like,
+        c2,
+        boost: boost.then(victor::train::BoostOptions::default),
+        folds,
+        skip_bad_pages,
+        force,
+        notes: notes.to_string(),
+        ..victor::train::TrainSettings::default()
+    };
+    let refs: Vec<&std::path::Path> = dirs.iter().map(PathBuf::as_path).collect();
+    let made = py
+        .detach(|| victor::train::train(&refs, &out, &s))
+        .map_err(|e| VictorError::new_err(e.to_string()))?;
+    made_dict(py, &made, &out.display().to_string())
+}
+
 #[pymodule]
 fn _victor(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Cleaner>()?;
     m.add_function(wrap_pyfunction!(clean, m)?)?;
+    m.add_function(wrap_pyfunction!(adapt, m)?)?;
+    m.add_function(wrap_pyfunction!(train, m)?)?;
     m.add("VictorError", m.py().get_type::<VictorError>())?;
     m.add("WarcWarning", m.py().get_type::<WarcWarning>())?;
     Ok(())

@@ -158,3 +158,43 @@ def test_markdown_equals_the_cli(pages):
     emphasised = "<p>" + "Words of running prose that the model keeps as text. " * 8 + "<em>stressed</em> words.</p>"
     assert "*stressed*" in c.markdown(emphasised, emphasis=True)
     assert "*" not in c.markdown(emphasised)
+
+
+def test_adapt_writes_a_bundle_that_knows_where_it_came_from(tmp_path):
+    examples = ROOT / "annotations" / "examples"
+    out = tmp_path / "mine"
+    made = victor.adapt(examples, out, base="web", trees=2)
+    assert made["pages"] == 5 and made["bundle"] == str(out)
+    # Five pages: too few to cross-validate; the base's decoding is kept, and it says why.
+    assert "too few" in made["decoding_chosen_by"]
+    assert made["origin"]["bundle"] == "web" and made["origin"]["from"] is None
+    c = victor.Cleaner(str(out))
+    assert c.origin == made["origin"]
+    assert victor.Cleaner().origin is None
+    page = (examples / "pages").iterdir().__next__().read_bytes()
+    assert isinstance(c.clean(page), str)
+    # Adapting again nests the lineage.
+    again = victor.adapt([examples], tmp_path / "again", base=str(out), prior=float("inf"), trees=0)
+    assert again["origin"]["from"] == made["origin"]
+    # A bundle trained from scratch has no origin.
+    scratch = victor.train(examples, tmp_path / "scratch", folds=0)
+    assert scratch["origin"] is None and scratch["decoding"] == "viterbi"
+
+
+def test_adapt_refuses_what_it_cannot_do(tmp_path):
+    examples = ROOT / "annotations" / "examples"
+    with pytest.raises(victor.VictorError, match="decoding"):
+        victor.adapt(examples, tmp_path / "a", decoding="sometimes")
+    with pytest.raises(victor.VictorError, match="prior"):
+        victor.adapt(examples, tmp_path / "b", prior=-1.0)
+    with pytest.raises(victor.VictorError, match="no-such-bundle"):
+        victor.adapt(examples, tmp_path / "c", base="no-such-bundle")
+    with pytest.raises(victor.VictorError, match="annotated"):
+        victor.adapt(tmp_path, tmp_path / "d")
+    # A folder that is not a bundle is not replaced.
+    keep = tmp_path / "keep"
+    keep.mkdir()
+    (keep / "notes.txt").write_text("mine")
+    with pytest.raises(victor.VictorError, match="will not replace"):
+        victor.adapt(examples, keep)
+    assert (keep / "notes.txt").read_text() == "mine"

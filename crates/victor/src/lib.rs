@@ -52,7 +52,7 @@ pub use method::label_by_method;
 pub use victor_features::{Collect, DEFAULT_MAX_BLOCKS};
 pub use victor_label::{
     Calibration, Decoding, DecodingChoice, DecodingChoiceError, ExpectedOptions, NoThreshold,
-    Threshold, ThresholdError,
+    Origin, Threshold, ThresholdError,
 };
 pub use victor_methods::{Method, Methods};
 

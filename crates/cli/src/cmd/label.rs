@@ -108,6 +108,9 @@ pub(crate) struct Args {
     /// today's pages in any language), `article` (the main article text of news and blogs),
     /// `news` (article plus captions and datelines), `corpus` (all running text: lists, forum
     /// posts, headings), `general` (trained on three guidelines, for pages of unknown kind).
+    /// `victor models NAME` says what a bundle is: where it was found, its digest, its training
+    /// pages and, for one made by `victor train --adapt`, the bundle it was adapted from (its
+    /// victor.json's `origin`, down the chain).
     #[arg(long, value_name = "MODEL")]
     model: Option<PathBuf>,
     #[command(flatten)]

@@ -6,11 +6,12 @@
 >>> c.label(html)["blocks"][0]["probabilities"]
 >>> c.clean_many(pages, threads=4)             # the GIL is released while pages are cleaned
 >>> c.clean_many(pages, errors="skip").errors  # {index: reason} of the pages that gave None
+>>> victor.adapt("my-annotations", "models/mine", base="web")   # your guideline, adapted
 
 `victor.datatrove.VictorExtractor` is a datatrove extractor (pip install datatrove).
 """
 
-from ._victor import Cleaner, VictorError, WarcWarning, clean
+from ._victor import Cleaner, VictorError, WarcWarning, adapt, clean, train
 
 
 class Texts(list):
@@ -26,4 +27,4 @@ class Texts(list):
         return f"Texts({list.__repr__(self)}, errors={self.errors!r})"
 
 
-__all__ = ["Cleaner", "Texts", "VictorError", "WarcWarning", "clean"]
+__all__ = ["Cleaner", "Texts", "VictorError", "WarcWarning", "adapt", "clean", "train"]

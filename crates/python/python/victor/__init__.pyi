@@ -91,6 +91,20 @@ class Cleaner:
     def model_name(self) -> str:
         """Which model bundle cleans: a built-in bundle's name ("web" for the default) or the
         folder it was loaded from."""
+    @property
+    def origin(self) -> Origin | None:
+        """Where the model came from when it was adapted from another bundle (None: trained
+        from scratch)."""
+
+class Origin(TypedDict):
+    bundle: str
+    digest: str
+    prior: float
+    trees: int
+    base_pages: int
+    # The base's own origin, when it was adapted too.
+    # (TypedDict cannot refer to itself by name in every checker: a dict of the same keys.)
+    # from: Origin | None
 
 class WarcPage(TypedDict, total=False):
     record_id: str | None
@@ -122,3 +136,43 @@ def clean(
     """The main text of a page with the built-in model (or the bundle folder `model`);
     `charset` (the HTTP header's) and `url` as for `Cleaner.clean`; format="markdown" gives
     `Cleaner.markdown`'s Markdown."""
+
+class Made(TypedDict):
+    bundle: str
+    pages: int
+    blocks: int
+    seconds: float
+    decoding: str
+    decoding_chosen_by: str
+    origin: Origin | None
+
+def adapt(
+    pages: str | PathLike[str] | list[str | PathLike[str]],
+    out: str | PathLike[str],
+    base: str = "web",
+    prior: float | None = None,
+    trees: int | None = None,
+    decoding: Literal["base", "pages"] = "base",
+    folds: int = 5,
+    skip_bad_pages: bool = False,
+    force: bool = False,
+    notes: str = "",
+) -> Made:
+    """Adapts the bundle `base` (a built-in name or a folder) to the annotated pages and writes
+    the new bundle to `out`, as `victor train PAGES --adapt BASE --out OUT` does; `prior` is the
+    strength of the prior on the base's weights (default: victor's), `trees` the trees added to
+    its forest, `decoding` "base" (keep the base's) or "pages" (the best in cross-validation)."""
+
+def train(
+    pages: str | PathLike[str] | list[str | PathLike[str]],
+    out: str | PathLike[str],
+    like: str | PathLike[str] | None = None,
+    c2: float = 1.0,
+    boost: bool = False,
+    folds: int = 5,
+    skip_bad_pages: bool = False,
+    force: bool = False,
+    notes: str = "",
+) -> Made:
+    """Trains a bundle from scratch on the annotated pages, as `victor train PAGES --out OUT
+    [--like LIKE] [--boost]` does."""
