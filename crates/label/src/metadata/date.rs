@@ -346,26 +346,59 @@ const MONTHS: [&[&str]; 12] = [
     ],
 ];
 
-/// Every name of [`MONTHS`] with its month, sorted by name for a binary search (built once).
-static MONTH_NAMES: std::sync::LazyLock<Vec<(&'static str, u32)>> =
-    std::sync::LazyLock::new(|| {
-        let mut v: Vec<(&'static str, u32)> = MONTHS
-            .iter()
-            .zip(1..)
-            .flat_map(|(names, m)| names.iter().map(move |n| (*n, m)))
-            .collect();
-        v.sort_unstable();
-        v.dedup_by_key(|e| e.0);
-        v
-    });
+/// Every name of [`MONTHS`] with its month, sorted by name for a binary search among the names
+/// of its first byte (`spans[b]`: they lie together), and the lengths the names of each first
+/// byte have (bit `n` of `shapes[b]`: a name of `n` bytes starts with byte `b`), which refuse
+/// most words before any search. Built once.
+struct MonthNames {
+    sorted: Vec<(&'static str, u32)>,
+    spans: [(u16, u16); 256],
+    shapes: [u32; 256],
+}
+
+static MONTH_NAMES: std::sync::LazyLock<MonthNames> = std::sync::LazyLock::new(|| {
+    let mut sorted: Vec<(&'static str, u32)> = MONTHS
+        .iter()
+        .zip(1..)
+        .flat_map(|(names, m)| names.iter().map(move |n| (*n, m)))
+        .collect();
+    sorted.sort_unstable();
+    sorted.dedup_by_key(|e| e.0);
+    let mut spans = [(0u16, 0u16); 256];
+    let mut shapes = [0u32; 256];
+    for (k, (n, _)) in sorted.iter().enumerate() {
+        let Some(&b) = n.as_bytes().first() else {
+            continue;
+        };
+        let (k, b) = (k as u16, usize::from(b));
+        spans[b] = if spans[b].1 == 0 {
+            (k, k + 1)
+        } else {
+            (spans[b].0, k + 1)
+        };
+        if n.len() < 32 {
+            shapes[b] |= 1 << n.len();
+        }
+    }
+    MonthNames {
+        sorted,
+        spans,
+        shapes,
+    }
+});
 
 /// The month of a name of [`MONTH_NAMES`], as written (lowercase).
 fn month_named(lower: &str) -> Option<u32> {
     let names = &*MONTH_NAMES;
-    names
-        .binary_search_by(|e| e.0.cmp(lower))
+    let b = usize::from(*lower.as_bytes().first()?);
+    if lower.len() >= 32 || names.shapes[b] & (1 << lower.len()) == 0 {
+        return None;
+    }
+    let (from, to) = names.spans[b];
+    let span = names.sorted.get(usize::from(from)..usize::from(to))?;
+    span.binary_search_by(|e| e.0.cmp(lower))
         .ok()
-        .map(|k| names[k].1)
+        .map(|k| span[k].1)
 }
 
 /// The month (1-12) a word names, when it does.
@@ -378,7 +411,9 @@ pub(crate) fn month_of(word: &str) -> Option<u32> {
         return None;
     }
     if w.is_ascii() {
-        if !w.as_bytes()[0].is_ascii_alphabetic() {
+        // No name of this length starts with this letter: refused before lowercasing.
+        let b = w.as_bytes()[0].to_ascii_lowercase();
+        if !b.is_ascii_alphabetic() || MONTH_NAMES.shapes[usize::from(b)] & (1 << w.len()) == 0 {
             return None;
         }
         let mut buf = [0u8; 24];
@@ -573,59 +608,65 @@ fn url_day(s: &str) -> Option<u32> {
 /// `05.03.2024`, `05.03.24`, `05/03/2024` (day first unless the first number exceeds 12... and
 /// the second does not), `2024-03-05`, `2024年3月5日`, `2024년 3월 5일`.
 pub(crate) fn in_text(text: &str) -> Option<Date> {
-    let words: Vec<&str> = text
+    let mut words = text
         .split(|c: char| c.is_whitespace() || matches!(c, ',' | '|' | '(' | ')' | '·' | '•'))
-        .filter(|w| !w.is_empty() && !matches!(*w, "de" | "del" | "of" | "the"))
-        .take(400)
-        .collect();
-    for (i, w) in words.iter().enumerate() {
-        let next = |k: usize| words.get(i + k).copied().unwrap_or("");
-        // Month name first: `March 5, 2024`.
-        if let Some(m) = month_of(w)
-            && let Some(d) = day(next(1))
-            && let Some(y) = year(next(2))
-            && let Some(date) = Date::new(y, m, d)
-        {
+        .filter(|w| {
+            !w.is_empty()
+                && !["de", "del", "of", "the"]
+                    .iter()
+                    .any(|f| w.eq_ignore_ascii_case(f))
+        })
+        .take(400);
+    // Each word with the two after it (`""` past the end), without collecting the words.
+    let (mut w0, mut w1, mut w2) = (words.next(), words.next(), words.next());
+    while let Some(w) = w0 {
+        if let Some(date) = date_at(w, w1.unwrap_or(""), w2.unwrap_or("")) {
             return Some(date);
         }
-        if let Some(d) = day(w) {
-            // Day first: `5 March 2024`, `5. März 2024`.
-            if let Some(m) = month_of(next(1))
-                && let Some(y) = year(next(2))
-                && let Some(date) = Date::new(y, m, d)
-            {
-                return Some(date);
-            }
-            continue;
-        }
-        // Year first, as Hungarian writes it: `2024. március 5.` (the year's full stop
-        // required: `2024 may 5` is English words more often than a date).
-        if w.len() == 5
-            && w.ends_with('.')
-            && let Some(y) = year(w)
-            && let Some(m) = month_of(next(1))
-            && let Some(d) = day(next(2))
-            && let Some(date) = Date::new(y, m, d)
-        {
-            return Some(date);
-        }
-        // Korean: `2024년 3월 5일`.
-        if let Some(y) = w.strip_suffix('년').and_then(num)
-            && let Some(m) = next(1).strip_suffix('월').and_then(num)
-            && let Some(d) = next(2)
-                .trim_end_matches(|c: char| !c.is_ascii_digit() && c != '일')
-                .strip_suffix('일')
-                .and_then(num)
-            && let Some(date) = Date::new(y, m, d)
-        {
-            return Some(date);
-        }
-        // Numeric: `05.03.2024`, `2024-03-05`, `05/03/2024`, `2024年3月5日`.
-        if let Some(date) = numeric(w) {
-            return Some(date);
-        }
+        (w0, w1, w2) = (w1, w2, words.next());
     }
     None
+}
+
+/// The date that starts at word `w`, followed by `next1` and `next2` ([`in_text`]'s forms).
+fn date_at(w: &str, next1: &str, next2: &str) -> Option<Date> {
+    // Month name first: `March 5, 2024`.
+    if let Some(m) = month_of(w)
+        && let Some(d) = day(next1)
+        && let Some(y) = year(next2)
+        && let Some(date) = Date::new(y, m, d)
+    {
+        return Some(date);
+    }
+    if let Some(d) = day(w) {
+        // Day first: `5 March 2024`, `5. März 2024`.
+        let m = month_of(next1)?;
+        return Date::new(year(next2)?, m, d);
+    }
+    // Year first, as Hungarian writes it: `2024. március 5.` (the year's full stop required:
+    // `2024 may 5` is English words more often than a date).
+    if w.len() == 5
+        && w.ends_with('.')
+        && let Some(y) = year(w)
+        && let Some(m) = month_of(next1)
+        && let Some(d) = day(next2)
+        && let Some(date) = Date::new(y, m, d)
+    {
+        return Some(date);
+    }
+    // Korean: `2024년 3월 5일`.
+    if let Some(y) = w.strip_suffix('년').and_then(num)
+        && let Some(m) = next1.strip_suffix('월').and_then(num)
+        && let Some(d) = next2
+            .trim_end_matches(|c: char| !c.is_ascii_digit() && c != '일')
+            .strip_suffix('일')
+            .and_then(num)
+        && let Some(date) = Date::new(y, m, d)
+    {
+        return Some(date);
+    }
+    // Numeric: `05.03.2024`, `2024-03-05`, `05/03/2024`, `2024年3月5日`.
+    numeric(w)
 }
 
 /// A date in Chinese or Japanese: `2024年3月5日` (other text may follow: `2024年3月5日(火)`).
@@ -642,7 +683,11 @@ fn day(w: &str) -> Option<u32> {
     let w = w.trim_end_matches(['.', ',']);
     let digits = w.trim_end_matches(|c: char| c.is_ascii_alphabetic());
     let suffix = &w[digits.len()..];
-    if !matches!(suffix, "" | "st" | "nd" | "rd" | "th" | "er" | "º" | "e") || digits.len() > 2 {
+    // In any case: texts are searched as written (`13TH`).
+    let ordinal = ["", "st", "nd", "rd", "th", "er", "º", "e"]
+        .iter()
+        .any(|s| suffix.eq_ignore_ascii_case(s));
+    if !ordinal || digits.len() > 2 {
         return None;
     }
     num(digits).filter(|d| (1..=31).contains(d))
@@ -673,7 +718,8 @@ fn numeric(w: &str) -> Option<Date> {
     if w.len() > 10 && matches!(w.as_bytes()[10], b'T' | b't') {
         return iso_date(&w.to_ascii_uppercase()).flatten();
     }
-    if w.contains('年') {
+    // `年` (three bytes) needs a word of non-ASCII bytes: most words are refused on that.
+    if w.len() > 6 && !w.is_ascii() && w.contains('年') {
         return cjk(w);
     }
     if (6..8).contains(&w.len()) || w.len() == 8 && w.as_bytes()[2] == b'.' {
@@ -808,6 +854,11 @@ mod tests {
         assert_eq!(d("Sep. 4, 2025").as_deref(), Some("2025-09-04"));
         assert_eq!(d("12/25/2024").as_deref(), Some("2024-12-25"));
         assert_eq!(d("no date here, 2024 only"), None);
+        assert_eq!(
+            d("JANUARY 13TH, 2005 | A").as_deref(),
+            Some("2005-01-13"),
+            "in capitals"
+        );
         assert_eq!(
             d("Party, 30.10.23").as_deref(),
             Some("2023-10-30"),

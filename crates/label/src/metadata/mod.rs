@@ -678,10 +678,17 @@ impl Openers {
         Openers { words, first }
     }
 
+    /// Whether `text` may start with one of the words (its first byte says it may).
+    fn may_open(&self, text: &str) -> bool {
+        text.trim_start()
+            .as_bytes()
+            .first()
+            .is_some_and(|&b| self.first[usize::from(b)])
+    }
+
     /// The rest of `text` after the first of the words it starts with ([`after_word`]).
     fn after<'t>(&self, text: &'t str) -> Option<&'t str> {
-        let b = *text.trim_start().as_bytes().first()?;
-        if !self.first[usize::from(b)] {
+        if !self.may_open(text) {
             return None;
         }
         self.words.iter().find_map(|w| after_word(text, w))

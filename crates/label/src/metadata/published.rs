@@ -114,7 +114,13 @@ pub(super) fn published(
     };
     let keep = |d: Option<Date>| d.filter(&plausible);
     let times = Times::of(page, &plausible);
-    let (time_near_headline, text_near_headline) = near_headline(page, &times, &plausible);
+    let top_range = near_top(page, labels);
+    let shown_top = Shown {
+        first: shown_dates(page, top_range.clone(), true, &plausible).0,
+        range: top_range,
+    };
+    let (time_near_headline, text_near_headline) =
+        near_headline(page, &times, &shown_top, &plausible);
     let url =
         keep(canonical.and_then(date::in_url)).or_else(|| keep(ctx.url.and_then(date::in_url)));
     // In the order ties are broken: the address and what the page shows by its headline were
@@ -134,10 +140,10 @@ pub(super) fn published(
             Group::Declared,
         ),
         (keep(marked_date(page)), DateSource::Meta, Group::Microdata),
-        (times.marked, DateSource::Time, Group::Microdata),
-        (times.first, DateSource::Time, Group::Top),
+        (times.marked(), DateSource::Time, Group::Microdata),
+        (times.shown_in(0..usize::MAX), DateSource::Time, Group::Top),
         (
-            keep(text_date(page, labels, true, &plausible).0),
+            shown_top.first.clone().map(|t| t.1),
             DateSource::Text,
             Group::Top,
         ),
@@ -182,50 +188,53 @@ pub(super) fn published(
         })
 }
 
-/// The page's `<time datetime>` dates that are plausible, read once.
-struct Times {
-    /// Each time's element, date, first block and whether it gives an update's date, in
-    /// document order, without those in comments and footers (the strict sense of
-    /// [`aside`]) or in quotations (`<blockquote>`: an embedded post's date).
-    shown: Vec<(ElementId, Date, usize, bool)>,
-    /// The first of `shown` that is not an update's.
-    first: Option<Date>,
-    /// The first time marked as the publication's (`pubdate`, `itemprop="datePublished"`),
-    /// outside quotations.
-    marked: Option<Date>,
+/// The page's `<time datetime>` dates that are plausible, each with its element, its first
+/// block and whether it is marked as the publication's (`pubdate`,
+/// `itemprop="datePublished"`), in document order. Whether a time lies in an aside or a
+/// quotation, or gives an update's date, is asked only of the times a search reaches (a listing
+/// has dozens of them).
+struct Times<'p> {
+    page: &'p Page,
+    all: Vec<(ElementId, Date, usize, bool)>,
 }
 
-impl Times {
-    fn of(page: &Page, plausible: &dyn Fn(&Date) -> bool) -> Times {
-        let mut shown = Vec::new();
-        let mut marked = None;
+impl<'p> Times<'p> {
+    fn of(page: &'p Page, plausible: &dyn Fn(&Date) -> bool) -> Times<'p> {
+        let mut all = Vec::new();
+        // The first block of each time: the first block whose element opened at or after the
+        // time's (blocks before it sit in elements opened before it). Times come in document
+        // order, so the search goes on from the last one's block.
+        let mut k = 0;
         for (elem, value, is_pub) in &page.head.times {
             let Some(d) = date::machine(value).filter(plausible) else {
                 continue;
             };
-            if quoted(page, *elem) {
-                continue;
+            while page.blocks.get(k).is_some_and(|b| b.parent < *elem) {
+                k += 1;
             }
-            if *is_pub && marked.is_none() {
-                marked = Some(d.clone());
-            }
-            if aside(page, *elem, None) {
-                continue;
-            }
-            // The time's first block: blocks before it sit in elements opened before it.
-            let k = page
-                .blocks
-                .iter()
-                .position(|b| b.parent >= *elem)
-                .unwrap_or(page.blocks.len());
-            shown.push((*elem, d, k, update_time(page, *elem, k)));
+            all.push((*elem, d, k, *is_pub));
         }
-        let first = shown.iter().find(|t| !t.3).map(|t| t.1.clone());
-        Times {
-            shown,
-            first,
-            marked,
-        }
+        Times { page, all }
+    }
+
+    /// The first time whose first block is in `blocks`, outside comments and footers (the
+    /// strict sense of [`aside`]) and quotations (`<blockquote>`: an embedded post's date),
+    /// that is not an update's.
+    fn shown_in(&self, blocks: std::ops::Range<usize>) -> Option<Date> {
+        let page = self.page;
+        self.all
+            .iter()
+            .filter(|t| blocks.contains(&t.2))
+            .find(|t| !quoted(page, t.0) && !aside(page, t.0, None) && !update_time(page, t.0, t.2))
+            .map(|t| t.1.clone())
+    }
+
+    /// The first time marked as the publication's, outside quotations.
+    fn marked(&self) -> Option<Date> {
+        self.all
+            .iter()
+            .find(|t| t.3 && !quoted(self.page, t.0))
+            .map(|t| t.1.clone())
     }
 }
 
@@ -243,11 +252,35 @@ const AFTER_HEADLINE: usize = 10;
 /// The headlines whose surroundings are searched, at most (a page's first `h1`s).
 const HEADLINES: usize = 3;
 
-/// The dates shown around the page's headlines (its first `h1`s outside asides): the first
-/// `<time>` whose first block lies there, and the first publication date written there.
+/// The first publication date written in a range of blocks ([`shown_dates`]) and the block
+/// that holds it: it answers, without a scan of their own, the searches of the ranges inside it.
+struct Shown {
+    range: std::ops::Range<usize>,
+    first: Option<(usize, Date)>,
+}
+
+impl Shown {
+    /// The first publication date written in `window`, when this range's scan says it: the
+    /// window lies inside the range and does not start after the date's block (its first date
+    /// is then this one, or none when the date lies past the window).
+    fn answers(&self, window: &std::ops::Range<usize>) -> Option<Option<Date>> {
+        if window.start < self.range.start || window.end > self.range.end {
+            return None;
+        }
+        match &self.first {
+            None => Some(None),
+            Some((k, _)) if *k < window.start => None,
+            Some((k, d)) => Some((*k < window.end).then(|| d.clone())),
+        }
+    }
+}
+
+/// The dates shown around the page's headlines (its first `h1`s, those outside asides): the
+/// first `<time>` whose first block lies there, and the first publication date written there.
 fn near_headline(
     page: &Page,
-    times: &Times,
+    times: &Times<'_>,
+    top: &Shown,
     plausible: &dyn Fn(&Date) -> bool,
 ) -> (Option<Date>, Option<Date>) {
     let mut time = None;
@@ -273,21 +306,25 @@ fn near_headline(
         let Some(k) = page.blocks.iter().position(|b| range.contains(&b.parent)) else {
             continue;
         };
-        if aside(page, h, None) {
-            continue;
-        }
         seen += 1;
         let window =
             k.saturating_sub(BEFORE_HEADLINE)..(k + AFTER_HEADLINE + 1).min(page.blocks.len());
-        if time.is_none() {
-            time = times
-                .shown
-                .iter()
-                .find(|t| !t.3 && window.contains(&t.2))
-                .map(|t| t.1.clone());
-        }
-        if text.is_none() {
-            text = shown_dates(page, window, true, plausible).0;
+        let t = time
+            .is_none()
+            .then(|| times.shown_in(window.clone()))
+            .flatten();
+        let x = text
+            .is_none()
+            .then(|| {
+                top.answers(&window)
+                    .unwrap_or_else(|| shown_dates(page, window, true, plausible).0.map(|t| t.1))
+            })
+            .flatten();
+        // A headline in an aside (a related item's) gives nothing; asked only of one that
+        // gives a date (the walk up its ancestors costs).
+        if (t.is_some() || x.is_some()) && !aside(page, h, None) {
+            time = time.or(t);
+            text = text.or(x);
         }
         if time.is_some() && text.is_some() {
             break;
@@ -314,8 +351,8 @@ fn lax_date(
         .find_map(|t| date::machine(&t.1).filter(plausible))
         .map(|d| (d, DateSource::Time))
         .or_else(|| {
-            let (shown, update) = text_date(page, labels, false, plausible);
-            shown.or(update).map(|d| (d, DateSource::Text))
+            let (shown, update) = shown_dates(page, near_top(page, labels), false, plausible);
+            shown.map(|s| s.1).or(update).map(|d| (d, DateSource::Text))
         })
 }
 
@@ -327,16 +364,16 @@ fn any_date(page: &Page, plausible: &dyn Fn(&Date) -> bool) -> Option<Date> {
         if !text.bytes().any(|c| c.is_ascii_digit()) || text.split_whitespace().count() > 25 {
             return None;
         }
+        let found = date::in_text(text).filter(plausible)?;
         let lower = text.to_lowercase();
         if COPYRIGHT_WORDS
             .iter()
             .any(|w| w.find(lower.as_bytes()).is_some())
+            || quoted(page, b.parent)
         {
             return None;
         }
-        date::in_text(&lower)
-            .filter(plausible)
-            .filter(|_| !quoted(page, b.parent))
+        Some(found)
     })
 }
 
@@ -361,7 +398,12 @@ pub(super) static ANNOUNCED_OPENERS: LazyLock<Openers> = LazyLock::new(|| Opener
 fn announced_date(page: &Page) -> Option<Date> {
     page.blocks.iter().find_map(|b| {
         let text = page.block_text(b);
-        if text.len() > 120 {
+        // Most blocks are refused on their first byte, the others without a digit (every
+        // date has one) before their first word is read.
+        if text.len() > 120
+            || !ANNOUNCED_OPENERS.may_open(text)
+            || !text.bytes().any(|c| c.is_ascii_digit())
+        {
             return None;
         }
         let rest = ANNOUNCED_OPENERS.after(text)?;
@@ -376,7 +418,10 @@ fn announced_date(page: &Page) -> Option<Date> {
 /// date after it, in the next block, is an update's.
 fn ends_with_update(text: &str) -> bool {
     let t = text.trim_end_matches([':', ' ', '\u{a0}']);
-    if t.len() > 40 {
+    // The words of [`UPDATED`] and the " on" and " am" after them end in these letters: most
+    // texts are refused before lowercasing them (this runs on every block searched).
+    let last = t.as_bytes().last().map(u8::to_ascii_lowercase);
+    if t.len() > 40 || !matches!(last, Some(b'd' | b't' | b'r' | b'o' | b'n' | b'm')) {
         return false;
     }
     let t = t.to_lowercase();
@@ -438,27 +483,16 @@ const UPDATED: &[&str] = &[
     "edited",
 ];
 
-/// The dates written in short blocks near the top of the content (a byline or dateline)
-/// ([`shown_dates`] over [`near_top`]).
-fn text_date(
-    page: &Page,
-    labels: &[Label],
-    strict: bool,
-    plausible: &dyn Fn(&Date) -> bool,
-) -> (Option<Date>, Option<Date>) {
-    shown_dates(page, near_top(page, labels), strict, plausible)
-}
-
-/// The dates written in the short blocks of `range`, not in comments, footers or quotations
-/// when `strict`: the first publication date (a date before any copyright sign or update
-/// word), and the first update's date ("Updated March 5, 2024"), which pages that show no
+/// The dates written in the short blocks of `range` (a byline, a dateline), not in comments,
+/// footers or quotations when `strict`: the first publication date (a date before any
+/// copyright sign or update word) with its block, and the first update's date ("Updated March 5, 2024"), which pages that show no
 /// other date give as theirs.
 fn shown_dates(
     page: &Page,
     range: std::ops::Range<usize>,
     strict: bool,
     plausible: &dyn Fn(&Date) -> bool,
-) -> (Option<Date>, Option<Date>) {
+) -> (Option<(usize, Date)>, Option<Date>) {
     let mut updated = None;
     let mut after_update = false;
     for i in range {
@@ -466,10 +500,14 @@ fn shown_dates(
         let text = page.block_text(b);
         // "Updated" alone, the date in the next block ("Updated <time>...</time>").
         let follows_update = std::mem::replace(&mut after_update, ends_with_update(text));
-        // Every date this looks for has a digit.
+        // Every date this looks for has a digit, and most blocks with one hold no date: they
+        // are refused before lowercasing and the searches for copyright and update words.
         if !text.bytes().any(|c| c.is_ascii_digit()) || text.split_whitespace().count() > 25 {
             continue;
         }
+        let Some(found) = date::in_text(text) else {
+            continue;
+        };
         // Only the text before a copyright sign or an update is a publication date.
         let lower = text.to_lowercase();
         let first = |words: &[memmem::Finder<'static>]| {
@@ -482,7 +520,12 @@ fn shown_dates(
         let update = first(&UPDATED_WORDS).filter(|u| u.0 < copyright);
         let update = if follows_update { Some((0, 0)) } else { update };
         let cut = update.map_or(copyright, |u| u.0);
-        let published = lower.get(..cut).and_then(date::in_text).filter(plausible);
+        let published = if cut == lower.len() {
+            Some(found)
+        } else {
+            lower.get(..cut).and_then(date::in_text)
+        };
+        let published = published.filter(plausible);
         if published.is_none() && (updated.is_some() || update.is_none()) {
             // Nothing to take from this block (the walk up its ancestors is spared).
             continue;
@@ -490,8 +533,8 @@ fn shown_dates(
         if strict && (aside(page, b.parent, None) || quoted(page, b.parent)) {
             continue;
         }
-        if published.is_some() {
-            return (published, updated);
+        if let Some(p) = published {
+            return (Some((i, p)), updated);
         }
         updated = update
             .and_then(|u| lower.get(u.1..copyright))
