@@ -52,7 +52,7 @@ pub use expected::{
 pub use labeler::{LabelError, LabeledPage, Labeler, Scratch};
 pub use linearize::{TextOptions, render_text_with};
 pub use markdown::{MarkdownOptions, render_markdown};
-pub use metadata::{Metadata, metadata};
+pub use metadata::{DateSource, Metadata, PageContext, metadata, metadata_with};
 pub use text::render_text;
 /// The label vocabulary and the threshold decision, from `victor-core`: the types of this
 /// crate's API.

@@ -175,18 +175,22 @@ impl Cleaner {
     }
 
     /// A page's URL, metadata (title: the headline; author; date: the publication date, ISO
-    /// 8601; sitename; canonical), confidence (the expected F1 of its extraction, in [0, 1]),
+    /// 8601; date_source: where the date came from, `json-ld`, `meta`, `time`, `url` or
+    /// `text`; sitename; canonical), confidence (the expected F1 of its extraction, in [0, 1]),
     /// language, cleaned text and blocks (text, start, end, label, and the probabilities of
     /// header, text and other), as a dict.
     ///
     /// `charset` and `url` as for `clean`; `url` is returned in the dict (None when not given).
-    #[pyo3(signature = (html, *, charset=None, url=None))]
+    /// `fetched`: when the page was fetched (ISO 8601, a WARC-Date): no later date is taken as
+    /// its publication date (without it, the present bounds the date).
+    #[pyo3(signature = (html, *, charset=None, url=None, fetched=None))]
     fn label<'py>(
         &self,
         py: Python<'py>,
         html: &Bound<'py, PyAny>,
         charset: Option<&str>,
         url: Option<&str>,
+        fetched: Option<&str>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let bytes = page_bytes(html)?;
         let charset = bytes_charset(html, charset);
@@ -197,6 +201,7 @@ impl Cleaner {
                     html: &bytes,
                     charset,
                     url,
+                    fetched,
                 })
             })
             .map_err(err)?;
@@ -205,6 +210,7 @@ impl Cleaner {
         d.set_item("title", doc.title)?;
         d.set_item("author", doc.author)?;
         d.set_item("date", doc.date)?;
+        d.set_item("date_source", doc.date_source)?;
         d.set_item("sitename", doc.sitename)?;
         d.set_item("canonical", doc.canonical)?;
         d.set_item("confidence", doc.confidence)?;
@@ -468,6 +474,7 @@ fn next_page(
             html: &body,
             charset: page.charset,
             url,
+            fetched: rec.header("WARC-Date"),
         };
         let doc = cleaner.label_with(p).map_err(|e| e.to_string());
         // Labelled again for its Markdown: the price of the field is paid only when asked.
@@ -621,6 +628,7 @@ fn markdown_page(
             html: &bytes,
             charset,
             url,
+            ..victor::RawPage::default()
         };
         cleaner.markdown_as(page, style)
     })
@@ -642,6 +650,7 @@ fn clean_page(
             html: &bytes,
             charset,
             url,
+            ..victor::RawPage::default()
         })
     })
     .map_err(err)

@@ -24,7 +24,7 @@ def test_label_gives_title_language_blocks(pages):
         d = c.label(path.read_bytes())
         assert d["text"] == want["text"]
         assert d["title"] == want["title"]
-        for key in ("author", "date", "sitename", "canonical"):
+        for key in ("author", "date", "date_source", "sitename", "canonical"):
             assert d[key] == want[key], key
         assert abs(d["confidence"] - want["confidence"]) < 1e-9
         assert 0 <= d["confidence"] <= 1
@@ -36,6 +36,23 @@ def test_label_gives_title_language_blocks(pages):
             assert b["start"] <= b["end"]
         kept = [b["text"] for b in d["blocks"] if b["label"] != "other"]
         assert all(k in d["text"] for k in kept)
+
+
+def test_label_names_the_date_source_and_fetched_bounds_the_date():
+    c = victor.Cleaner()
+    html = (
+        b'<html><head><meta property="article:published_time" content="2019-12-30"></head>'
+        b'<body><h1>Bridge to close</h1><time datetime="2020-05-05">May 5, 2020</time>'
+        b"<p>The council voted on Tuesday to close the harbour bridge for six weeks of repairs, "
+        b"and commuters face long detours from March.</p></body></html>"
+    )
+    d = c.label(html)
+    assert (d["date"], d["date_source"]) == ("2020-05-05", "time")
+    # Fetched before the date shown: the declared publication.
+    d = c.label(html, fetched="2020-01-02T10:00:00Z")
+    assert (d["date"], d["date_source"]) == ("2019-12-30", "meta")
+    d = c.label(b"<p>No date on this page at all.</p>")
+    assert d["date"] is None and d["date_source"] is None
 
 
 def test_clean_many_on_threads_keeps_order(pages):

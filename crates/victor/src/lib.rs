@@ -115,8 +115,12 @@ pub struct RawPage<'a> {
     /// The charset of the HTTP `Content-Type` header, if it gave one: it outranks the page's own
     /// `<meta>` declaration (a byte-order mark and valid UTF-8 still come first).
     pub charset: Option<&'a str>,
-    /// The page's URL, kept in the [`Document`].
+    /// The page's URL, kept in the [`Document`] (a date in its path counts where the page
+    /// declares no canonical URL).
     pub url: Option<&'a str>,
+    /// When the page was fetched, ISO 8601 (a WARC record's `WARC-Date`): the page's date is
+    /// never later ([`victor_label::PageContext::fetched`]; `None`: the present bounds it).
+    pub fetched: Option<&'a str>,
 }
 
 /// One labelled page, owned and serialisable.
@@ -132,6 +136,9 @@ pub struct Document {
     pub author: Option<String>,
     /// The publication date, ISO 8601 (`YYYY-MM-DD`, with the time where the page gives it).
     pub date: Option<String>,
+    /// Where the date came from: `json-ld`, `meta`, `time`, `url` or `text`
+    /// ([`victor_label::DateSource`]).
+    pub date_source: Option<&'static str>,
     /// The site's name (`og:site_name`, JSON-LD publisher).
     pub sitename: Option<String>,
     /// The canonical URL (`link rel=canonical`, else `og:url`).
@@ -361,12 +368,17 @@ impl Cleaner {
                     probabilities: lp.probs.get(i).copied().unwrap_or([0.0, 0.0, 1.0]),
                 })
                 .collect();
-            let md = victor_label::metadata(p, &lp.labels);
+            let ctx = victor_label::PageContext {
+                url: page.url,
+                fetched: page.fetched,
+            };
+            let md = victor_label::metadata_with(p, &lp.labels, ctx);
             Document {
                 url: page.url.map(str::to_string),
                 title: md.title,
                 author: md.author,
                 date: md.date,
+                date_source: md.date_source.map(victor_label::DateSource::as_str),
                 sitename: md.sitename,
                 canonical: md.canonical,
                 confidence: victor_label::confidence(p, &lp.labels, &lp.probs, &lp.words),
@@ -495,6 +507,7 @@ mod tests {
                 html: PAGE,
                 charset: Some("utf-8"),
                 url: Some("http://example.org/"),
+                fetched: None,
             })
             .unwrap();
         assert_eq!(doc.text, c.clean(PAGE).unwrap());
@@ -525,6 +538,7 @@ mod tests {
                 html: PAGE,
                 charset: None,
                 url: None,
+                fetched: None,
             };
             c.with_labeled(page, |lp| {
                 let p = &lp.processed.page;

@@ -38,6 +38,12 @@ pub struct JsonlMeta<'a> {
     pub language: Option<&'a str>,
     /// The decoding that chose the labels (`expected-f1`, `threshold 0.7`, `viterbi`).
     pub decoding: &'a str,
+    /// The URL the page was fetched from, when known (a WARC record's target URI): a date in
+    /// its path counts where the page declares no canonical URL.
+    pub url: Option<&'a str>,
+    /// When the page was fetched, ISO 8601 (a WARC record's `WARC-Date`): no later date is
+    /// the page's ([`victor_label::PageContext::fetched`]).
+    pub fetched: Option<&'a str>,
     /// The page's Markdown ([`crate::MarkdownStyle::render`]), written as a `markdown` field
     /// when given (without its last line break).
     pub markdown: Option<&'a str>,
@@ -69,13 +75,18 @@ pub fn write_jsonl(
     debug_check_lengths(page, labels, probs);
     let mut text = String::new();
     render_text(page, labels, false, &mut text);
-    let md = victor_label::metadata(page, labels);
+    let ctx = victor_label::PageContext {
+        url: meta.url,
+        fetched: meta.fetched,
+    };
+    let md = victor_label::metadata_with(page, labels, ctx);
     let obj = JsonPage {
         fields: Fields(meta.fields),
         author: md.author.as_deref(),
         canonical: md.canonical.as_deref(),
         confidence: victor_label::confidence(page, labels, probs, words),
         date: md.date.as_deref(),
+        date_source: md.date_source.map(victor_label::DateSource::as_str),
         sitename: md.sitename.as_deref(),
         blocks: blocks.then_some(JsonBlocks {
             page,
@@ -106,6 +117,8 @@ struct JsonPage<'a> {
     canonical: Option<&'a str>,
     confidence: f64,
     date: Option<&'a str>,
+    /// Where the date came from ([`victor_label::DateSource`]).
+    date_source: Option<&'static str>,
     decoding: &'a str,
     language: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -379,6 +392,8 @@ mod tests {
             source: "a.html",
             language: Some("eng"),
             decoding: "threshold 0.5",
+            url: None,
+            fetched: None,
             markdown: None,
             fields: &[],
         };
@@ -439,6 +454,8 @@ mod tests {
             source: "a.html",
             language: None,
             decoding: "viterbi",
+            url: None,
+            fetched: None,
             markdown: None,
             fields: &fields,
         };

@@ -295,6 +295,8 @@ fn pipeline(labeler: &mut Labeler<'_>, bytes: &[u8]) -> Result<(), TestCaseError
                 source: "fuzz.html",
                 language: lp.processed.table.language,
                 decoding: "threshold 0.5",
+                url: None,
+                fetched: None,
                 markdown: None,
                 fields: &[],
             };

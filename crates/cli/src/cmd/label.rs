@@ -187,6 +187,7 @@ struct Md<'a> {
 fn render(
     job: Job<'_>,
     md: Md<'_>,
+    fetched: Option<&str>,
     source: &str,
     fields: &[(&str, Option<&str>)],
     lp: &LabeledPage<'_>,
@@ -212,6 +213,8 @@ fn render(
                     source,
                     language: lp.processed.table.language,
                     decoding: job.decoding_name,
+                    url: md.url,
+                    fetched,
                     markdown: markdown.as_deref(),
                     fields,
                 },
@@ -345,7 +348,7 @@ fn label_html(
                 emphasis: job.emphasis,
                 url: page.url,
             };
-            render(job, md, source, fields, lp, buf)
+            render(job, md, page.fetched, source, fields, lp, buf)
         })
         .map_err(|e| describe(&e))?
         .map_err(|e| e.to_string())

@@ -3,12 +3,14 @@
 //! `<link>`, `<time>`, JSON-LD, `rel`/`itemprop` marks) and from its labelled blocks (the
 //! `h1` and header blocks the CRF kept, byline blocks, dates written in the text).
 //!
-//! Each field takes the first source that gives a value, in an order chosen on the `dev` pages
-//! of wcxb (`eval/metadata.md`); the title compares its sources, as a reader would find the
-//! headline at the top of the content.
+//! The author and site name take the first source that gives a value, in an order chosen on
+//! the `dev` pages of wcxb (`eval/metadata.md`); the title compares its sources, as a reader
+//! would find the headline at the top of the content; the date is the one most groups of
+//! evidence name (`published`, on the `dev` pages of htmldate's set and wcxb).
 
 mod date;
 mod json_ld;
+mod published;
 mod title;
 
 use memchr::memmem;
@@ -18,6 +20,7 @@ use victor_core::Label;
 use victor_features::{ElementId, Mark, Page, Tag};
 
 use json_ld::LdFacts;
+pub use published::DateSource;
 
 /// A page's metadata (every field `None` when the page does not give it).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -28,6 +31,8 @@ pub struct Metadata {
     pub author: Option<String>,
     /// The publication date, ISO 8601 (`YYYY-MM-DD`, `THH:MM...` when the page gives the time).
     pub date: Option<String>,
+    /// Where the date came from (`None` when there is no date).
+    pub date_source: Option<DateSource>,
     /// The site's name.
     pub sitename: Option<String>,
     /// The canonical URL (`link rel=canonical`, else `og:url`).
@@ -37,8 +42,28 @@ pub struct Metadata {
 /// How many blocks from the start of the content a byline or a written date is looked for.
 const NEAR_TOP: usize = 40;
 
+/// What is known of a page beyond its HTML, for its metadata.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PageContext<'a> {
+    /// The URL the page was fetched from (a WARC record's `WARC-Target-URI`), whose path may
+    /// hold its date when the page declares no canonical URL.
+    pub url: Option<&'a str>,
+    /// When the page was fetched, ISO 8601 (a WARC record's `WARC-Date`): no date after it (a
+    /// day of slack for time zones) is the page's. `None` bounds the date by the present, as
+    /// the system clock reads it. A file's modification time is not used: it says when the
+    /// file was written (a copy, a checkout, an unpacked archive), not when the page was
+    /// fetched, and would refuse true dates.
+    pub fetched: Option<&'a str>,
+}
+
 /// The metadata of a labelled page: `labels` holds one label a block.
 pub fn metadata(page: &Page, labels: &[Label]) -> Metadata {
+    metadata_with(page, labels, PageContext::default())
+}
+
+/// [`metadata`] with what is known of the page beyond its HTML: its URL and when it was
+/// fetched.
+pub fn metadata_with(page: &Page, labels: &[Label], ctx: PageContext<'_>) -> Metadata {
     let head = &page.head;
     let ld = LdFacts::read(&head.json_ld);
     let sitename = head
@@ -53,11 +78,12 @@ pub fn metadata(page: &Page, labels: &[Label]) -> Metadata {
         .filter(|u| u.starts_with("http"));
     let title = title::title(page, labels, &ld, sitename.as_deref(), canonical.as_deref());
     let author = author(page, labels, &ld, sitename.as_deref());
-    let date = pub_date(page, labels, &ld, canonical.as_deref());
+    let date = published::published(page, labels, &ld, canonical.as_deref(), ctx);
     Metadata {
         title,
         author,
-        date,
+        date: date.as_ref().map(|d| d.0.iso()),
+        date_source: date.map(|d| d.1),
         sitename,
         canonical,
     }
@@ -630,101 +656,7 @@ pub(crate) fn clean_author(s: &str) -> Option<String> {
     Some(s.to_string())
 }
 
-// ---------------------------------------------------------------------------------------------
-// Date
-
-/// The publication date, as a reader sees it at the top of the article: the first
-/// `<time datetime>` outside comments and footers, else a date written near the top of the
-/// content (not a copyright line), else an update's date written there ("Updated March 5,
-/// 2024", which pages that show no other date give as theirs); when the page shows none,
-/// JSON-LD `datePublished`, a `<meta>` publication date, an element marked
-/// `itemprop="datePublished"`, a date in the canonical URL; the date of the last change only
-/// when nothing else gives one. (On wcxb's `dev` pages the gold follows the date shown more
-/// often than the declared one: 455 against 450 of 547; the update shown before the declared
-/// publication, 464 against 461.) Dates take the strict sense of an aside (`None`: a wrapper
-/// classed `comments` or `sidebar` still hides its dates), as a wrapper's dates are mostly
-/// its replies' and related items' (469 against 464 of 547).
-fn pub_date(page: &Page, labels: &[Label], ld: &LdFacts, url: Option<&str>) -> Option<String> {
-    let head = &page.head;
-    // The first `<time>` outside asides, its update's date aside when it shows one.
-    let mut time_update = None;
-    let mut time = None;
-    for t in head.times.iter().filter(|t| !aside(page, t.0, None)) {
-        let Some(d) = date::machine(&t.1) else {
-            continue;
-        };
-        if update_time(page, t.0) {
-            time_update = time_update.or(Some(d));
-            continue;
-        }
-        time = Some(d);
-        break;
-    }
-    // The dates written in the text only when no `<time>` gives the publication (the search
-    // costs).
-    let found = time
-        .or_else(|| {
-            let (shown, shown_update) = text_date(page, labels, true);
-            shown.or(time_update).or(shown_update)
-        })
-        .or_else(|| ld.published.as_deref().and_then(date::machine))
-        .or_else(|| head.published.as_deref().and_then(date::machine))
-        .or_else(|| marked_date(page))
-        .or_else(|| url.and_then(date::in_url))
-        .or_else(|| lax_date(page, labels))
-        .or_else(|| announced_date(page))
-        .or_else(|| ld.modified.as_deref().and_then(date::machine))
-        .or_else(|| head.modified.as_deref().and_then(date::machine));
-    found.map(|d| d.iso())
-}
-
-/// The date a page shows where nothing else gives one, asides in the wrapper's sense only: the
-/// first `<time>` outside comments and footers (an update's too), else a date written near the
-/// top of the content in any element. Pages whose byline and date sit in an element classed
-/// `sidebar` or `meta-footer` show their date only there (+12 of wcxb's 547 `dev` dates).
-fn lax_date(page: &Page, labels: &[Label]) -> Option<date::Date> {
-    let main = main_elem(page, labels);
-    page.head
-        .times
-        .iter()
-        .filter(|t| !aside(page, t.0, main))
-        .find_map(|t| date::machine(&t.1))
-        .or_else(|| {
-            let (shown, update) = text_date(page, labels, false);
-            shown.or(update)
-        })
-}
-
-/// Words that announce a publication date ("Published on March 5, 2024", "Posted on the
-/// 15/12/2025"), in the languages of the data.
-const ANNOUNCED: &[&str] = &[
-    "published",
-    "posted",
-    "veröffentlicht",
-    "erschienen",
-    "publié",
-    "publicado",
-    "pubblicato",
-    "gepubliceerd",
-];
-
-/// A date announced as the publication's anywhere on the page outside asides: a short block
-/// that starts with a word of [`ANNOUNCED`] (articles that give their date at the end).
-fn announced_date(page: &Page) -> Option<date::Date> {
-    page.blocks.iter().find_map(|b| {
-        let text = page.block_text(b);
-        if text.len() > 120 {
-            return None;
-        }
-        let rest = ANNOUNCED_OPENERS.after(text)?;
-        if !rest.bytes().any(|c| c.is_ascii_digit()) || aside(page, b.parent, None) {
-            return None;
-        }
-        date::in_text(&rest.to_lowercase())
-    })
-}
-
-/// Words that open a block ([`SIGNED`], [`ANNOUNCED`]) with the first bytes they can start
+/// Words that open a block ([`SIGNED`], [`published::ANNOUNCED`]) with the first bytes they can start
 /// with: these searches run over every block of the page, and most blocks are refused on their
 /// first byte without trying each word.
 struct Openers {
@@ -746,10 +678,17 @@ impl Openers {
         Openers { words, first }
     }
 
+    /// Whether `text` may start with one of the words (its first byte says it may).
+    fn may_open(&self, text: &str) -> bool {
+        text.trim_start()
+            .as_bytes()
+            .first()
+            .is_some_and(|&b| self.first[usize::from(b)])
+    }
+
     /// The rest of `text` after the first of the words it starts with ([`after_word`]).
     fn after<'t>(&self, text: &'t str) -> Option<&'t str> {
-        let b = *text.trim_start().as_bytes().first()?;
-        if !self.first[usize::from(b)] {
+        if !self.may_open(text) {
             return None;
         }
         self.words.iter().find_map(|w| after_word(text, w))
@@ -757,7 +696,6 @@ impl Openers {
 }
 
 static SIGNED_OPENERS: LazyLock<Openers> = LazyLock::new(|| Openers::new(SIGNED));
-static ANNOUNCED_OPENERS: LazyLock<Openers> = LazyLock::new(|| Openers::new(ANNOUNCED));
 
 /// The rest of `text` after `word` (lowercase) when the text starts with it, in any case,
 /// and the word ends there (a space, a colon or the end follows); spaces and colons after it
@@ -779,125 +717,6 @@ fn after_word<'t>(text: &'t str, word: &str) -> Option<&'t str> {
     }
     let rest = chars.next().map_or("", |(k, _)| &text[k..]);
     (rest.is_empty() || rest.starts_with([' ', ':'])).then(|| rest.trim_start_matches([' ', ':']))
-}
-
-/// Whether a text ends with an update word ("Updated", "Last updated:", "Updated on"): the
-/// date after it, in the next block, is an update's.
-fn ends_with_update(text: &str) -> bool {
-    let t = text.trim_end_matches([':', ' ', '\u{a0}']);
-    if t.len() > 40 {
-        return false;
-    }
-    let t = t.to_lowercase();
-    let t = t
-        .strip_suffix(" on")
-        .or_else(|| t.strip_suffix(" am"))
-        .unwrap_or(&t);
-    UPDATED.iter().any(|w| t.ends_with(w))
-}
-
-/// Whether a `<time>` element gives an update's date: its class says so (`updated`,
-/// `modified`, not with `published`: WordPress marks an unchanged post `published updated`),
-/// or its text or the text just before it does ("Updated <time>", "Last updated: <time>").
-fn update_time(page: &Page, elem: ElementId) -> bool {
-    let class = page.class_of(page.element(elem));
-    if (class.contains("updated") || class.contains("modified")) && !class.contains("publish") {
-        return true;
-    }
-    // The time's first block: blocks before it sit in elements opened before it.
-    let Some(k) = page.blocks.iter().position(|b| b.parent >= elem) else {
-        return false;
-    };
-    let before = k
-        .checked_sub(1)
-        .and_then(|i| page.blocks.get(i))
-        .is_some_and(|b| ends_with_update(page.block_text(b)));
-    let own = page.blocks.get(k).is_some_and(|b| {
-        let t = page.block_text(b).to_lowercase();
-        (b.parent == elem || page.ancestors(b.parent).any(|(a, _)| a == elem))
-            && UPDATED.iter().any(|w| t.starts_with(w))
-    });
-    before || own
-}
-
-/// A date in the text of an element marked `itemprop="datePublished"`.
-fn marked_date(page: &Page) -> Option<date::Date> {
-    page.head
-        .marked
-        .iter()
-        .filter(|m| m.1 == Mark::Published)
-        .find_map(|&(e, _)| date::in_text(&element_text(page, e, 12)))
-}
-
-/// Words after which a date is not the publication date: a copyright line.
-const COPYRIGHT: &[&str] = &["©", "copyright"];
-
-/// Searchers for [`COPYRIGHT`] and [`UPDATED`], built once.
-static COPYRIGHT_WORDS: Finders = LazyLock::new(|| finders(COPYRIGHT));
-static UPDATED_WORDS: Finders = LazyLock::new(|| finders(UPDATED));
-
-/// Words after which a date is the last change's: an update.
-const UPDATED: &[&str] = &[
-    "updated",
-    "aktualisiert",
-    "mis à jour",
-    "actualizado",
-    "aggiornato",
-    "modified",
-    "geändert",
-    "bijgewerkt",
-    "last edited",
-    "edited",
-];
-
-/// The dates written in short blocks near the top of the content (a byline or dateline), not
-/// in comments or footers when `strict`: the first publication date (a date before any copyright sign or
-/// update word), and the first update's date ("Updated March 5, 2024"), which pages that show
-/// no other date give as theirs.
-fn text_date(
-    page: &Page,
-    labels: &[Label],
-    strict: bool,
-) -> (Option<date::Date>, Option<date::Date>) {
-    let mut updated = None;
-    let mut after_update = false;
-    for i in near_top(page, labels) {
-        let b = &page.blocks[i];
-        let text = page.block_text(b);
-        // "Updated" alone, the date in the next block ("Updated <time>...</time>").
-        let follows_update = std::mem::replace(&mut after_update, ends_with_update(text));
-        // Every date this looks for has a digit.
-        if !text.bytes().any(|c| c.is_ascii_digit()) || text.split_whitespace().count() > 25 {
-            continue;
-        }
-        // Only the text before a copyright sign or an update is a publication date.
-        let lower = text.to_lowercase();
-        let first = |words: &[memmem::Finder<'static>]| {
-            words
-                .iter()
-                .filter_map(|w| w.find(lower.as_bytes()).map(|k| (k, k + w.needle().len())))
-                .min()
-        };
-        let copyright = first(&COPYRIGHT_WORDS).map_or(lower.len(), |c| c.0);
-        let update = first(&UPDATED_WORDS).filter(|u| u.0 < copyright);
-        let update = if follows_update { Some((0, 0)) } else { update };
-        let cut = update.map_or(copyright, |u| u.0);
-        let published = lower.get(..cut).and_then(date::in_text);
-        if published.is_none() && (updated.is_some() || update.is_none()) {
-            // Nothing to take from this block (the walk up its ancestors is spared).
-            continue;
-        }
-        if strict && aside(page, b.parent, None) {
-            continue;
-        }
-        if published.is_some() {
-            return (published, updated);
-        }
-        updated = update
-            .and_then(|u| lower.get(u.1..copyright))
-            .and_then(date::in_text);
-    }
-    (None, updated)
 }
 
 #[cfg(test)]

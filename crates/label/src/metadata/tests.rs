@@ -226,11 +226,14 @@ fn an_update_shown_gives_way_to_a_publication_and_stands_when_alone() {
         Some("2017-04-03"),
         "class updated, not published"
     );
-    // An update written alone is the page's date, before a declared publication.
+    // A declared publication outranks an update shown (issue 62: the original publication).
     let m = meta(
         r#"<head><meta property="article:published_time" content="2015-04-06"></head>
         <body><p>Updated September 28, 2025</p><p>Text.</p></body>"#,
     );
+    assert_eq!(m.date.as_deref(), Some("2015-04-06"));
+    // An update written alone is the page's date when nothing else gives one.
+    let m = meta("<body><p>Updated September 28, 2025</p><p>Text.</p></body>");
     assert_eq!(m.date.as_deref(), Some("2025-09-28"));
     let m = meta("<body><p>Last updated:</p><p>January 12, 2026</p><p>Text.</p></body>");
     assert_eq!(
@@ -336,11 +339,12 @@ fn a_date_announced_at_the_end_of_the_article() {
         ));
         assert_eq!(m.date.as_deref(), Some(want), "{line}");
     }
+    // A date with no announcing word before it is only a last resort: the announced one wins.
     let m = meta(&format!(
-        "<body><h1>T</h1>{}<p>Reposted from 15/12/2025</p></body>",
+        "<body><h1>T</h1>{}<p>Reposted from 15/12/2025</p><p>Posted on 3 March 2024</p></body>",
         filler(60)
     ));
-    assert_eq!(m.date, None, "no announcing word at the start");
+    assert_eq!(m.date.as_deref(), Some("2024-03-03"));
 }
 
 #[test]
@@ -469,10 +473,10 @@ fn opening_words_match_in_any_case_and_other_first_letters_are_refused() {
     assert_eq!(SIGNED_OPENERS.after("Written byline"), None);
     assert_eq!(SIGNED_OPENERS.after("Kitchen tips"), None);
     assert_eq!(
-        ANNOUNCED_OPENERS.after("Posted on 5 March 2024"),
+        published::ANNOUNCED_OPENERS.after("Posted on 5 March 2024"),
         Some("on 5 March 2024")
     );
-    assert_eq!(ANNOUNCED_OPENERS.after(""), None);
+    assert_eq!(published::ANNOUNCED_OPENERS.after(""), None);
 }
 
 #[test]
@@ -485,4 +489,198 @@ fn the_headline_comes_from_any_of_several_h1s_nested_or_not() {
          <p>Text.</p></main></body></html>",
     );
     assert_eq!(m.title.as_deref(), Some("Storm hits the coast now"));
+}
+
+/// The date and its source of a page whose blocks are all kept, with what is known of it.
+fn dated(html: &str, ctx: PageContext<'_>) -> (Option<String>, Option<&'static str>) {
+    let page = victor_features::segment(html).expect("segments");
+    let labels = vec![Label::Text; page.blocks.len()];
+    let m = metadata_with(&page, &labels, ctx);
+    (m.date, m.date_source.map(DateSource::as_str))
+}
+
+/// [`dated`] without a URL or a fetch date.
+fn dated_alone(html: &str) -> (Option<String>, Option<&'static str>) {
+    dated(html, PageContext::default())
+}
+
+fn some(d: &str, s: &'static str) -> (Option<String>, Option<&'static str>) {
+    (Some(d.to_string()), Some(s))
+}
+
+#[test]
+fn every_date_source_is_named() {
+    let body = "<body><h1>Storm hits the coast</h1><p>Text of the story.</p></body>";
+    assert_eq!(
+        dated_alone(&format!("<head>{LD}</head>{body}")),
+        some("2024-03-05T10:00:00+01:00", "json-ld")
+    );
+    assert_eq!(
+        dated_alone(&format!(
+            r#"<head><meta property="article:published_time" content="2023-11-02"></head>{body}"#
+        )),
+        some("2023-11-02", "meta")
+    );
+    assert_eq!(
+        dated_alone(&format!(
+            r#"<head><meta name="DC.date.issued" content="2023-11-02"></head>{body}"#
+        )),
+        some("2023-11-02", "meta"),
+        "Dublin Core"
+    );
+    assert_eq!(
+        dated_alone(&format!(
+            r#"<body><h1>T</h1>{}<span itemprop="datePublished">March 5, 2024</span></body>"#,
+            filler(60)
+        )),
+        some("2024-03-05", "meta"),
+        "microdata"
+    );
+    assert_eq!(
+        dated_alone(
+            r#"<body><h1>T</h1><time datetime="2022-06-01T09:00">June 1</time><p>Text.</p></body>"#
+        ),
+        some("2022-06-01T09:00", "time")
+    );
+    assert_eq!(
+        dated_alone(&format!(
+            r#"<head><link rel="canonical" href="https://x.org/2021/08/04/slug/"></head>{body}"#
+        )),
+        some("2021-08-04", "url"),
+        "the canonical URL"
+    );
+    let ctx = PageContext {
+        url: Some("https://x.org/news/2021-08-04-storm"),
+        fetched: None,
+    };
+    assert_eq!(
+        dated(body, ctx),
+        some("2021-08-04", "url"),
+        "the URL it was fetched from"
+    );
+    assert_eq!(
+        dated_alone("<body><h1>T</h1><p>By Ann Lee, 5. März 2024</p><p>Text.</p></body>"),
+        some("2024-03-05", "text")
+    );
+    assert_eq!(
+        dated_alone(
+            r#"<head><meta property="article:modified_time" content="2024-01-09"></head><body><p>x</p></body>"#
+        ),
+        some("2024-01-09", "meta"),
+        "the last change, when nothing else"
+    );
+    assert_eq!(
+        dated_alone(
+            r#"<head><script type="application/ld+json">{"@type": "Article", "headline": "H",
+            "dateModified": "2024-01-09"}</script></head><body><p>x</p></body>"#
+        ),
+        some("2024-01-09", "json-ld")
+    );
+    assert_eq!(dated_alone("<body><p>No date.</p></body>"), (None, None));
+}
+
+#[test]
+fn the_date_most_groups_of_evidence_name_wins() {
+    // A teaser's `<time>`, the page's first, against the declared date and the headline's
+    // byline: one group to three.
+    let m = dated_alone(&format!(
+        r#"<head><meta property="article:published_time" content="2023-10-31T08:47:16+00:00">
+        <script type="application/ld+json">{{"@type": "BlogPosting", "headline": "Q",
+        "datePublished": "2023-10-31T08:47:16+00:00"}}</script></head>
+        <body><h1>Three questions</h1><p>31. Oktober 2023</p>{}
+        <div class="teaser"><time datetime="2019-10-21">21.10.2019</time></div></body>"#,
+        filler(12)
+    ));
+    assert_eq!(m.0.as_deref().map(|d| &d[..10]), Some("2023-10-31"));
+    // The JSON-LD and the `<meta>` a CMS writes together are one group: against the URL and
+    // the headline's date they lose.
+    let m = dated_alone(
+        r#"<head><link rel="canonical" href="https://x.org/2017/7/12/montauk">
+        <meta property="article:published_time" content="2019-06-17">
+        <script type="application/ld+json">{"@type": "BlogPosting", "headline": "M",
+        "datePublished": "2019-06-17"}</script></head>
+        <body><h1>Montauk</h1><p>July 12, 2017</p><p>Text of the post.</p></body>"#,
+    );
+    assert_eq!(m, some("2017-07-12", "url"));
+    // One group each: the address is likelier than the declaration.
+    let m = dated_alone(
+        r#"<head><link rel="canonical" href="https://x.org/2020/08/23/a">
+        <meta property="article:published_time" content="2020-08-29"></head>
+        <body><p>Text.</p></body>"#,
+    );
+    assert_eq!(m, some("2020-08-23", "url"));
+    // An id after a year and a month is no day.
+    let m = dated_alone(
+        r#"<head><link rel="canonical" href="https://x.org/2020/08/23646/">
+        <meta property="article:published_time" content="2020-08-29"></head>
+        <body><p>Text.</p></body>"#,
+    );
+    assert_eq!(m, some("2020-08-29", "meta"));
+}
+
+#[test]
+fn publication_beats_modification_and_an_update_shown() {
+    let m = dated_alone(
+        r#"<head><script type="application/ld+json">{"@type": "NewsArticle", "headline": "H",
+        "datePublished": "2019-10-15T16:59:59Z", "dateModified": "2020-03-12T14:42:17Z"}</script>
+        <meta property="article:modified_time" content="2020-03-12"></head>
+        <body><h1>H</h1><p>Updated Mar 12, 2020</p><p>Text.</p></body>"#,
+    );
+    assert_eq!(m, some("2019-10-15T16:59:59Z", "json-ld"));
+}
+
+#[test]
+fn no_date_after_the_fetch_or_before_the_web_is_taken() {
+    let page = r#"<head><meta property="article:published_time" content="2019-12-30"></head>
+        <body><h1>T</h1><time datetime="2020-05-05">May 5, 2020</time><p>Text.</p></body>"#;
+    let fetched = PageContext {
+        url: None,
+        fetched: Some("2020-01-02T10:00:00Z"),
+    };
+    assert_eq!(dated(page, fetched), some("2019-12-30", "meta"));
+    // A day of slack for time zones ahead of the crawler's.
+    let fetched = PageContext {
+        url: None,
+        fetched: Some("2020-05-04T23:00:00Z"),
+    };
+    assert_eq!(dated(page, fetched).0.as_deref(), Some("2020-05-05"));
+    // Without a fetch date, the present bounds it.
+    let far = "<body><h1>T</h1><p>Published March 5, 2099</p><p>Text.</p></body>";
+    assert_eq!(dated_alone(far), (None, None));
+    let old = "<body><h1>T</h1><p>Published March 5, 1991</p><p>Text.</p></body>";
+    assert_eq!(dated_alone(old), (None, None), "before the web");
+}
+
+#[test]
+fn a_quoted_post_and_its_date_are_not_the_pages() {
+    let m = dated_alone(
+        r#"<head><meta property="article:published_time" content="2023-11-06"></head>
+        <body><h1>Instagram tests a video feature</h1><blockquote class="twitter-tweet"><p>New!</p>
+        <p><a href="https://twitter.com/x/status/1">November 3, 2023</a></p></blockquote>
+        <p>Text of the article.</p></body>"#,
+    );
+    assert_eq!(m, some("2023-11-06", "meta"));
+}
+
+#[test]
+fn a_date_both_ways_readable_takes_the_reading_other_sources_confirm() {
+    // `11/01/2021` reads 11 January day first, 1 November month first; the declaration says
+    // which.
+    let m = dated_alone(
+        r#"<head><meta property="article:published_time" content="2021-11-01T04:00:14Z"></head>
+        <body><h1>The e-scooter tested</h1><p>11/01/2021</p><p>Text.</p></body>"#,
+    );
+    assert_eq!(m.0.as_deref().map(|d| &d[..10]), Some("2021-11-01"));
+    // Alone, day first.
+    let m = dated_alone("<body><h1>T</h1><p>11/01/2021</p><p>Text.</p></body>");
+    assert_eq!(m, some("2021-01-11", "text"));
+}
+
+#[test]
+fn a_date_anywhere_on_the_page_when_nothing_else_gives_one() {
+    let m = dated_alone(&format!(
+        "<body><h1>T</h1>{}<div class=\"sidebar\"><p>26/10/2018</p></div></body>",
+        filler(80)
+    ));
+    assert_eq!(m, some("2018-10-26", "text"));
 }

@@ -19,6 +19,7 @@ class Document(TypedDict):
     title: str | None
     author: str | None
     date: str | None
+    date_source: Literal["json-ld", "meta", "time", "url", "text"] | None
     sitename: str | None
     canonical: str | None
     confidence: float
@@ -69,9 +70,17 @@ class Cleaner:
         code, quotes); its words are `clean`'s. `charset` and `url` as for `clean`; links=True
         writes links as [text](url), resolved against the page's <base href> and `url`;
         emphasis=True writes *em* and **strong**."""
-    def label(self, html: str | bytes, *, charset: str | None = None, url: str | None = None) -> Document:
+    def label(
+        self,
+        html: str | bytes,
+        *,
+        charset: str | None = None,
+        url: str | None = None,
+        fetched: str | None = None,
+    ) -> Document:
         """URL, title, language, text and every block with its label and probabilities;
-        `charset` and `url` as for `clean`."""
+        `charset` and `url` as for `clean`; `fetched`, when the page was fetched (ISO 8601, a
+        WARC-Date): no later date is taken as its publication date."""
     def clean_many(
         self,
         pages: Iterable[str | bytes],

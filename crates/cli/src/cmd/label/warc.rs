@@ -93,6 +93,7 @@ fn label_record(
         html: &body,
         charset: page.charset,
         url: uri,
+        fetched: rec.header("WARC-Date"),
     };
     // Their capitalised names sort before the page's lower-case keys, keeping the keys in order.
     let fields = ["WARC-Date", "WARC-Record-ID", "WARC-Target-URI"].map(|k| (k, rec.header(k)));
