@@ -9,7 +9,7 @@ use anyhow::Context;
 use clap::ValueEnum;
 use victor_annotator::{Options, Order, PageSource, Server};
 
-use crate::util::{inputs, model};
+use crate::util::{inputs, model, output};
 
 /// In which order pages are offered.
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -60,6 +60,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     if matches!(order, Order::Uncertain) && args.model.is_none() {
         anyhow::bail!("--order uncertain needs --model");
     }
+    output::refuse_stdout_as_folder(&args.out, "--out")?;
     let pages = collect(
         &args.pages,
         args.files_from.as_deref(),

@@ -165,6 +165,8 @@ fn block_rows(prefix: &str, per_fold: &[BlockCounts], text_f1: &[f64], rows: &mu
 
 /// Runs the subcommand.
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
+    // --csv checked before any work (the table goes to standard error when it is `-`).
+    output::report_for(&[(args.csv.as_deref(), "--csv")])?;
     let l = args.train.load(&args.annotations)?;
     let setup = l.setup();
     let pages = l.corpus.pages();
@@ -201,6 +203,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         (CurveOrderArg::Random, None) => {}
     }
     if let Some(keep) = &args.keep_models {
+        output::refuse_stdout_as_folder(keep, "--keep-models")?;
         // Every folder a fold's bundle will take, checked before any training.
         let mut shares = args.learning_curve.clone();
         shares.sort_by(f64::total_cmp);
@@ -241,6 +244,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     if !args.learning_curve.is_empty() {
         return learning_curve(&args, pages, setup, &l.opts, cv, &title);
     }
+    let mut out = output::report_for(&[(args.csv.as_deref(), "--csv")])?;
     let started = std::time::Instant::now();
     let bar = progress::bar(folds as u64, "folds", args.quiet);
     let results = run_folds(pages, setup, &l.opts, &cv, &bar, Some(args.folds_by))?;
@@ -289,7 +293,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         });
     }
     writeln!(
-        std::io::stdout(),
+        out,
         "{:<64} {:>8} {:>8}",
         format!("{title} ({} pages)", pages.len()),
         "mean %",
@@ -297,23 +301,17 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     )?;
     for r in &rows {
         let (m, sd) = mean_sd(&r.values);
-        writeln!(
-            std::io::stdout(),
-            "{:<64} {:>8.2} {:>8.2}",
-            r.name,
-            100.0 * m,
-            100.0 * sd
-        )?;
+        writeln!(out, "{:<64} {:>8.2} {:>8.2}", r.name, 100.0 * m, 100.0 * sd)?;
     }
     let secs: Vec<f64> = results.iter().map(|r| r.seconds).collect();
     writeln!(
-        std::io::stdout(),
+        out,
         "training time per fold: {:.1} s mean; wall time {:.1} s",
         mean_sd(&secs).0,
         started.elapsed().as_secs_f64()
     )?;
     if let Some(path) = &args.csv {
-        output::write_atomic_with(path, |buf| {
+        output::write_file_with(path, |buf| {
             let mut w = csv::Writer::from_writer(buf);
             let mut header = vec!["measure".to_string(), "mean".into(), "sd".into()];
             header.extend((1..=folds).map(|f| format!("fold{f}")));
@@ -446,6 +444,7 @@ fn learning_curve(
     let mut shares = args.learning_curve.clone();
     shares.sort_by(f64::total_cmp);
     shares.dedup();
+    let mut out = output::report_for(&[(args.csv.as_deref(), "--csv")])?;
     let started = std::time::Instant::now();
     let bar = progress::bar((cv.folds * shares.len()) as u64, "folds", args.quiet);
     let mut points = Vec::with_capacity(shares.len());
@@ -499,12 +498,12 @@ fn learning_curve(
         })
         .collect();
     writeln!(
-        std::io::stdout(),
+        out,
         "{title} ({} pages; text-level macro F1 % of the held-out pages, expected-F1 with the settings best on them)",
         pages.len()
     )?;
     writeln!(
-        std::io::stdout(),
+        out,
         "{:>6} {:>12} {:>12} {:>8} {:>8} {:>14} {:>12} {:>16}",
         "share",
         "train pages",
@@ -520,7 +519,7 @@ fn learning_curve(
             format!("{:+.2} [{:.2}]", 100.0 * c.mean, 100.0 * c.se)
         });
         writeln!(
-            std::io::stdout(),
+            out,
             "{:>6} {:>12.1} {:>12.0} {:>8.2} {:>8.2} {:>14} {:>12.2} {:>16}",
             p.share,
             p.train_pages,
@@ -540,19 +539,15 @@ fn learning_curve(
     let runs: Vec<&[f64]> = points.iter().map(|p| p.per_page.as_slice()).collect();
     if let Some(g) = gain_per_doubling(&sizes, &runs) {
         writeln!(
-            std::io::stdout(),
+            out,
             "expected-F1 gains {:+.2} [{:.2}] points per doubling of the training pages (least squares over the shares, page by page)",
             100.0 * g.mean,
             100.0 * g.se
         )?;
     }
-    writeln!(
-        std::io::stdout(),
-        "wall time {:.1} s",
-        started.elapsed().as_secs_f64()
-    )?;
+    writeln!(out, "wall time {:.1} s", started.elapsed().as_secs_f64())?;
     if let Some(path) = &args.csv {
-        output::write_atomic_with(path, |buf| {
+        output::write_file_with(path, |buf| {
             let mut w = csv::Writer::from_writer(buf);
             w.write_record([
                 "share",

@@ -534,7 +534,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                     name.push(args.format.extension());
                     dir.join(name)
                 });
-                output::write_atomic_in_existing(&target, &file)
+                output::write_file_in_existing(&target, &file)
                     .map_err(|e| crate::util::errors::message(&e))?;
             }
             None => {

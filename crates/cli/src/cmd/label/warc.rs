@@ -178,15 +178,12 @@ pub(super) fn run(args: &Args, cleaner: &Cleaner, job: Job<'_>) -> anyhow::Resul
         let mut counts = Counts::default();
         let r = match out_paths.get(i) {
             Some(path) => {
-                // Written whole into a temporary file beside it, then renamed over `path`: an
-                // interrupted or failed file leaves nothing, neither half an output nor the
-                // temporary file.
-                let dir = match path.parent() {
-                    Some(d) if !d.as_os_str().is_empty() => d,
-                    _ => Path::new("."),
-                };
-                let mut tmp = output::temp_file_in(dir)?;
-                let mut w = BufWriter::new(&mut tmp);
+                // Written by the one writer rule (util::output): a regular file whole into a
+                // temporary file beside it, then renamed over `path`, so an interrupted or
+                // failed file leaves nothing, neither half an output nor the temporary file; a
+                // FIFO or a device as a stream.
+                let mut file = output::create(path)?;
+                let mut w = BufWriter::new(&mut file);
                 let state = StdoutState::default();
                 let r = one_file(reader, &name, work, &mut w, &state, &mut counts);
                 let r = r.and_then(|()| {
@@ -195,13 +192,9 @@ pub(super) fn run(args: &Args, cleaner: &Cleaner, job: Job<'_>) -> anyhow::Resul
                 });
                 drop(w);
                 match r {
-                    Ok(()) if !interrupt::requested() => tmp
-                        .persist(path)
-                        .map(drop)
-                        .map_err(|e| e.error)
-                        .with_context(|| {
-                            format!("cannot move the output into place at {}", path.display())
-                        }),
+                    Ok(()) if !interrupt::requested() => file
+                        .commit()
+                        .with_context(|| format!("cannot write {}", path.display())),
                     other => other,
                 }
             }
