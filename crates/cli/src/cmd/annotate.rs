@@ -164,6 +164,13 @@ fn collect(
         if walk.pages.iter().any(|i| inputs::is_stdin(&i.path)) {
             anyhow::bail!("the annotation tool cannot read a page from standard input");
         }
+        // The tool reads a page each time it shows it: a stream would be gone after the first.
+        if let Some(i) = walk.pages.iter().find(|i| inputs::is_stream(&i.path)) {
+            anyhow::bail!(
+                "the annotation tool reads its pages more than once, and {} is a stream (a FIFO or a device): save the page to a file first",
+                i.path.display()
+            );
+        }
         found.extend(walk.pages.into_iter().map(|i| i.path));
     }
     if found.is_empty() && listed.is_empty() {

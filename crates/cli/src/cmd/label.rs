@@ -356,6 +356,9 @@ fn label_page(
     buf: &mut Vec<u8>,
 ) -> Result<(), String> {
     let bytes = inputs::read_page(path).map_err(|e| format!("cannot read: {e}"))?;
+    if let Some(reason) = inputs::empty_input(path, &bytes) {
+        return Err(reason);
+    }
     let source = path.display().to_string();
     let page = RawPage {
         html: &bytes,
