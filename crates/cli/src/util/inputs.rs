@@ -346,7 +346,7 @@ pub(crate) enum Skip {
     NotRegular,
     /// A symbolic link whose target does not exist.
     DanglingLink,
-    /// A symbolic link that leads back to a folder it is in.
+    /// A symbolic link that leads back to a folder it is in, to itself, or into a loop of links.
     LinkLoop,
     /// A file or folder that cannot be read (permissions, vanished during the walk).
     Unreadable,
@@ -475,8 +475,15 @@ fn skip_of(e: &walkdir::Error) -> Skip {
     }
     if let Some(path) = e.path()
         && std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
-        && std::fs::metadata(path).is_err()
+        && let Err(followed) = std::fs::metadata(path)
     {
+        // A link to itself, or links leading to each other, fail with ELOOP: not dangling.
+        #[cfg(unix)]
+        if followed.raw_os_error() == Some(libc::ELOOP) {
+            return Skip::LinkLoop;
+        }
+        #[cfg(not(unix))]
+        let _ = followed;
         return Skip::DanglingLink;
     }
     Skip::Unreadable
