@@ -173,6 +173,14 @@ pub fn decode_with_charset<'a>(
     Ok(decode_as(enc, bytes, source))
 }
 
+/// Whether `label` names a charset (`utf-8`, `latin1`, `Shift_JIS`: the WHATWG labels, any
+/// case, white space around them ignored), as [`decode_with_charset`] reads them; it ignores a
+/// label that does not, as a browser ignores a header's, so a caller that takes a charset from a
+/// user checks it here first.
+pub fn known_charset(label: &str) -> bool {
+    Encoding::for_label(label.trim().as_bytes()).is_some()
+}
+
 /// `bytes` decoded as `enc` (no byte-order mark left in them), with where `enc` came from.
 fn decode_as<'a>(enc: &'static Encoding, bytes: &'a [u8], source: EncodingSource) -> Decoded<'a> {
     let (text, had_errors) = enc.decode_without_bom_handling(bytes);
