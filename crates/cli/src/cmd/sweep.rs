@@ -343,6 +343,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                 Axes::Zoom
             },
             label_step: if args.step >= 0.1 { args.step } else { 0.1 },
+            recommended: model.recommended_threshold().map(Threshold::get),
             ..PlotOptions::default()
         };
         let svg = render_svg(&curves, &options).context("cannot draw the plot")?;
