@@ -9,9 +9,11 @@ use std::path::PathBuf;
 
 /// A tag of the kinds that leaked, as text: `<div`, `<p>`, `<img `, `</div>`, `<i></i>`.
 fn has_tag(text: &str) -> bool {
-    ["<div", "</div>", "<p>", "</p>", "<img ", "<i></i>", "<em>", "<br>"]
-        .iter()
-        .any(|t| text.contains(t))
+    [
+        "<div", "</div>", "<p>", "</p>", "<img ", "<i></i>", "<em>", "<br>",
+    ]
+    .iter()
+    .any(|t| text.contains(t))
 }
 
 #[test]

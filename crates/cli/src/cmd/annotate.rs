@@ -60,7 +60,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     if matches!(order, Order::Uncertain) && args.model.is_none() {
         anyhow::bail!("--order uncertain needs --model");
     }
-    output::refuse_stdout_as_folder(&args.out, "--out")?;
+    output::check_folder(&args.out, "--out")?;
     let pages = collect(
         &args.pages,
         args.files_from.as_deref(),

@@ -203,7 +203,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         (CurveOrderArg::Random, None) => {}
     }
     if let Some(keep) = &args.keep_models {
-        output::refuse_stdout_as_folder(keep, "--keep-models")?;
+        output::check_folder(keep, "--keep-models")?;
         // Every folder a fold's bundle will take, checked before any training.
         let mut shares = args.learning_curve.clone();
         shares.sort_by(f64::total_cmp);

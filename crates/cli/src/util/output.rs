@@ -14,15 +14,8 @@ use victor_features::file::{self, Destination};
 /// once, up front, why it cannot be: it is `-` (standard output is no folder), a file, a FIFO or
 /// a device, or it cannot be created or written into. `what` names the option (`--out`).
 pub(crate) fn prepare_dir(dir: &Path, what: &str) -> anyhow::Result<()> {
-    refuse_stdout_as_folder(dir, what)?;
+    check_folder(dir, what)?;
     match std::fs::metadata(dir) {
-        Ok(m) if !m.is_dir() => {
-            anyhow::bail!(
-                "{what} {} is {}, not a folder",
-                dir.display(),
-                file::kind_of(m.file_type())
-            )
-        }
         Ok(_) => {}
         Err(_) => {
             if let Some(file) = dir.ancestors().skip(1).find(|a| a.is_file()) {
@@ -51,9 +44,25 @@ pub(crate) fn prepare_dir(dir: &Path, what: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Says up front whether `dir` can be an output folder: `-` is refused
+/// ([`refuse_stdout_as_folder`]), and so is anything that exists and is no folder (a file, a
+/// FIFO, a device: the message says which). A folder, or nothing yet, passes.
+pub(crate) fn check_folder(dir: &Path, what: &str) -> anyhow::Result<()> {
+    refuse_stdout_as_folder(dir, what)?;
+    match std::fs::metadata(dir) {
+        Ok(m) if m.is_file() => anyhow::bail!("{what} {} is a file, not a folder", dir.display()),
+        Ok(m) if !m.is_dir() => anyhow::bail!(
+            "{what} {} is {}, not a folder",
+            dir.display(),
+            file::kind_of(m.file_type())
+        ),
+        _ => Ok(()),
+    }
+}
+
 /// Refuses `-` where a folder is named (`--out -`): `-` stands for standard output, which holds
 /// no files; without this a folder named `-` would be made.
-pub(crate) fn refuse_stdout_as_folder(dir: &Path, what: &str) -> anyhow::Result<()> {
+fn refuse_stdout_as_folder(dir: &Path, what: &str) -> anyhow::Result<()> {
     if dir == Path::new(file::STDOUT) {
         anyhow::bail!(
             "{what} -: `-` stands for standard output, and {what} names a folder (a folder named - is ./-)"
