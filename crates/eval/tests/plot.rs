@@ -162,7 +162,11 @@ fn svg_holds_curves_labels_and_legend() {
         "{texts:?}"
     );
     // No threshold is recommended: no black ring.
-    assert!(!elements.iter().any(|e| e.0 == "circle" && attr(&e.1, "r") == Some("9")));
+    assert!(
+        !elements
+            .iter()
+            .any(|e| e.0 == "circle" && attr(&e.1, "r") == Some("9"))
+    );
 }
 
 #[test]
@@ -255,20 +259,31 @@ fn crowded(name: &str, shift: f64) -> Curve {
     curve(name, &points)
 }
 
+/// A label's text and its box: left, top, right, bottom.
+type LabelBox = (String, [f64; 4]);
+
 /// The threshold labels of a plot (texts in a curve's colour) as boxes, with a font's width of
 /// 0.6 em a character (the estimate the plot places them by), and the drawing's size.
-fn label_boxes(svg: &str) -> (Vec<(String, [f64; 4])>, (f64, f64)) {
+fn label_boxes(svg: &str) -> (Vec<LabelBox>, (f64, f64)) {
     let elements = parse(svg);
     let root = &elements[0].1;
     let size = (
         attr(root, "width").expect("width").parse().expect("number"),
-        attr(root, "height").expect("height").parse().expect("number"),
+        attr(root, "height")
+            .expect("height")
+            .parse()
+            .expect("number"),
     );
     let boxes = elements
         .iter()
         .filter(|e| e.0 == "text" && matches!(attr(&e.1, "fill"), Some("#1F77B4" | "#D62728")))
         .map(|e| {
-            let num = |k| attr(&e.1, k).expect("attribute").parse::<f64>().expect("number");
+            let num = |k| {
+                attr(&e.1, k)
+                    .expect("attribute")
+                    .parse::<f64>()
+                    .expect("number")
+            };
             let (x, y, font) = (num("x"), num("y"), num("font-size"));
             let w = e.2.chars().count() as f64 * 0.6 * font;
             (e.2.clone(), [x, y, x + w, y + font])
@@ -289,7 +304,10 @@ fn crowded_labels_neither_overlap_nor_leave_the_frame_and_the_recommended_is_mar
     assert!(boxes.len() >= 6, "some labels placed: {boxes:?}");
     for (i, (a, ra)) in boxes.iter().enumerate() {
         // Inside the frame: the plot's right margin is 20 pixels.
-        assert!(ra[0] >= 0.0 && ra[2] <= width - 20.0, "{a} cut at the edge: {ra:?}");
+        assert!(
+            ra[0] >= 0.0 && ra[2] <= width - 20.0,
+            "{a} cut at the edge: {ra:?}"
+        );
         for (b, rb) in &boxes[i + 1..] {
             let apart = ra[2] <= rb[0] || rb[2] <= ra[0] || ra[3] <= rb[1] || rb[3] <= ra[1];
             assert!(apart, "{a} {ra:?} overlaps {b} {rb:?}");
