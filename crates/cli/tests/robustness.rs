@@ -848,6 +848,24 @@ fn cv_counts_folds_from_one() {
     );
     assert!(!err.contains("fold 0"), "{err}");
     assert!(keep.join("fold-1").is_dir() && keep.join("fold-2").is_dir());
+    // Issue 60: the table's rows line up, the last (expected-F1 with its settings, the longest
+    // name) too.
+    let out = String::from_utf8_lossy(&o.stdout);
+    let table: Vec<&str> = out
+        .lines()
+        .take_while(|l| !l.starts_with("training time"))
+        .collect();
+    assert!(table.len() > 20, "{out}");
+    assert!(
+        table
+            .last()
+            .is_some_and(|l| l.starts_with("expected-F1 (scale")),
+        "{out}"
+    );
+    let width = table[0].chars().count();
+    for line in &table {
+        assert_eq!(line.chars().count(), width, "misaligned: {line:?}\n{out}");
+    }
     let header = std::fs::read_to_string(&csv).expect("csv");
     assert!(
         header

@@ -203,7 +203,7 @@ pub enum BundleError {
     },
     /// `victor.json` does not parse, or holds a value out of its type's range (a threshold
     /// outside [0, 1]).
-    #[error("{path}: not a victor bundle description: {source}")]
+    #[error("{path}: not a victor bundle description: {}", readable(&source.to_string()))]
     Meta {
         /// The file.
         path: PathBuf,
@@ -229,7 +229,7 @@ pub enum BundleError {
         source: ModelError,
     },
     /// The configuration, template or labels do not fit.
-    #[error("model bundle is inconsistent: {0}")]
+    #[error("model bundle is inconsistent: {}", readable(.0))]
     Inconsistent(String),
     /// `victor.json` parses but holds a value serde does not check (a label other than
     /// header, text and other, or one listed twice).
@@ -242,6 +242,44 @@ pub enum BundleError {
     },
 }
 
+/// Longest piece of a bundle's own text a message quotes, in characters.
+const EXCERPT_CHARS: usize = 40;
+
+/// Longest message made from a bundle's content (a parser's, quoting it), in characters.
+const MESSAGE_CHARS: usize = 240;
+
+/// A value read from a bundle, quoted for a message: control characters escaped, cut after
+/// [`EXCERPT_CHARS`] characters with how long it is (`"\u{14}mHh..."... (580 characters)`), so
+/// that a corrupt bundle's message stays readable instead of dumping its bytes.
+pub(crate) fn excerpt(value: &str) -> String {
+    let n = value.chars().count();
+    let head: String = value.chars().take(EXCERPT_CHARS).collect();
+    if n <= EXCERPT_CHARS {
+        format!("{head:?}")
+    } else {
+        format!("{head:?}... ({n} characters)")
+    }
+}
+
+/// A message that quotes a bundle's content (a parser's error, a template's line), readable:
+/// control characters escaped, cut after [`MESSAGE_CHARS`] characters with how much was left
+/// out.
+fn readable(message: &str) -> String {
+    let mut out = String::new();
+    for c in message.chars().take(MESSAGE_CHARS) {
+        if c.is_control() {
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    let n = message.chars().count();
+    if n > MESSAGE_CHARS {
+        out.push_str(&format!("... ({} more characters)", n - MESSAGE_CHARS));
+    }
+    out
+}
+
 /// Checks the values of `victor.json` that serde cannot: the labels are header, text and other
 /// (each at most once). (The recommended threshold is a [`Threshold`], checked as it is read.)
 fn check_meta(meta: &BundleMeta) -> Result<(), String> {
@@ -249,11 +287,12 @@ fn check_meta(meta: &BundleMeta) -> Result<(), String> {
     for l in &meta.labels {
         if l.parse::<Label>().is_err() {
             return Err(format!(
-                "label {l:?} is not one of \"header\", \"text\", \"other\""
+                "label {} is not one of \"header\", \"text\", \"other\"",
+                excerpt(l)
             ));
         }
         if seen.contains(&l.as_str()) {
-            return Err(format!("label {l:?} is listed twice"));
+            return Err(format!("label {} is listed twice", excerpt(l)));
         }
         seen.push(l);
     }
@@ -331,13 +370,13 @@ impl Model {
         })?;
         if meta.format != BUNDLE_FORMAT {
             return Err(BundleError::Version {
-                found: meta.format.clone(),
+                found: excerpt(&meta.format),
                 expected: BUNDLE_FORMAT.to_string(),
             });
         }
         if meta.feature_version != FEATURE_VERSION {
             return Err(BundleError::Version {
-                found: meta.feature_version.clone(),
+                found: excerpt(&meta.feature_version),
                 expected: FEATURE_VERSION.to_string(),
             });
         }
