@@ -556,6 +556,45 @@ fn a_bundle_with_values_out_of_range_is_refused_naming_the_file() {
 }
 
 #[test]
+fn a_corrupt_bundle_is_named_with_a_readable_excerpt_not_its_bytes() {
+    // Issue 60: 580 bytes of binary in a field of victor.json were dumped whole.
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let article = common::root().join("models/article");
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(article.join("victor.json")).expect("meta"))
+            .expect("json");
+    let junk: String = (0..580u32)
+        .map(|k| char::from_u32(1 + (k * 7919) % 700).unwrap_or('?'))
+        .collect();
+    let page = a_page();
+    for field in [
+        "format",
+        "feature_version",
+        "template",
+        "labels",
+        "features",
+    ] {
+        let dir = tmp.path().join(field);
+        std::fs::create_dir(&dir).expect("mkdir");
+        std::fs::copy(article.join("model.crfsuite"), dir.join("model.crfsuite")).expect("copy");
+        let mut m = meta.clone();
+        m[field] = match field {
+            "labels" => serde_json::json!([junk.clone(), "text", "other"]),
+            "features" => serde_json::json!({ "modules": junk.clone() }),
+            _ => serde_json::json!(junk.clone()),
+        };
+        std::fs::write(dir.join("victor.json"), m.to_string()).expect("write");
+        let err = refused(&["label", "--model", s(&dir), s(&page)]);
+        assert!(err.len() < 500, "{field}: {} bytes: {err}", err.len());
+        assert!(err.contains("characters)"), "{field}: {err}");
+        assert!(
+            !err.chars().any(|c| c.is_control() && c != '\n'),
+            "{field}: {err:?}"
+        );
+    }
+}
+
+#[test]
 fn from_names_the_importer_everywhere_and_sweep_has_min_and_max_threshold() {
     let ex = examples();
     let tmp = tempfile::tempdir().expect("tempdir");

@@ -292,16 +292,25 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .collect(),
         });
     }
-    writeln!(
-        out,
-        "{:<64} {:>8} {:>8}",
-        format!("{title} ({} pages)", pages.len()),
-        "mean %",
-        "sd"
-    )?;
+    // The first column as wide as its longest entry (the expected-F1 row names its settings
+    // and ran past a fixed width, shifting its figures right).
+    let heading = format!("{title} ({} pages)", pages.len());
+    let width = rows
+        .iter()
+        .map(|r| r.name.chars().count())
+        .chain([heading.chars().count(), 64])
+        .max()
+        .unwrap_or(64);
+    writeln!(out, "{heading:<width$} {:>8} {:>8}", "mean %", "sd")?;
     for r in &rows {
         let (m, sd) = mean_sd(&r.values);
-        writeln!(out, "{:<64} {:>8.2} {:>8.2}", r.name, 100.0 * m, 100.0 * sd)?;
+        writeln!(
+            out,
+            "{:<width$} {:>8.2} {:>8.2}",
+            r.name,
+            100.0 * m,
+            100.0 * sd
+        )?;
     }
     let secs: Vec<f64> = results.iter().map(|r| r.seconds).collect();
     writeln!(
