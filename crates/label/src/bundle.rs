@@ -203,12 +203,13 @@ pub enum BundleError {
     },
     /// `victor.json` does not parse, or holds a value out of its type's range (a threshold
     /// outside [0, 1]).
-    #[error("{path}: not a victor bundle description: {}", readable(&source.to_string()))]
+    #[error("{path}: not a victor bundle description: {}", readable(&error.to_string()))]
     Meta {
         /// The file.
         path: PathBuf,
-        /// The error.
-        source: serde_json::Error,
+        /// The parser's error. Not the error's `source`: its message may quote a corrupt
+        /// bundle's bytes at length, and the message above quotes it cut short.
+        error: serde_json::Error,
     },
     /// Made for other features or another bundle format.
     #[error(
@@ -262,22 +263,62 @@ pub(crate) fn excerpt(value: &str) -> String {
 }
 
 /// A message that quotes a bundle's content (a parser's error, a template's line), readable:
-/// control characters escaped, cut after [`MESSAGE_CHARS`] characters with how much was left
-/// out.
+/// each quoted string in it (`"..."`) longer than [`EXCERPT_CHARS`] cut to that with its
+/// length, control characters escaped, and the whole cut after [`MESSAGE_CHARS`] characters
+/// with how much was left out.
 fn readable(message: &str) -> String {
     let mut out = String::new();
-    for c in message.chars().take(MESSAGE_CHARS) {
-        if c.is_control() {
-            out.extend(c.escape_debug());
-        } else {
-            out.push(c);
+    let mut chars = message.chars();
+    while let Some(c) = chars.next() {
+        if c != '"' {
+            push_escaped(&mut out, c);
+            continue;
+        }
+        // A quoted string, to its closing quote (a backslash escapes the next character).
+        let mut quoted = String::new();
+        let mut closed = false;
+        while let Some(q) = chars.next() {
+            match q {
+                '\\' => {
+                    quoted.push(q);
+                    if let Some(e) = chars.next() {
+                        quoted.push(e);
+                    }
+                }
+                '"' => {
+                    closed = true;
+                    break;
+                }
+                _ => quoted.push(q),
+            }
+        }
+        let n = quoted.chars().count();
+        out.push('"');
+        for q in quoted.chars().take(EXCERPT_CHARS) {
+            push_escaped(&mut out, q);
+        }
+        if closed {
+            out.push('"');
+        }
+        if n > EXCERPT_CHARS {
+            out.push_str(&format!("... ({n} characters)"));
         }
     }
-    let n = message.chars().count();
+    let n = out.chars().count();
     if n > MESSAGE_CHARS {
-        out.push_str(&format!("... ({} more characters)", n - MESSAGE_CHARS));
+        let cut: String = out.chars().take(MESSAGE_CHARS).collect();
+        return format!("{cut}... ({} more characters)", n - MESSAGE_CHARS);
     }
     out
+}
+
+/// `c`, or its escape if it is a control character.
+fn push_escaped(out: &mut String, c: char) {
+    if c.is_control() {
+        out.extend(c.escape_debug());
+    } else {
+        out.push(c);
+    }
 }
 
 /// Checks the values of `victor.json` that serde cannot: the labels are header, text and other
@@ -313,9 +354,9 @@ impl BundleMeta {
 
     /// Parses the contents of `victor.json` (of the bundle folder `origin`, named in errors).
     fn parse(json: &str, origin: &Path) -> Result<BundleMeta, BundleError> {
-        serde_json::from_str(json).map_err(|source| BundleError::Meta {
+        serde_json::from_str(json).map_err(|error| BundleError::Meta {
             path: origin.join(META_FILE),
-            source,
+            error,
         })
     }
 }
