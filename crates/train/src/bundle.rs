@@ -374,4 +374,41 @@ mod tests {
         assert!(err.to_string().contains("format \"other\""), "{err}");
         assert_eq!(check_replaceable(&out, Replace::Anything).ok(), Some(()));
     }
+
+    #[cfg(unix)]
+    #[test]
+    fn bundle_files_follow_the_writer_rule_and_a_path_that_is_no_folder_is_refused() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let model = tmp.path().join("model");
+        std::fs::write(&model, b"model").expect("write");
+        let out = tmp.path().join("out");
+        write_bundle(&out, &meta(), &model).expect("written");
+        // A model file that is a link: refused as a bundle's file without Anything; with it,
+        // the link's target is written and the link stays.
+        let target = tmp.path().join("kept.crfsuite");
+        std::fs::write(&target, b"old").expect("write");
+        std::fs::remove_file(out.join(MODEL_FILE)).expect("rm");
+        std::os::unix::fs::symlink(&target, out.join(MODEL_FILE)).expect("link");
+        let err = write_bundle(&out, &meta(), &model).expect_err("a link is not a bundle file");
+        assert!(err.to_string().contains(MODEL_FILE), "{err}");
+        write_bundle_replacing(&out, &meta(), &model, Replace::Anything).expect("forced");
+        assert_eq!(std::fs::read(&target).expect("read"), b"model");
+        assert!(
+            std::fs::symlink_metadata(out.join(MODEL_FILE))
+                .expect("meta")
+                .is_symlink()
+        );
+        // `-`, a FIFO and a device are no bundle folders, whatever `replace` says.
+        let fifo = tmp.path().join("fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.expect("mkfifo runs").success());
+        for (path, says) in [
+            (Path::new("-"), "standard output"),
+            (fifo.as_path(), "a FIFO (named pipe), not a folder"),
+            (Path::new("/dev/null"), "a character device, not a folder"),
+        ] {
+            let err = check_replaceable(path, Replace::Anything).expect_err("refused");
+            assert!(err.to_string().contains(says), "{path:?}: {err}");
+        }
+    }
 }
