@@ -12,7 +12,7 @@
 //! [`FIFO_WAIT`] is read to its end, else the FIFO reads as empty. A socket, a block device or a
 //! folder is refused with the reason.
 //!
-//! Writing a file: every file victor writes follows one rule, in [`write`] ([`Output`],
+//! Writing a file: every file victor writes follows one rule, in [`mod@write`] ([`Output`],
 //! [`write_file`]): a regular file (or nothing) is written atomically beside itself and renamed
 //! into place, a symbolic link is followed to its target, a FIFO, a character device or `-` is
 //! written as a stream, and anything else is refused; nothing is renamed over what is not a
