@@ -53,7 +53,7 @@ pub(crate) struct Args {
     parallel_folds: usize,
     #[command(flatten)]
     train: TrainArgs,
-    /// Also write the table as CSV.
+    /// Also write the table as CSV (`-`: to standard output, the table then to standard error).
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
     /// Keep each fold's model bundle in DIR/fold-K, with the ids of the pages it was not

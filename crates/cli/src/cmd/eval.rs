@@ -56,10 +56,11 @@ pub(crate) struct Args {
     from: Option<SourceKind>,
     #[command(flatten)]
     decoding: model::DecodingArgs,
-    /// Write the figures per input (and `all`) as CSV.
+    /// Write the figures per input (and `all`) as CSV (`-`: to standard output, the report then
+    /// to standard error).
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
-    /// Write the figures of every page as CSV.
+    /// Write the figures of every page as CSV (`-`: to standard output).
     #[arg(long, value_name = "FILE")]
     pages_csv: Option<PathBuf>,
     /// List the N pages with the lowest text-level F1.

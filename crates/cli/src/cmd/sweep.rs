@@ -65,7 +65,7 @@ pub(crate) struct Args {
     /// Distance between thresholds.
     #[arg(long, default_value_t = 0.02, allow_negative_numbers = true)]
     step: f64,
-    /// Write the rows as CSV.
+    /// Write the rows as CSV (`-`: to standard output, the table then to standard error).
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
     /// Draw the precision/recall curves into this SVG file (SVG only: a PNG would need a font

@@ -559,7 +559,8 @@ pub(crate) fn joined(paths: &[PathBuf]) -> String {
 #[derive(clap::Args, Debug)]
 pub(crate) struct PageArgs {
     /// Pages (HTML files, gzip-compressed or not) or folders (walked recursively for *.html,
-    /// *.htm, ... and the same with .gz); `-` reads one page from standard input.
+    /// *.htm, ... and the same with .gz); `-` reads one page from standard input, and so does a
+    /// FIFO or a device named (`<(zcat page.html.gz)`, /dev/stdin). An empty page is a failure.
     #[arg(required_unless_present = "files_from")]
     pub(crate) pages: Vec<PathBuf>,
     /// Read more page paths from this file, one a line (`-` for standard input).
