@@ -320,3 +320,33 @@ fn the_repository_examples_load_with_their_labels() {
     );
     assert_eq!(counts, [10, 48, 180]);
 }
+
+/// Issue 60: the set writer follows the one writer rule (`victor_features::file::write`): a
+/// page file that is a link has its target written (the link stays), a FIFO or a device as the
+/// set folder is refused with what it is.
+#[cfg(unix)]
+#[test]
+fn the_set_writer_follows_links_and_refuses_what_is_no_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let set = dir.path().join("set");
+    write_set(&set);
+    let page = set.join("pages/a.html");
+    let elsewhere = dir.path().join("elsewhere.html");
+    std::fs::write(&elsewhere, "old").unwrap();
+    std::fs::remove_file(&page).unwrap();
+    std::os::unix::fs::symlink(&elsewhere, &page).unwrap();
+    write_set(&set);
+    assert!(std::fs::symlink_metadata(&page).unwrap().is_symlink());
+    assert_ne!(std::fs::read(&elsewhere).unwrap(), b"old");
+    assert!(std::fs::read_dir(dir.path()).unwrap().all(|e| {
+        !e.unwrap()
+            .file_name()
+            .to_string_lossy()
+            .starts_with(".victor-")
+    }));
+    let err = SetWriter::create("/dev/null", &SetInfo::new("x", None)).unwrap_err();
+    assert!(
+        err.to_string().contains("a character device, not a folder"),
+        "{err}"
+    );
+}

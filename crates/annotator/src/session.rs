@@ -354,10 +354,12 @@ impl Session {
                 expected_f1,
             });
         }
-        let bytes = std::fs::read(&src.path).map_err(|source| PageError::Read {
-            path: src.path.clone(),
-            source,
-        })?;
+        // As every reader of page files reads them (gzip inflated; a FIFO never waited on).
+        let bytes =
+            victor_features::file::read_page_file(&src.path).map_err(|source| PageError::Read {
+                path: src.path.clone(),
+                source,
+            })?;
         let bad = |reason: String| PageError::Page {
             path: src.path.clone(),
             reason,

@@ -269,8 +269,13 @@ fn pages_on_standard_output_are_set_off_by_a_blank_line() {
     let pages = example_pages();
     let (a, b) = (s(&pages[0]), s(&pages[1]));
     let tmp = tempfile::tempdir().expect("tempdir");
+    // A page with nothing to keep (an empty file is an empty input: a failure, issue 60).
     let empty = tmp.path().join("empty.html");
-    std::fs::write(&empty, b"").expect("write empty page");
+    std::fs::write(
+        &empty,
+        b"<html><head><script>var x = 1;</script></head><body></body></html>",
+    )
+    .expect("write a page without text");
     for format in ["text", "cleaneval"] {
         let alone = |p: &str| run(&["label", "--format", format, p]).stdout;
         let (ta, tb) = (alone(a), alone(b));

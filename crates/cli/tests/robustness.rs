@@ -269,27 +269,36 @@ fn run_with_timeout(args: &[&str], secs: u64) -> Option<std::process::Output> {
 
 #[cfg(unix)]
 #[test]
-fn a_path_that_is_not_a_regular_file_is_refused_not_waited_on() {
+fn a_fifo_without_a_writer_or_an_endless_device_is_not_waited_on() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let fifo = tmp.path().join("fifo.html");
     let made = std::process::Command::new("mkfifo").arg(&fifo).status();
     assert!(made.expect("mkfifo runs").success());
+    // Named, a FIFO is read as a stream (issue 60); with no writer it is an empty input,
+    // reported, within the wait for a writer (2 s), not a hang.
     for command in ["label", "features"] {
         let o = run_with_timeout(&[command, s(&fifo)], 20).expect("no wait on a FIFO");
         assert!(!o.status.success());
-        assert!(
-            stderr(&o).contains("not a regular file but a FIFO"),
-            "{}",
-            stderr(&o)
-        );
+        let err = stderr(&o);
+        assert!(err.contains("empty input") && err.contains("FIFO"), "{err}");
     }
     let o = run_with_timeout(&["label", "/dev/zero"], 20).expect("no endless read of a device");
+    assert!(!o.status.success());
     assert!(
-        stderr(&o).contains("not a regular file but a device"),
+        stderr(&o).contains("the stream holds more than 256 MiB"),
         "{}",
         stderr(&o)
     );
-    // A walk takes regular files only: the FIFO beside a page is passed over.
+    // A socket is refused with what it is.
+    let sock = tmp.path().join("sock.html");
+    let _listener = std::os::unix::net::UnixListener::bind(&sock).expect("bind");
+    let o = run_with_timeout(&["label", s(&sock)], 20).expect("a socket is not waited on");
+    assert!(
+        stderr(&o).contains("not a regular file but a socket"),
+        "{}",
+        stderr(&o)
+    );
+    // A walk takes regular files only: the FIFO and the socket beside a page are passed over.
     std::fs::copy(
         examples().join("pages/forum-bike-chain.html"),
         tmp.path().join("page.html"),
@@ -547,6 +556,45 @@ fn a_bundle_with_values_out_of_range_is_refused_naming_the_file() {
 }
 
 #[test]
+fn a_corrupt_bundle_is_named_with_a_readable_excerpt_not_its_bytes() {
+    // Issue 60: 580 bytes of binary in a field of victor.json were dumped whole.
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let article = common::root().join("models/article");
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(article.join("victor.json")).expect("meta"))
+            .expect("json");
+    let junk: String = (0..580u32)
+        .map(|k| char::from_u32(1 + (k * 7919) % 700).unwrap_or('?'))
+        .collect();
+    let page = a_page();
+    for field in [
+        "format",
+        "feature_version",
+        "template",
+        "labels",
+        "features",
+    ] {
+        let dir = tmp.path().join(field);
+        std::fs::create_dir(&dir).expect("mkdir");
+        std::fs::copy(article.join("model.crfsuite"), dir.join("model.crfsuite")).expect("copy");
+        let mut m = meta.clone();
+        m[field] = match field {
+            "labels" => serde_json::json!([junk.clone(), "text", "other"]),
+            "features" => serde_json::json!({ "modules": junk.clone() }),
+            _ => serde_json::json!(junk.clone()),
+        };
+        std::fs::write(dir.join("victor.json"), m.to_string()).expect("write");
+        let err = refused(&["label", "--model", s(&dir), s(&page)]);
+        assert!(err.len() < 500, "{field}: {} bytes: {err}", err.len());
+        assert!(err.contains("characters)"), "{field}: {err}");
+        assert!(
+            !err.chars().any(|c| c.is_control() && c != '\n'),
+            "{field}: {err:?}"
+        );
+    }
+}
+
+#[test]
 fn from_names_the_importer_everywhere_and_sweep_has_min_and_max_threshold() {
     let ex = examples();
     let tmp = tempfile::tempdir().expect("tempdir");
@@ -719,6 +767,8 @@ fn walks_say_what_they_skip() {
     assert!(made.expect("mkfifo").success());
     std::os::unix::fs::symlink(d.join("nowhere.html"), d.join("dangling.html")).expect("link");
     std::os::unix::fs::symlink(&d, d.join("sub/loop")).expect("link");
+    // Issue 60: a link to itself was counted as a dangling link.
+    std::os::unix::fs::symlink(d.join("self.html"), d.join("self.html")).expect("link");
 
     let out = tmp.path().join("out");
     let o = run(&["label", s(&d), "--out", s(&out), "-q"]);
@@ -728,11 +778,11 @@ fn walks_say_what_they_skip() {
     assert_eq!(lines.len(), 1, "one line: {err}");
     let line = lines[0];
     for part in [
-        "skipped 7 entries",
+        "skipped 8 entries",
         "4 not named as a page",
-        "1 FIFO, socket or device",
+        "1 FIFO, socket or device (name a FIFO itself, or pipe it into `-`, to read it)",
         "1 dangling link",
-        "1 link loop",
+        "2 link loop",
         "--verbose",
     ] {
         assert!(line.contains(part), "{part}: {line}");
@@ -772,6 +822,7 @@ fn walks_say_what_they_skip() {
         "fifo.html",
         "dangling.html",
         "loop",
+        "self.html",
     ] {
         assert!(
             err.lines()
@@ -836,6 +887,24 @@ fn cv_counts_folds_from_one() {
     );
     assert!(!err.contains("fold 0"), "{err}");
     assert!(keep.join("fold-1").is_dir() && keep.join("fold-2").is_dir());
+    // Issue 60: the table's rows line up, the last (expected-F1 with its settings, the longest
+    // name) too.
+    let out = String::from_utf8_lossy(&o.stdout);
+    let table: Vec<&str> = out
+        .lines()
+        .take_while(|l| !l.starts_with("training time"))
+        .collect();
+    assert!(table.len() > 20, "{out}");
+    assert!(
+        table
+            .last()
+            .is_some_and(|l| l.starts_with("expected-F1 (scale")),
+        "{out}"
+    );
+    let width = table[0].chars().count();
+    for line in &table {
+        assert_eq!(line.chars().count(), width, "misaligned: {line:?}\n{out}");
+    }
     let header = std::fs::read_to_string(&csv).expect("csv");
     assert!(
         header

@@ -1,6 +1,16 @@
 //! An SVG plot of precision against recall along a threshold sweep (the Victor paper's
 //! Figure 2): x = recall, y = precision, one curve per measure (block level, text level, ...),
-//! points marked, and the thresholds that are multiples of a step written next to their points.
+//! points marked, the thresholds that are multiples of a step ringed and written next to their
+//! points, and the bundle's recommended threshold marked (a black ring, its label placed first).
+//! The legend says what the rings are.
+//!
+//! Labels are placed where they collide with nothing: each tries spots around its point (right,
+//! left, at either side above or below, above, below, further out) and takes the first that
+//! stays inside the frame and clear of the labels placed before it and of the legend, covering
+//! the fewest points; a label that finds no such spot is left out (its ring stays). At the top
+//! right, where users tune, a sweep's points crowd together: labels go where there is room
+//! instead of piling on each other and being cut at the edge. The legend takes the corner of the
+//! frame that covers the fewest points.
 //!
 //! Rendering uses `plotters`' SVG backend without any font feature: the backend writes `<text>`
 //! elements and lets the viewer pick the font, so nothing depends on system fonts. For the
@@ -90,6 +100,9 @@ pub struct PlotOptions {
     pub axes: Axes,
     /// Thresholds that are multiples of this step get a text label (0 or less: none).
     pub label_step: f64,
+    /// The threshold the model bundle recommends, marked on each curve that holds it (within
+    /// 1e-6); `None`: none marked.
+    pub recommended: Option<f64>,
 }
 
 impl Default for PlotOptions {
@@ -100,6 +113,7 @@ impl Default for PlotOptions {
             height: 600,
             axes: Axes::Zoom,
             label_step: 0.1,
+            recommended: None,
         }
     }
 }
@@ -208,9 +222,18 @@ fn is_labelled(threshold: f64, step: f64) -> bool {
     (q - q.round()).abs() < 1e-6
 }
 
+/// A threshold label: its point (recall, precision), the first and last threshold it names
+/// (one, or a run of points at the same spot), and its text.
+struct Label {
+    at: (f64, f64),
+    first: f64,
+    last: f64,
+    text: String,
+}
+
 /// Labels for the labelled thresholds of a curve: consecutive labelled points at the same
 /// spot share one label, "a–b".
-fn threshold_labels(curve: &Curve, step: f64) -> Vec<((f64, f64), String)> {
+fn threshold_labels(curve: &Curve, step: f64) -> Vec<Label> {
     let mut out: Vec<((f64, f64), f64, f64)> = Vec::new();
     for p in curve
         .points
@@ -230,9 +253,255 @@ fn threshold_labels(curve: &Curve, step: f64) -> Vec<((f64, f64), String)> {
             } else {
                 format!("{first:.2}–{last:.2}")
             };
-            (at, text)
+            Label {
+                at,
+                first,
+                last,
+                text,
+            }
         })
         .collect()
+}
+
+/// Font size of the threshold labels, in pixels.
+const LABEL_FONT: u32 = 14;
+
+/// Font size of the legend, in pixels.
+const LEGEND_FONT: u32 = 16;
+
+/// Radius of the ring around a labelled threshold's point, and of the recommended one's.
+const RING: i32 = 6;
+const RECOMMENDED_RING: i32 = 9;
+
+/// A rectangle in pixels: left, top, right, bottom (exclusive).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Rect {
+    x0: i32,
+    y0: i32,
+    x1: i32,
+    y1: i32,
+}
+
+impl Rect {
+    fn at((x, y): (i32, i32), (w, h): (i32, i32)) -> Rect {
+        Rect {
+            x0: x,
+            y0: y,
+            x1: x + w,
+            y1: y + h,
+        }
+    }
+
+    fn overlaps(&self, o: &Rect) -> bool {
+        self.x0 < o.x1 && o.x0 < self.x1 && self.y0 < o.y1 && o.y0 < self.y1
+    }
+
+    fn inside(&self, o: &Rect) -> bool {
+        self.x0 >= o.x0 && self.x1 <= o.x1 && self.y0 >= o.y0 && self.y1 <= o.y1
+    }
+
+    fn holds(&self, (x, y): (i32, i32)) -> bool {
+        x >= self.x0 && x < self.x1 && y >= self.y0 && y < self.y1
+    }
+}
+
+/// The room a line of `text` takes at font size `font`: plotters' SVG backend writes a font of
+/// size `font / 1.24` pixels, and a sans-serif digit is about 0.6 of that wide (an estimate,
+/// generous for digits: the viewer picks the font).
+fn text_size(text: &str, font: u32) -> (i32, i32) {
+    let chars = text.chars().count() as f64;
+    let px = f64::from(font) / 1.24;
+    ((chars * 0.6 * px).ceil() as i32 + 2, px.ceil() as i32 + 3)
+}
+
+/// What a label would cover: the points of the curves (`dots`) and the pixels of their lines
+/// (`ink`, sampled every few pixels along each segment).
+struct Marks {
+    dots: Vec<(i32, i32)>,
+    ink: Vec<(i32, i32)>,
+}
+
+impl Marks {
+    /// The marks of `lines`, each a curve's points in pixels.
+    fn of(lines: &[Vec<(i32, i32)>]) -> Marks {
+        let dots = lines.iter().flatten().copied().collect();
+        let mut ink = Vec::new();
+        for line in lines {
+            for w in line.windows(2) {
+                let ((ax, ay), (bx, by)) = (w[0], w[1]);
+                let steps = ((bx - ax).abs().max((by - ay).abs()) / 3).max(1);
+                for k in 0..=steps {
+                    ink.push((ax + (bx - ax) * k / steps, ay + (by - ay) * k / steps));
+                }
+            }
+        }
+        Marks { dots, ink }
+    }
+
+    /// How much of the curves `r` would hide: `None` if it covers a point, else the line
+    /// pixels under it.
+    fn covered(&self, r: &Rect) -> Option<usize> {
+        if self.dots.iter().any(|&d| r.holds(d)) {
+            return None;
+        }
+        Some(self.ink.iter().filter(|&&d| r.holds(d)).count())
+    }
+}
+
+/// Where a label of `size` for the point at `p` goes: of the spots around the point (right,
+/// left, at either side above or below, above, below, then further out), those inside `frame`,
+/// clear of `taken` and covering no point; the first that crosses no line, else the one that
+/// crosses the least. `None` when no spot is clear: the label is left out.
+fn place(
+    p: (i32, i32),
+    (w, h): (i32, i32),
+    frame: &Rect,
+    taken: &[Rect],
+    marks: &Marks,
+) -> Option<Rect> {
+    let gap = RING + 2;
+    let spots = [
+        (gap, -h / 2),
+        (-gap - w, -h / 2),
+        (gap, -h - 1),
+        (-gap - w, -h - 1),
+        (gap, 1),
+        (-gap - w, 1),
+        (-w / 2, -h - gap),
+        (-w / 2, gap),
+        (2 * gap, -h / 2),
+        (-2 * gap - w, -h / 2),
+        (gap, -h - gap),
+        (-gap - w, -h - gap),
+        (gap, gap),
+        (-gap - w, gap),
+        (-w / 2, -h - 2 * gap),
+        (-w / 2, 2 * gap),
+    ];
+    let rects = spots
+        .into_iter()
+        .map(|(dx, dy)| Rect::at((p.0 + dx, p.1 + dy), (w, h)));
+    choose(rects, frame, taken, marks)
+}
+
+/// Where the label of the recommended point goes: a spot around it ([`place`]), or else the
+/// best spot up to 120 pixels away, joined to its ring by a line: clear of the frame's edge, the
+/// other labels and the points; the least line under the label and crossed by the line to it,
+/// the nearest.
+fn place_far(
+    p: (i32, i32),
+    (w, h): (i32, i32),
+    frame: &Rect,
+    taken: &[Rect],
+    marks: &Marks,
+) -> Option<Rect> {
+    if let Some(r) = place(p, (w, h), frame, taken, marks) {
+        return Some(r);
+    }
+    let ink: rustc_hash::FxHashSet<(i32, i32)> =
+        marks.ink.iter().map(|&(x, y)| (x / 3, y / 3)).collect();
+    let mut best: Option<(f64, Rect)> = None;
+    for dy in (-120..=120).step_by(10) {
+        for dx in (-120 - w..=120).step_by(10) {
+            let r = Rect::at((p.0 + dx, p.1 + dy), (w, h));
+            if !r.inside(frame) || taken.iter().any(|t| t.overlaps(&r)) || r.holds(p) {
+                continue;
+            }
+            let Some(under) = marks.covered(&r) else {
+                continue;
+            };
+            // The line from the point to the label, every 2 pixels.
+            let end = nearest(&r, p);
+            let (lx, ly) = (end.0 - p.0, end.1 - p.1);
+            let len = lx.abs().max(ly.abs()).max(1);
+            let mut crossed = 0;
+            let mut blocked = false;
+            for k in (RECOMMENDED_RING..len).step_by(2) {
+                let q = (p.0 + lx * k / len, p.1 + ly * k / len);
+                blocked |= taken.iter().any(|t| t.holds(q));
+                crossed += usize::from(ink.contains(&(q.0 / 3, q.1 / 3)));
+            }
+            if blocked {
+                continue;
+            }
+            let cost = 10.0 * under as f64 + 20.0 * crossed as f64 + f64::from(len) / 10.0;
+            if best.is_none_or(|(c, _)| cost < c) {
+                best = Some((cost, r));
+            }
+        }
+    }
+    best.map(|(_, r)| r)
+}
+
+/// Of `rects` (in order of preference), those inside `frame`, clear of `taken` and covering no
+/// point: the first that crosses no line, else the one that crosses the least.
+fn choose(
+    rects: impl Iterator<Item = Rect>,
+    frame: &Rect,
+    taken: &[Rect],
+    marks: &Marks,
+) -> Option<Rect> {
+    let mut best: Option<(usize, Rect)> = None;
+    for r in rects {
+        if !r.inside(frame) || taken.iter().any(|t| t.overlaps(&r)) {
+            continue;
+        }
+        match marks.covered(&r) {
+            Some(0) => return Some(r),
+            Some(ink) if best.is_none_or(|(c, _)| ink < c) => best = Some((ink, r)),
+            _ => {}
+        }
+    }
+    best.map(|(_, r)| r)
+}
+
+/// The point of `r` nearest to `p` (where a leader line from `p` ends).
+fn nearest(r: &Rect, p: (i32, i32)) -> (i32, i32) {
+    (p.0.clamp(r.x0, r.x1 - 1), p.1.clamp(r.y0, r.y1 - 1))
+}
+
+/// The legend's corner: the one of the frame whose legend box (of `size`) covers the least of
+/// the curves (the lower left first, on a tie), with that box.
+fn legend_corner(frame: &Rect, size: (i32, i32), marks: &Marks) -> (SeriesLabelPosition, Rect) {
+    let (w, h) = size;
+    let corners = [
+        (
+            SeriesLabelPosition::LowerLeft,
+            (frame.x0 + 5, frame.y1 - h - 5),
+        ),
+        (
+            SeriesLabelPosition::LowerRight,
+            (frame.x1 - w - 5, frame.y1 - h - 5),
+        ),
+        (SeriesLabelPosition::UpperLeft, (frame.x0 + 5, frame.y0 + 5)),
+        (
+            SeriesLabelPosition::UpperRight,
+            (frame.x1 - w - 5, frame.y0 + 5),
+        ),
+    ];
+    let mut best = (
+        usize::MAX,
+        SeriesLabelPosition::LowerLeft,
+        Rect::at(corners[0].1, size),
+    );
+    for (pos, at) in corners {
+        let r = Rect::at(at, size);
+        let covered = marks
+            .dots
+            .iter()
+            .chain(&marks.ink)
+            .filter(|&&d| r.holds(d))
+            .count();
+        if covered < best.0 {
+            best = (covered, pos, r);
+        }
+    }
+    (best.1, best.2)
+}
+
+/// Whether `t` lies within the run of thresholds from `a` to `b` (either order).
+fn within(t: f64, a: f64, b: f64) -> bool {
+    t >= a.min(b) - 1e-6 && t <= a.max(b) + 1e-6
 }
 
 /// Draws the chart into `svg`; errors are rendered as strings because plotters' error type
@@ -265,6 +534,41 @@ fn draw(
         .max_light_lines(0)
         .draw()
         .map_err(|e| err(&e))?;
+    let (xs, ys) = chart.plotting_area().get_pixel_range();
+    let frame = Rect {
+        x0: xs.start,
+        y0: ys.start,
+        x1: xs.end,
+        y1: ys.end,
+    };
+    let lines: Vec<Vec<(i32, i32)>> = curves
+        .iter()
+        .map(|c| {
+            c.points
+                .iter()
+                .map(|p| chart.backend_coord(&(p.recall, p.precision)))
+                .collect()
+        })
+        .collect();
+    let marks = Marks::of(&lines);
+
+    // Each curve's labels, and its recommended point.
+    let labels: Vec<Vec<Label>> = curves
+        .iter()
+        .map(|c| threshold_labels(c, options.label_step))
+        .collect();
+    let recommended: Vec<Option<CurvePoint>> = curves
+        .iter()
+        .map(|c| {
+            let t = options.recommended?;
+            c.points
+                .iter()
+                .find(|p| (p.threshold - t).abs() < 1e-6)
+                .copied()
+        })
+        .collect();
+    let any_label = labels.iter().any(|l| !l.is_empty());
+    let any_recommended = recommended.iter().any(Option::is_some);
 
     for (i, curve) in curves.iter().enumerate() {
         let color = PALETTE[i % PALETTE.len()];
@@ -286,22 +590,111 @@ fn draw(
         chart
             .draw_series(points.iter().map(|&p| Circle::new(p, 3, color.filled())))
             .map_err(|e| err(&e))?;
+    }
+    // The legend's entries for the marks (drawn by no series of their own).
+    let ring_entry = format!(
+        "ring: threshold T = {:.2}, {:.2}, ...",
+        options.label_step,
+        2.0 * options.label_step
+    );
+    let recommended_entry = options
+        .recommended
+        .map(|t| format!("black ring: T = {t:.2}, recommended by the model"));
+    if any_label {
         chart
-            .draw_series(threshold_labels(curve, options.label_step).into_iter().map(
-                |(at, text)| {
-                    EmptyElement::at(at)
-                        + Circle::new((0, 0), 6, color.stroke_width(1))
-                        + Text::new(text, (7, 2), ("sans-serif", 15).into_font().color(&color))
-                },
+            .draw_series(std::iter::empty::<Circle<(f64, f64), i32>>())
+            .map_err(|e| err(&e))?
+            .label(ring_entry.as_str())
+            .legend(|(x, y)| Circle::new((x + 10, y), RING, BLACK.stroke_width(1)));
+    }
+    if let (true, Some(entry)) = (any_recommended, &recommended_entry) {
+        chart
+            .draw_series(std::iter::empty::<Circle<(f64, f64), i32>>())
+            .map_err(|e| err(&e))?
+            .label(entry.as_str())
+            .legend(|(x, y)| Circle::new((x + 10, y), RECOMMENDED_RING, BLACK.stroke_width(2)));
+    }
+    // The legend's box as plotters lays it out: the entries' text, 30 pixels of sample and a
+    // margin of 10 all round.
+    let mut entries: Vec<&str> = curves.iter().map(|c| c.name.as_str()).collect();
+    if any_label {
+        entries.push(&ring_entry);
+    }
+    if let (true, Some(entry)) = (any_recommended, &recommended_entry) {
+        entries.push(entry);
+    }
+    let widest = entries
+        .iter()
+        .map(|e| text_size(e, LEGEND_FONT).0)
+        .max()
+        .unwrap_or(0);
+    let legend_size = (
+        widest + 50,
+        entries.len() as i32 * (LEGEND_FONT as i32 + 6) + 20,
+    );
+    let (legend_at, legend_box) = legend_corner(&frame, legend_size, &marks);
+
+    // The recommended points first (their labels have the first choice of spot), then every
+    // curve's labels in turn.
+    let mut taken = vec![legend_box];
+    for (i, rec) in recommended.iter().enumerate() {
+        let Some(p) = rec else { continue };
+        let color = PALETTE[i % PALETTE.len()];
+        let at = chart.backend_coord(&(p.recall, p.precision));
+        root.draw(&Circle::new(at, RECOMMENDED_RING, BLACK.stroke_width(2)))
+            .map_err(|e| err(&e))?;
+        let text = format!("{:.2}", p.threshold);
+        let size = text_size(&text, LABEL_FONT);
+        if let Some(r) = place_far(at, size, &frame, &taken, &marks) {
+            let end = nearest(&r, at);
+            let (dx, dy) = (end.0 - at.0, end.1 - at.1);
+            if dx * dx + dy * dy > (2 * RECOMMENDED_RING).pow(2) {
+                // Far from its point: a thin line from the ring to the label.
+                let len = f64::from(dx * dx + dy * dy).sqrt();
+                let ring = (
+                    at.0 + (f64::from(dx) * f64::from(RECOMMENDED_RING) / len) as i32,
+                    at.1 + (f64::from(dy) * f64::from(RECOMMENDED_RING) / len) as i32,
+                );
+                root.draw(&PathElement::new(vec![ring, end], color.stroke_width(1)))
+                    .map_err(|e| err(&e))?;
+            }
+            root.draw(&Text::new(
+                text,
+                (r.x0, r.y0),
+                ("sans-serif", LABEL_FONT).into_font().color(&color),
             ))
             .map_err(|e| err(&e))?;
+            taken.push(r);
+        }
+    }
+    for (i, curve_labels) in labels.iter().enumerate() {
+        let color = PALETTE[i % PALETTE.len()];
+        for label in curve_labels {
+            let at = chart.backend_coord(&label.at);
+            root.draw(&Circle::new(at, RING, color.stroke_width(1)))
+                .map_err(|e| err(&e))?;
+            // The recommended threshold is written by its own label.
+            if recommended[i].is_some_and(|p| within(p.threshold, label.first, label.last)) {
+                continue;
+            }
+            let size = text_size(&label.text, LABEL_FONT);
+            if let Some(r) = place(at, size, &frame, &taken, &marks) {
+                root.draw(&Text::new(
+                    label.text.clone(),
+                    (r.x0, r.y0),
+                    ("sans-serif", LABEL_FONT).into_font().color(&color),
+                ))
+                .map_err(|e| err(&e))?;
+                taken.push(r);
+            }
+        }
     }
     chart
         .configure_series_labels()
-        .position(SeriesLabelPosition::LowerLeft)
+        .position(legend_at)
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK)
-        .label_font(("sans-serif", 16))
+        .label_font(("sans-serif", LEGEND_FONT))
         .draw()
         .map_err(|e| err(&e))?;
     root.present().map_err(|e| err(&e))?;

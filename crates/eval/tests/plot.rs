@@ -154,9 +154,19 @@ fn svg_holds_curves_labels_and_legend() {
         .map(|p| p.split_once(',').expect("x,y").1.parse().expect("y"))
         .collect();
     assert!(ys.windows(2).all(|w| w[1] < w[0]), "{ys:?}");
-    // A marker per point plus a ring per labelled point.
+    // A marker per point, a ring per labelled point, and the ring the legend explains.
     let circles = elements.iter().filter(|e| e.0 == "circle").count();
-    assert_eq!(circles, 10 + 8);
+    assert_eq!(circles, 10 + 8 + 1);
+    assert!(
+        texts.contains(&"ring: threshold T = 0.10, 0.20, ..."),
+        "{texts:?}"
+    );
+    // No threshold is recommended: no black ring.
+    assert!(
+        !elements
+            .iter()
+            .any(|e| e.0 == "circle" && attr(&e.1, "r") == Some("9"))
+    );
 }
 
 #[test]
@@ -233,4 +243,92 @@ fn reports_errors() {
         render_svg(&example(), &tiny),
         Err(PlotError::EmptySize { .. })
     ));
+}
+
+/// A sweep's curve crowded at the top right, where users tune: 51 thresholds from 0 to 1,
+/// recall and precision both near 1 for most of them (as l3s-gn1's text curve is).
+fn crowded(name: &str, shift: f64) -> Curve {
+    let points: Vec<(f64, f64, f64)> = (0..=50)
+        .map(|k| {
+            let t = f64::from(k) / 50.0;
+            let recall = (0.5 + 0.5 * t.powf(0.2) - shift).clamp(0.0, 1.0);
+            let precision = (1.0 - 0.4 * t.powi(8) - shift).clamp(0.0, 1.0);
+            (t, recall, precision)
+        })
+        .collect();
+    curve(name, &points)
+}
+
+/// A label's text and its box: left, top, right, bottom.
+type LabelBox = (String, [f64; 4]);
+
+/// The threshold labels of a plot (texts in a curve's colour) as boxes, with a font's width of
+/// 0.6 em a character (the estimate the plot places them by), and the drawing's size.
+fn label_boxes(svg: &str) -> (Vec<LabelBox>, (f64, f64)) {
+    let elements = parse(svg);
+    let root = &elements[0].1;
+    let size = (
+        attr(root, "width").expect("width").parse().expect("number"),
+        attr(root, "height")
+            .expect("height")
+            .parse()
+            .expect("number"),
+    );
+    let boxes = elements
+        .iter()
+        .filter(|e| e.0 == "text" && matches!(attr(&e.1, "fill"), Some("#1F77B4" | "#D62728")))
+        .map(|e| {
+            let num = |k| {
+                attr(&e.1, k)
+                    .expect("attribute")
+                    .parse::<f64>()
+                    .expect("number")
+            };
+            let (x, y, font) = (num("x"), num("y"), num("font-size"));
+            let w = e.2.chars().count() as f64 * 0.6 * font;
+            (e.2.clone(), [x, y, x + w, y + font])
+        })
+        .collect();
+    (boxes, size)
+}
+
+#[test]
+fn crowded_labels_neither_overlap_nor_leave_the_frame_and_the_recommended_is_marked() {
+    let curves = [crowded("blocks", 0.03), crowded("text (macro)", 0.0)];
+    let options = PlotOptions {
+        recommended: Some(0.7),
+        ..PlotOptions::default()
+    };
+    let svg = render_svg(&curves, &options).expect("svg");
+    let (boxes, (width, _)) = label_boxes(&svg);
+    assert!(boxes.len() >= 6, "some labels placed: {boxes:?}");
+    for (i, (a, ra)) in boxes.iter().enumerate() {
+        // Inside the frame: the plot's right margin is 20 pixels.
+        assert!(
+            ra[0] >= 0.0 && ra[2] <= width - 20.0,
+            "{a} cut at the edge: {ra:?}"
+        );
+        for (b, rb) in &boxes[i + 1..] {
+            let apart = ra[2] <= rb[0] || rb[2] <= ra[0] || ra[3] <= rb[1] || rb[3] <= ra[1];
+            assert!(apart, "{a} {ra:?} overlaps {b} {rb:?}");
+        }
+    }
+    // The recommended threshold: a black ring on each curve, its label, and the legend's word.
+    let elements = parse(&svg);
+    let black = elements
+        .iter()
+        .filter(|e| e.0 == "circle" && attr(&e.1, "r") == Some("9"))
+        .filter(|e| attr(&e.1, "stroke") == Some("#000000"))
+        .count();
+    assert_eq!(black, 2 + 1, "a ring per curve and the legend's");
+    let texts: Vec<&str> = elements
+        .iter()
+        .filter(|e| e.0 == "text")
+        .map(|e| e.2.as_str())
+        .collect();
+    assert!(
+        texts.contains(&"black ring: T = 0.70, recommended by the model"),
+        "{texts:?}"
+    );
+    assert!(boxes.iter().any(|(t, _)| t == "0.70"), "{boxes:?}");
 }

@@ -41,7 +41,9 @@ pub use victor_html::{
     Collect, DEFAULT_MAX_BLOCKS, SegmentError, Segmenter, segment, tokenize_only,
 };
 pub use victor_html::{Declared, Head, Mark, Props, Tag};
-pub use victor_html::{DecodeError, Decoded, EncodingSource, decode, decode_with_charset};
+pub use victor_html::{
+    DecodeError, Decoded, EncodingSource, decode, decode_with_charset, known_charset,
+};
 
 /// Why a page could not be read.
 #[derive(Debug, thiserror::Error)]

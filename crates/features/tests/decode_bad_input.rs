@@ -111,10 +111,15 @@ fn binary_junk_is_a_clear_error() {
         err.to_string(),
         "not an HTML page: binary data (a PDF document)"
     );
-    // Mostly NUL bytes (UTF-16 without a byte-order mark or a UTF-16 declaration reads so too) is
-    // refused.
-    let err = process(&b"<\0p\0>\0h\0i\0".repeat(20), &mut seg, &ex).expect_err("NULs");
+    // Mostly NUL bytes is refused; UTF-16 without a byte-order mark or a declaration is read as
+    // UTF-16 when it is markup (issue 60), and named when it is not.
+    let err = process(&[0u8; 64], &mut seg, &ex).expect_err("NULs");
     assert_eq!(err.to_string(), "not an HTML page: binary data (NUL bytes)");
+    let utf16 = b"<\0p\0>\0h\0i\0".repeat(20);
+    let p = process(&utf16, &mut seg, &ex).expect("UTF-16LE");
+    assert_eq!(p.page.blocks.len(), 20);
+    let err = process(&b"h\0i\0 \0".repeat(20), &mut seg, &ex).expect_err("not markup");
+    assert!(err.to_string().contains("laid out as UTF-16"), "{err}");
 }
 
 #[test]

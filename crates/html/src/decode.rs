@@ -2,8 +2,10 @@
 //!
 //! Order of evidence:
 //! 1. a byte-order mark (UTF-8, UTF-16LE, UTF-16BE) wins; without one, bytes laid out as UTF-16
-//!    (a NUL byte in most code units of the first 4 KiB, on one side) whose `<meta>` declares
-//!    UTF-16 are UTF-16 of that byte order;
+//!    (a NUL byte in most code units of the first 4 KiB, on one side) are UTF-16 of that byte
+//!    order when their `<meta>` declares UTF-16, or when, read so, the first 4 KiB are markup
+//!    (a `<` and a `>`, no broken code units, under 2 % control characters): a page saved as
+//!    "Unicode" by Windows tools without its mark is text, not binary data;
 //! 2. bytes that are valid UTF-8 and contain multi-byte sequences are UTF-8, whatever a `<meta>`
 //!    says (real windows-1252 text is almost never valid UTF-8; pages whose meta tag lies, as 257
 //!    pages of L3S-GN1 do, come out right);
@@ -55,6 +57,9 @@ pub enum EncodingSource {
     Guess,
     /// ASCII text with a few symbol bytes: windows-1252 rather than chardetng's guess.
     SparseSymbols,
+    /// No byte-order mark nor declaration, but the bytes are laid out as UTF-16 (a NUL byte in
+    /// most code units, on one side) and read so they are markup.
+    Utf16Layout,
     /// Nothing to go on: ASCII, decoded as UTF-8.
     Default,
 }
@@ -106,8 +111,8 @@ pub fn decode_with_charset<'a>(
         let rest = bytes.within(bom_len..);
         return Ok(decode_as(enc, rest, EncodingSource::Bom));
     }
-    if let Some(enc) = declared_utf16_without_bom(bytes) {
-        return Ok(decode_as(enc, bytes, EncodingSource::Meta));
+    if let Some((enc, source)) = utf16_without_bom(bytes) {
+        return Ok(decode_as(enc, bytes, source));
     }
     check_not_binary(bytes)?;
     if let Ok(s) = std::str::from_utf8(bytes) {
@@ -168,6 +173,14 @@ pub fn decode_with_charset<'a>(
     Ok(decode_as(enc, bytes, source))
 }
 
+/// Whether `label` names a charset (`utf-8`, `latin1`, `Shift_JIS`: the WHATWG labels, any
+/// case, white space around them ignored), as [`decode_with_charset`] reads them; it ignores a
+/// label that does not, as a browser ignores a header's, so a caller that takes a charset from a
+/// user checks it here first.
+pub fn known_charset(label: &str) -> bool {
+    Encoding::for_label(label.trim().as_bytes()).is_some()
+}
+
 /// `bytes` decoded as `enc` (no byte-order mark left in them), with where `enc` came from.
 fn decode_as<'a>(enc: &'static Encoding, bytes: &'a [u8], source: EncodingSource) -> Decoded<'a> {
     let (text, had_errors) = enc.decode_without_bom_handling(bytes);
@@ -192,12 +205,35 @@ fn guess_legacy(bytes: &[u8]) -> (&'static Encoding, EncodingSource) {
     }
 }
 
-/// UTF-16 without a byte-order mark, when the bytes look like it and say so: in the first 4 KiB
-/// most code units have a NUL high byte (ASCII markup) on one side and few on the other, and
-/// read as UTF-16 of that byte order they hold a `<meta>` declaring UTF-16 (any byte order:
-/// the bytes tell which).
-fn declared_utf16_without_bom(bytes: &[u8]) -> Option<&'static Encoding> {
+/// UTF-16 without a byte-order mark, when the bytes look like it: in the first 4 KiB most code
+/// units have a NUL high byte (ASCII markup) on one side and few on the other, and read as
+/// UTF-16 of that byte order they hold a `<meta>` declaring UTF-16 (any byte order: the bytes
+/// tell which; [`EncodingSource::Meta`]) or, undeclared, are markup: a `<` and a `>`, no broken
+/// code unit, under 2 % control characters ([`EncodingSource::Utf16Layout`]).
+fn utf16_without_bom(bytes: &[u8]) -> Option<(&'static Encoding, EncodingSource)> {
     let head = bytes.get(..SNIFF_LEN.min(bytes.len()) & !1)?;
+    let enc = utf16_layout(head)?;
+    // The head may end inside a surrogate pair: only whole pairs are judged.
+    let (text, broken) = enc.decode_without_bom_handling(head);
+    if meta_label(text.as_bytes())
+        .is_some_and(|d| d == encoding_rs::UTF_16LE || d == encoding_rs::UTF_16BE)
+    {
+        return Some((enc, EncodingSource::Meta));
+    }
+    let judged = text.trim_end_matches('\u{fffd}');
+    let controls = judged
+        .chars()
+        .filter(|c| c.is_control() && !matches!(c, '\t' | '\n' | '\r' | '\x0c'))
+        .count();
+    let markup = judged.contains('<') && judged.contains('>');
+    let whole = !broken || !judged.contains('\u{fffd}');
+    (markup && whole && controls * 50 <= judged.chars().count())
+        .then_some((enc, EncodingSource::Utf16Layout))
+}
+
+/// The UTF-16 byte order whose layout `head` (an even number of bytes) has: most code units
+/// with a NUL byte on one side (ASCII in UTF-16), few on the other; at least 8 code units.
+fn utf16_layout(head: &[u8]) -> Option<&'static Encoding> {
     let units = head.len() / 2;
     if units < 8 {
         return None;
@@ -210,16 +246,13 @@ fn declared_utf16_without_bom(bytes: &[u8]) -> Option<&'static Encoding> {
             .count()
     };
     let (even, odd) = (nul_at(0), nul_at(1));
-    let enc = if odd * 10 >= units * 6 && even * 10 < units {
-        encoding_rs::UTF_16LE
+    if odd * 10 >= units * 6 && even * 10 < units {
+        Some(encoding_rs::UTF_16LE)
     } else if even * 10 >= units * 6 && odd * 10 < units {
-        encoding_rs::UTF_16BE
+        Some(encoding_rs::UTF_16BE)
     } else {
-        return None;
-    };
-    let (text, _) = enc.decode_without_bom_handling(head);
-    let declared = meta_label(text.as_bytes())?;
-    (declared == encoding_rs::UTF_16LE || declared == encoding_rs::UTF_16BE).then_some(enc)
+        None
+    }
 }
 
 /// ASCII bytes kept on either side of a run of non-ASCII bytes in [`detector_sample`].
@@ -434,6 +467,13 @@ fn check_not_binary(bytes: &[u8]) -> Result<(), DecodeError> {
     }
     let nul = head.iter().filter(|&&b| b == 0).count();
     if nul * 100 > head.len() {
+        // UTF-16 that is not markup (utf16_without_bom took the rest): named, as a reader
+        // might take it for text.
+        if utf16_layout(head.within(..head.len() & !1)).is_some() {
+            return Err(DecodeError::Binary(
+                "NUL bytes, laid out as UTF-16 without a byte-order mark but not HTML when read so",
+            ));
+        }
         return Err(DecodeError::Binary("NUL bytes"));
     }
     let controls = head

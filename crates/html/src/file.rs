@@ -1,65 +1,32 @@
-//! Reading a page file: the bytes of a regular file, inflated when they are gzip.
+//! Reading what victor is given, and writing what it makes.
 //!
-//! Crawls and benchmark sets store pages compressed (`page.html.gz`), so every reader of page
-//! files (the CLI's `label`, `features` and `bench`, the importer, `eval`, `sweep`, `cv`, and the
-//! tests that walk the shared sets) goes through [`read_page_file`]: bytes that start with the
-//! gzip magic number are inflated, whatever the file is called, and anything else passes through
-//! as it is. Inflation stops at [`MAX_PAGE_BYTES`]: a small file that inflates to gigabytes
-//! (a "zip bomb") is an error of that page, not an exhausted machine. A FIFO, a socket, a device
-//! or a folder is refused with the reason, without ever waiting on it.
+//! Reading a page file: the bytes of a regular file, or of a stream (a FIFO or a character
+//! device: `<(zcat page.html.gz)`, `/dev/stdin`), inflated when they are gzip. Crawls and
+//! benchmark sets store pages compressed (`page.html.gz`), so every reader of page files (the
+//! CLI's `label`, `features` and `bench`, the importer, `eval`, `sweep`, `cv`, and the tests that
+//! walk the shared sets) goes through [`read_page_file`]: bytes that start with the gzip magic
+//! number are inflated, whatever the file is called, and anything else passes through as it is.
+//! Inflation stops at [`MAX_PAGE_BYTES`]: a small file that inflates to gigabytes (a "zip bomb")
+//! is an error of that page, not an exhausted machine; so does a stream (`/dev/zero` ends there).
+//! A FIFO is opened without waiting ([`Opened`]): a program that opens it for writing within
+//! [`FIFO_WAIT`] is read to its end, else the FIFO reads as empty. A socket, a block device or a
+//! folder is refused with the reason.
 //!
-//! Writing a file atomically: every file victor writes (outputs, annotated sets, reports,
-//! bundles) is first written whole to a temporary file beside its target, named
-//! [`TMP_PREFIX`]`*`, and then renamed over it, so no reader ever sees half a file and a failure
-//! leaves the old file as it was ([`write_atomic`], [`temp_file_in`], [`temp_builder`]).
+//! Writing a file: every file victor writes follows one rule, in [`mod@write`] ([`Output`],
+//! [`write_file`]): a regular file (or nothing) is written atomically beside itself and renamed
+//! into place, a symbolic link is followed to its target, a FIFO, a character device or `-` is
+//! written as a stream, and anything else is refused; nothing is renamed over what is not a
+//! regular file.
 
-use std::io::{Read, Write};
+use std::io::Read;
 use std::path::Path;
+use std::time::{Duration, Instant};
 
-/// How the temporary files of atomic writes are named (`.victor-tmp-XXXXXX`): hidden, and
-/// recognisable as victor's should a crash or a second Ctrl-C leave one behind.
-pub const TMP_PREFIX: &str = ".victor-tmp-";
+pub mod write;
 
-/// A temporary file or folder builder named `prefix*`, whose results get `mode` less the umask
-/// (0666 for files, 0777 for folders: the permissions any new file or folder gets), not the
-/// owner-only ones of temporary files.
-pub fn temp_builder(prefix: &str, mode: u32) -> tempfile::Builder<'_, '_> {
-    let mut b = tempfile::Builder::new();
-    b.prefix(prefix);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        b.permissions(std::fs::Permissions::from_mode(mode));
-    }
-    #[cfg(not(unix))]
-    let _ = mode;
-    b
-}
-
-/// A new temporary file in `dir` ([`TMP_PREFIX`]), to be renamed over its target when written
-/// whole (`persist`); dropped unrenamed, on an error or an interruption, it is removed.
-///
-/// # Errors
-/// The file cannot be created in `dir`.
-pub fn temp_file_in(dir: &Path) -> std::io::Result<tempfile::NamedTempFile> {
-    temp_builder(TMP_PREFIX, 0o666).tempfile_in(dir)
-}
-
-/// Writes `bytes` to `path` atomically: a temporary file in the same folder ([`temp_file_in`]),
-/// then a rename over `path`. The folder must exist.
-///
-/// # Errors
-/// The temporary file cannot be created or written, or not renamed into place.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let mut tmp = temp_file_in(dir)?;
-    tmp.write_all(bytes)?;
-    tmp.persist(path).map_err(|e| e.error)?;
-    Ok(())
-}
+pub use write::{
+    Destination, Output, STDOUT, TMP_PREFIX, destination, temp_builder, temp_file_in, write_file,
+};
 
 /// Largest page, in bytes after decompression, that a gzip-compressed page may inflate to.
 pub const MAX_PAGE_BYTES: u64 = 256 << 20;
@@ -67,13 +34,15 @@ pub const MAX_PAGE_BYTES: u64 = 256 << 20;
 /// The two bytes every gzip member starts with.
 const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
-/// Reads a page file whole and inflates it if it is gzip ([`inflate`] with [`MAX_PAGE_BYTES`]).
+/// Reads a page file whole ([`read_input`]) and inflates it if it is gzip ([`inflate`] with
+/// [`MAX_PAGE_BYTES`]).
 ///
 /// # Errors
-/// The file cannot be opened or read, is not a regular file (the message says what it is), or
-/// holds broken gzip data or gzip data that inflates past the limit.
+/// The file cannot be opened or read, is neither a regular file nor a stream (the message says
+/// what it is), a stream holds more than [`MAX_PAGE_BYTES`], or the bytes are broken gzip data
+/// or gzip data that inflates past the limit.
 pub fn read_page_file(path: &Path) -> std::io::Result<Vec<u8>> {
-    inflate(read_regular_file(path)?, MAX_PAGE_BYTES)
+    inflate(read_input(path)?, MAX_PAGE_BYTES)
 }
 
 /// The bytes inflated if they start with the gzip magic number (all members of a multi-member
@@ -93,11 +62,7 @@ pub fn inflate(bytes: Vec<u8>, max: u64) -> std::io::Result<Vec<u8>> {
         .read_to_end(&mut out)
         .map_err(|e| std::io::Error::new(e.kind(), format!("bad gzip data: {e}")))?;
     if out.len() as u64 > max {
-        let limit = if max >= 1 << 20 {
-            format!("{} MiB", max >> 20)
-        } else {
-            format!("{max} bytes")
-        };
+        let limit = size_name(max);
         return Err(std::io::Error::new(
             std::io::ErrorKind::InvalidData,
             format!("gzip data inflates past {limit}"),
@@ -127,8 +92,8 @@ fn inflated_size_hint(gz: &[u8], max: u64) -> usize {
         .min(limit)
 }
 
-/// What a path that is not a regular file is, for the message that refuses it (`a FIFO`).
-fn kind_of(t: std::fs::FileType) -> &'static str {
+/// What a path is, for the messages that refuse it (`a FIFO (named pipe)`, `a folder`).
+pub fn kind_of(t: std::fs::FileType) -> &'static str {
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;
@@ -138,19 +103,26 @@ fn kind_of(t: std::fs::FileType) -> &'static str {
         if t.is_socket() {
             return "a socket";
         }
-        if t.is_block_device() || t.is_char_device() {
-            return "a device";
+        if t.is_block_device() {
+            return "a block device";
+        }
+        if t.is_char_device() {
+            return "a character device";
         }
     }
     if t.is_dir() {
         "a folder"
+    } else if t.is_symlink() {
+        "a symbolic link"
+    } else if t.is_file() {
+        "a regular file"
     } else {
         "not a regular file"
     }
 }
 
-/// The error for a path that is not a regular file.
-fn not_regular(t: std::fs::FileType) -> std::io::Error {
+/// The error for a path that can be read neither as a file nor as a stream.
+fn unreadable(t: std::fs::FileType) -> std::io::Error {
     let kind = kind_of(t);
     let text = if kind.starts_with("not ") {
         kind.to_string()
@@ -160,30 +132,199 @@ fn not_regular(t: std::fs::FileType) -> std::io::Error {
     std::io::Error::new(std::io::ErrorKind::InvalidInput, text)
 }
 
-/// Reads a regular file whole; refuses a FIFO, a socket, a device or a folder with the reason,
-/// without ever waiting on it (a FIFO is opened non-blocking and checked before it is read).
-pub fn read_regular_file(path: &Path) -> std::io::Result<Vec<u8>> {
-    let meta = std::fs::metadata(path)?;
-    if !meta.is_file() {
-        return Err(not_regular(meta.file_type()));
-    }
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
+/// Whether a file type is read and written as a stream: a FIFO or a character device.
+fn is_stream(t: std::fs::FileType) -> bool {
     #[cfg(unix)]
     {
-        // Should the path have become a FIFO since the check, opening does not wait for a
-        // writer; the check below then refuses it.
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK);
+        use std::os::unix::fs::FileTypeExt;
+        t.is_fifo() || t.is_char_device()
     }
-    let mut file = options.open(path)?;
-    let meta = file.metadata()?;
-    if !meta.is_file() {
-        return Err(not_regular(meta.file_type()));
+    #[cfg(not(unix))]
+    {
+        let _ = t;
+        false
     }
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-    file.read_to_end(&mut bytes)?;
-    Ok(bytes)
+}
+
+/// How long reading a FIFO that no program has opened for writing yet waits for one before it
+/// takes the FIFO as empty (`mkfifo f; victor label f` with no writer ends, it does not hang).
+pub const FIFO_WAIT: Duration = Duration::from_secs(2);
+
+/// How often a FIFO without a writer is looked at again within [`FIFO_WAIT`].
+const FIFO_POLL: Duration = Duration::from_millis(10);
+
+/// A path opened for reading the way victor reads what it is named: a regular file, or a stream
+/// (a FIFO or a character device) read to its end. A folder, a socket or a block device is
+/// refused. A FIFO is opened without waiting for a writer; one that no program writes to within
+/// [`FIFO_WAIT`] reads as empty ([`Opened::no_writer`]).
+#[derive(Debug)]
+pub struct Opened {
+    /// Bytes read while waiting for a FIFO's writer, given back first.
+    head: std::io::Cursor<Vec<u8>>,
+    file: std::fs::File,
+    stream: bool,
+    no_writer: bool,
+}
+
+impl Opened {
+    /// Opens `path` (links followed) for reading.
+    ///
+    /// # Errors
+    /// The path cannot be opened, or is neither a regular file, a FIFO nor a character device
+    /// (the message says what it is).
+    pub fn open(path: &Path) -> std::io::Result<Opened> {
+        let meta = std::fs::metadata(path)?;
+        if !meta.is_file() && !is_stream(meta.file_type()) {
+            return Err(unreadable(meta.file_type()));
+        }
+        let mut options = std::fs::OpenOptions::new();
+        options.read(true);
+        #[cfg(unix)]
+        {
+            // Opening a FIFO does not wait for a writer (nor a terminal become the controlling
+            // one); what was opened is checked below.
+            use std::os::unix::fs::OpenOptionsExt;
+            options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
+        }
+        let file = options.open(path)?;
+        let t = file.metadata()?.file_type();
+        if t.is_file() {
+            return Ok(Opened {
+                head: std::io::Cursor::new(Vec::new()),
+                file,
+                stream: false,
+                no_writer: false,
+            });
+        }
+        if !is_stream(t) {
+            return Err(unreadable(t));
+        }
+        let (head, no_writer) = if is_fifo(t) {
+            wait_for_writer(&file)?
+        } else {
+            (Vec::new(), false)
+        };
+        blocking(&file)?;
+        Ok(Opened {
+            head: std::io::Cursor::new(head),
+            file,
+            stream: true,
+            no_writer,
+        })
+    }
+
+    /// Whether the path is a stream (a FIFO or a character device), not a regular file.
+    pub fn is_stream(&self) -> bool {
+        self.stream
+    }
+
+    /// Whether the path is a FIFO that no program opened for writing within [`FIFO_WAIT`]
+    /// (it reads as empty).
+    pub fn no_writer(&self) -> bool {
+        self.no_writer
+    }
+
+    /// All the bytes: a regular file whole, a stream to its end but no more than `max` bytes.
+    ///
+    /// # Errors
+    /// Reading fails, or a stream holds more than `max` bytes.
+    pub fn read_all(mut self, max: u64) -> std::io::Result<Vec<u8>> {
+        if !self.stream {
+            let len = self.file.metadata().map_or(0, |m| m.len());
+            let mut bytes = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+            self.file.read_to_end(&mut bytes)?;
+            return Ok(bytes);
+        }
+        let mut bytes = Vec::new();
+        (&mut self)
+            .take(max.saturating_add(1))
+            .read_to_end(&mut bytes)?;
+        if bytes.len() as u64 > max {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("the stream holds more than {}", size_name(max)),
+            ));
+        }
+        Ok(bytes)
+    }
+}
+
+impl Read for Opened {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.head.read(buf)?;
+        if n > 0 {
+            return Ok(n);
+        }
+        self.file.read(buf)
+    }
+}
+
+/// Whether a file type is a FIFO.
+fn is_fifo(t: std::fs::FileType) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        t.is_fifo()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = t;
+        false
+    }
+}
+
+/// Waits up to [`FIFO_WAIT`] for a program to open the FIFO `file` (opened non-blocking) for
+/// writing: a read that would block says a writer is there, bytes say one was; a read of
+/// nothing says none has come yet (Linux reads a FIFO without writers as its end). Returns the
+/// bytes read meanwhile, and whether no writer came.
+fn wait_for_writer(mut file: &std::fs::File) -> std::io::Result<(Vec<u8>, bool)> {
+    let deadline = Instant::now() + FIFO_WAIT;
+    let mut buf = vec![0; 64 << 10];
+    loop {
+        match file.read(&mut buf) {
+            Ok(0) if Instant::now() < deadline => std::thread::sleep(FIFO_POLL),
+            Ok(0) => return Ok((Vec::new(), true)),
+            Ok(n) => {
+                buf.truncate(n);
+                return Ok((buf, false));
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => return Ok((Vec::new(), false)),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// Makes reads of a stream opened non-blocking wait for their bytes again.
+fn blocking(file: &std::fs::File) -> std::io::Result<()> {
+    #[cfg(unix)]
+    {
+        use rustix::fs::{OFlags, fcntl_getfl, fcntl_setfl};
+        let flags = fcntl_getfl(file)?;
+        fcntl_setfl(file, flags.difference(OFlags::NONBLOCK))?;
+    }
+    #[cfg(not(unix))]
+    let _ = file;
+    Ok(())
+}
+
+/// A size for a message: `256 MiB`, or `1000 bytes` below a mebibyte.
+fn size_name(n: u64) -> String {
+    if n >= 1 << 20 {
+        format!("{} MiB", n >> 20)
+    } else {
+        format!("{n} bytes")
+    }
+}
+
+/// Reads what `path` names whole ([`Opened`]): a regular file, or a FIFO or a character device
+/// to its end (at most [`MAX_PAGE_BYTES`]); refuses a folder, a socket or a block device with the
+/// reason, without ever waiting on it for long.
+///
+/// # Errors
+/// As [`Opened::open`] and [`Opened::read_all`].
+pub fn read_input(path: &Path) -> std::io::Result<Vec<u8>> {
+    Opened::open(path)?.read_all(MAX_PAGE_BYTES)
 }
 
 #[cfg(test)]
@@ -258,5 +399,52 @@ mod tests {
         assert_eq!(read_page_file(&p).expect("read"), b"<p>x</p>");
         let err = read_page_file(dir.path()).expect_err("folder");
         assert!(err.to_string().contains("a folder"), "{err}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_or_a_device_reads_as_a_stream_and_a_fifo_without_writer_as_empty() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let fifo = dir.path().join("f.html");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.expect("mkfifo runs").success());
+        // No writer: empty after the wait, and said so.
+        let started = Instant::now();
+        let opened = Opened::open(&fifo).expect("opened without waiting for a writer");
+        assert!(opened.is_stream() && opened.no_writer());
+        assert!(started.elapsed() < FIFO_WAIT + Duration::from_secs(5));
+        assert!(opened.read_all(100).expect("read").is_empty());
+        // A writer that comes a little later is read to its end, gzip inflated.
+        let writer = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || {
+                std::thread::sleep(Duration::from_millis(300));
+                let mut f = std::fs::OpenOptions::new()
+                    .write(true)
+                    .open(&fifo)
+                    .expect("open for writing");
+                f.write_all(&gzip(b"<p>first</p>")).expect("write");
+            })
+        };
+        assert_eq!(read_page_file(&fifo).expect("read"), b"<p>first</p>");
+        writer.join().expect("writer");
+        // Character devices: /dev/null is empty, /dev/zero ends at the limit.
+        assert!(read_input(Path::new("/dev/null")).expect("null").is_empty());
+        let zero = Opened::open(Path::new("/dev/zero")).expect("zero");
+        let err = zero.read_all(1000).expect_err("endless");
+        assert!(err.to_string().contains("more than 1000 bytes"), "{err}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_socket_is_refused_with_what_it_is() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let sock = dir.path().join("s.html");
+        let _listener = std::os::unix::net::UnixListener::bind(&sock).expect("bind");
+        let err = read_page_file(&sock).expect_err("a socket");
+        assert!(
+            err.to_string().contains("not a regular file but a socket"),
+            "{err}"
+        );
     }
 }

@@ -28,7 +28,9 @@ mod page;
 mod segment;
 pub mod within;
 
-pub use decode::{DecodeError, Decoded, EncodingSource, decode, decode_with_charset};
+pub use decode::{
+    DecodeError, Decoded, EncodingSource, decode, decode_with_charset, known_charset,
+};
 pub use element_id::ElementId;
 pub use page::{Ancestors, Block, Element, Page, Split};
 pub use segment::declared::Declared;

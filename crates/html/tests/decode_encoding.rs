@@ -462,10 +462,40 @@ fn utf16_without_a_byte_order_mark_but_declared_is_decoded() {
             ["\u{17e}luto\u{17e} k\u{16f}\u{148} \u{3b1}\u{3b2}\u{3b3}"]
         );
     }
-    // Undeclared, the same bytes stay refused as binary (NUL bytes).
-    let bare: Vec<u8> = "<p>plain text here</p>"
+}
+
+// ----- issue 60: UTF-16 without a byte-order mark nor a declaration -------------------------
+
+#[test]
+fn undeclared_utf16_without_a_byte_order_mark_is_recognised_by_its_layout() {
+    let page = "<html><head><title>Zpr\u{e1}vy</title></head>\
+                <body><p>\u{17e}luto\u{17e} k\u{16f}\u{148} \u{3b1}\u{3b2}\u{3b3} \u{1f600}</p></body></html>";
+    let le: Vec<u8> = page.encode_utf16().flat_map(u16::to_le_bytes).collect();
+    let be: Vec<u8> = page.encode_utf16().flat_map(u16::to_be_bytes).collect();
+    for (bytes, name) in [(le, "UTF-16LE"), (be, "UTF-16BE")] {
+        let (enc, source, blocks) = read(&bytes);
+        assert_eq!((enc, source), (name, EncodingSource::Utf16Layout));
+        assert_eq!(
+            blocks,
+            ["\u{17e}luto\u{17e} k\u{16f}\u{148} \u{3b1}\u{3b2}\u{3b3} \u{1f600}"]
+        );
+    }
+    // A surrogate pair across the end of the 4 KiB looked at (code units 2047 and 2048) does not
+    // count as a broken code unit.
+    let long = format!("<p>{}\u{1f600}{}</p>", "a".repeat(2044), "b".repeat(100));
+    let bytes: Vec<u8> = long.encode_utf16().flat_map(u16::to_le_bytes).collect();
+    assert_eq!(
+        decode(&bytes).expect("decodes").source,
+        EncodingSource::Utf16Layout
+    );
+    // UTF-16 that is not markup is still refused, and the message says what it looks like.
+    let prose: Vec<u8> = "plain text in UTF-16, no markup"
         .encode_utf16()
         .flat_map(u16::to_le_bytes)
         .collect();
-    assert!(matches!(decode(&bare), Err(DecodeError::Binary(_))));
+    let err = decode(&prose).expect_err("not HTML");
+    assert!(err.to_string().contains("laid out as UTF-16"), "{err}");
+    // Binary data with NUL bytes everywhere stays plain binary.
+    let err = decode(&[0u8; 64]).expect_err("binary");
+    assert!(err.to_string().contains("(NUL bytes)"), "{err}");
 }

@@ -292,12 +292,13 @@ pub enum BundleError {
     },
     /// `victor.json` does not parse, or holds a value out of its type's range (a threshold
     /// outside [0, 1]).
-    #[error("{path}: not a victor bundle description: {source}")]
+    #[error("{path}: not a victor bundle description: {}", readable(&error.to_string()))]
     Meta {
         /// The file.
         path: PathBuf,
-        /// The error.
-        source: serde_json::Error,
+        /// The parser's error. Not the error's `source`: its message may quote a corrupt
+        /// bundle's bytes at length, and the message above quotes it cut short.
+        error: serde_json::Error,
     },
     /// Made for other features or another bundle format.
     #[error(
@@ -318,7 +319,7 @@ pub enum BundleError {
         source: ModelError,
     },
     /// The configuration, template or labels do not fit.
-    #[error("model bundle is inconsistent: {0}")]
+    #[error("model bundle is inconsistent: {}", readable(.0))]
     Inconsistent(String),
     /// `victor.json` parses but holds a value serde does not check (a label other than
     /// header, text and other, or one listed twice).
@@ -331,6 +332,84 @@ pub enum BundleError {
     },
 }
 
+/// Longest piece of a bundle's own text a message quotes, in characters.
+const EXCERPT_CHARS: usize = 40;
+
+/// Longest message made from a bundle's content (a parser's, quoting it), in characters.
+const MESSAGE_CHARS: usize = 240;
+
+/// A value read from a bundle, quoted for a message: control characters escaped, cut after
+/// [`EXCERPT_CHARS`] characters with how long it is (`"\u{14}mHh..."... (580 characters)`), so
+/// that a corrupt bundle's message stays readable instead of dumping its bytes.
+pub(crate) fn excerpt(value: &str) -> String {
+    let n = value.chars().count();
+    let head: String = value.chars().take(EXCERPT_CHARS).collect();
+    if n <= EXCERPT_CHARS {
+        format!("{head:?}")
+    } else {
+        format!("{head:?}... ({n} characters)")
+    }
+}
+
+/// A message that quotes a bundle's content (a parser's error, a template's line), readable:
+/// each quoted string in it (`"..."`) longer than [`EXCERPT_CHARS`] cut to that with its
+/// length, control characters escaped, and the whole cut after [`MESSAGE_CHARS`] characters
+/// with how much was left out.
+fn readable(message: &str) -> String {
+    let mut out = String::new();
+    let mut chars = message.chars();
+    while let Some(c) = chars.next() {
+        if c != '"' {
+            push_escaped(&mut out, c);
+            continue;
+        }
+        // A quoted string, to its closing quote (a backslash escapes the next character).
+        let mut quoted = String::new();
+        let mut closed = false;
+        while let Some(q) = chars.next() {
+            match q {
+                '\\' => {
+                    quoted.push(q);
+                    if let Some(e) = chars.next() {
+                        quoted.push(e);
+                    }
+                }
+                '"' => {
+                    closed = true;
+                    break;
+                }
+                _ => quoted.push(q),
+            }
+        }
+        let n = quoted.chars().count();
+        out.push('"');
+        for q in quoted.chars().take(EXCERPT_CHARS) {
+            push_escaped(&mut out, q);
+        }
+        if closed {
+            out.push('"');
+        }
+        if n > EXCERPT_CHARS {
+            out.push_str(&format!("... ({n} characters)"));
+        }
+    }
+    let n = out.chars().count();
+    if n > MESSAGE_CHARS {
+        let cut: String = out.chars().take(MESSAGE_CHARS).collect();
+        return format!("{cut}... ({} more characters)", n - MESSAGE_CHARS);
+    }
+    out
+}
+
+/// `c`, or its escape if it is a control character.
+fn push_escaped(out: &mut String, c: char) {
+    if c.is_control() {
+        out.extend(c.escape_debug());
+    } else {
+        out.push(c);
+    }
+}
+
 /// Checks the values of `victor.json` that serde cannot: the labels are header, text and other
 /// (each at most once). (The recommended threshold is a [`Threshold`], checked as it is read.)
 fn check_meta(meta: &BundleMeta) -> Result<(), String> {
@@ -338,11 +417,12 @@ fn check_meta(meta: &BundleMeta) -> Result<(), String> {
     for l in &meta.labels {
         if l.parse::<Label>().is_err() {
             return Err(format!(
-                "label {l:?} is not one of \"header\", \"text\", \"other\""
+                "label {} is not one of \"header\", \"text\", \"other\"",
+                excerpt(l)
             ));
         }
         if seen.contains(&l.as_str()) {
-            return Err(format!("label {l:?} is listed twice"));
+            return Err(format!("label {} is listed twice", excerpt(l)));
         }
         seen.push(l);
     }
@@ -363,9 +443,9 @@ impl BundleMeta {
 
     /// Parses the contents of `victor.json` (of the bundle folder `origin`, named in errors).
     pub fn parse(json: &str, origin: &Path) -> Result<BundleMeta, BundleError> {
-        serde_json::from_str(json).map_err(|source| BundleError::Meta {
+        serde_json::from_str(json).map_err(|error| BundleError::Meta {
             path: origin.join(META_FILE),
-            source,
+            error,
         })
     }
 }
@@ -420,13 +500,13 @@ impl Model {
         })?;
         if meta.format != BUNDLE_FORMAT {
             return Err(BundleError::Version {
-                found: meta.format.clone(),
+                found: excerpt(&meta.format),
                 expected: BUNDLE_FORMAT.to_string(),
             });
         }
         if meta.feature_version != FEATURE_VERSION {
             return Err(BundleError::Version {
-                found: meta.feature_version.clone(),
+                found: excerpt(&meta.feature_version),
                 expected: FEATURE_VERSION.to_string(),
             });
         }

@@ -52,18 +52,31 @@ fn page_bytes<'a>(html: &'a Bound<'_, PyAny>) -> PyResult<std::borrow::Cow<'a, [
 }
 
 /// The HTTP charset of a page given as bytes; a `str` page is text already (passed on as UTF-8),
-/// so a charset does not apply to it.
-fn bytes_charset<'a>(html: &Bound<'_, PyAny>, charset: Option<&'a str>) -> Option<&'a str> {
-    charset.filter(|_| !html.is_instance_of::<PyString>())
+/// so a charset does not apply to it. A charset no browser knows ("klingon") is refused with
+/// VictorError, whatever the page: the library would ignore it, as a browser ignores a header's.
+fn bytes_charset<'a>(
+    html: &Bound<'_, PyAny>,
+    charset: Option<&'a str>,
+) -> PyResult<Option<&'a str>> {
+    if let Some(c) = charset
+        && !victor::known_charset(c)
+    {
+        return Err(VictorError::new_err(format!(
+            "charset {c:?} is not a charset victor knows (the WHATWG encoding labels: \"utf-8\", \"windows-1252\", \"shift_jis\", ...)"
+        )));
+    }
+    Ok(charset.filter(|_| !html.is_instance_of::<PyString>()))
 }
 
-/// Cleans web pages with a victor model: `Cleaner(model=None, threshold=None, decoding=None)`.
+/// Cleans web pages with a victor model:
+/// `Cleaner(model=None, threshold=None, decoding=None, max_blocks=None)`.
 ///
 /// `model` is a bundle folder (`victor.json` and `model.crfsuite`), or None for the built-in
 /// default model. `decoding` is "threshold", "viterbi", "expected-f1" or "threshold T", read as
 /// the `victor` command reads them (default: the bundle's recommended decoding); `threshold`
-/// (within 0 and 1) implies "threshold". A Cleaner can be
-/// shared by threads.
+/// (within 0 and 1) implies "threshold". `max_blocks` is the block limit of `victor label
+/// --max-blocks`: a page that splits into more text blocks raises VictorError (default 500,000).
+/// A Cleaner can be shared by threads.
 #[pyclass(module = "victor", frozen)]
 struct Cleaner {
     inner: victor::Cleaner,
@@ -89,11 +102,22 @@ fn make_cleaner(
     model: Option<PathBuf>,
     threshold: Option<f64>,
     decoding: Option<&str>,
+    max_blocks: Option<usize>,
 ) -> PyResult<victor::Cleaner> {
     let base = match model {
         None => default_cleaner()?,
         // A bundle folder or a name ("news"), looked up as the victor command looks it up.
         Some(name_or_dir) => victor::Cleaner::open(&name_or_dir).map_err(err)?,
+    };
+    // The block limit of `victor label --max-blocks`.
+    let base = match max_blocks {
+        None => base,
+        Some(0) => {
+            return Err(VictorError::new_err(
+                "max_blocks must be at least 1 (every page has a block or more to refuse)",
+            ));
+        }
+        Some(n) => base.with_max_blocks(n),
     };
     // The decoding named, read as the victor command reads it ("threshold 0.4" included).
     let choice = decoding
@@ -128,14 +152,15 @@ fn make_cleaner(
 #[pymethods]
 impl Cleaner {
     #[new]
-    #[pyo3(signature = (model=None, threshold=None, decoding=None))]
+    #[pyo3(signature = (model=None, threshold=None, decoding=None, max_blocks=None))]
     fn new(
         model: Option<PathBuf>,
         threshold: Option<f64>,
         decoding: Option<&str>,
+        max_blocks: Option<usize>,
     ) -> PyResult<Self> {
         Ok(Cleaner {
-            inner: make_cleaner(model, threshold, decoding)?,
+            inner: make_cleaner(model, threshold, decoding, max_blocks)?,
         })
     }
 
@@ -193,7 +218,7 @@ impl Cleaner {
         fetched: Option<&str>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let bytes = page_bytes(html)?;
-        let charset = bytes_charset(html, charset);
+        let charset = bytes_charset(html, charset)?;
         let c = &self.inner;
         let doc = py
             .detach(|| {
@@ -234,8 +259,8 @@ impl Cleaner {
         Ok(d)
     }
 
-    /// The cleaned texts of many pages, in order, on `threads` threads (default: 1) with the GIL
-    /// released, as a `victor.Texts` (a list).
+    /// The cleaned texts of many pages, in order, on `threads` threads (default: 1; at least 1)
+    /// with the GIL released, as a `victor.Texts` (a list).
     ///
     /// `errors="raise"` (the default): a page that cannot be cleaned raises VictorError naming
     /// its index, after the whole batch was tried. `errors="skip"`: such a page (or one that is
@@ -248,6 +273,11 @@ impl Cleaner {
         threads: usize,
         errors: &str,
     ) -> PyResult<Bound<'py, PyAny>> {
+        if threads == 0 {
+            return Err(VictorError::new_err(
+                "threads must be at least 1 (the pages are cleaned on that many threads)",
+            ));
+        }
         let skip = match errors {
             "raise" => false,
             "skip" => true,
@@ -591,9 +621,9 @@ impl WarcPages {
 
 /// The cleaned text of a page (str or bytes) with the built-in model, or the bundle folder
 /// `model`; `charset` (the HTTP header's) and `url` as for `Cleaner.clean`; `format` "text"
-/// (one paragraph a line) or "markdown" (as `Cleaner.markdown`).
+/// (one paragraph a line) or "markdown" (as `Cleaner.markdown`); `max_blocks` as for `Cleaner`.
 #[pyfunction]
-#[pyo3(signature = (html, model=None, *, charset=None, url=None, format="text"))]
+#[pyo3(signature = (html, model=None, *, charset=None, url=None, format="text", max_blocks=None))]
 fn clean(
     py: Python<'_>,
     html: &Bound<'_, PyAny>,
@@ -601,8 +631,9 @@ fn clean(
     charset: Option<&str>,
     url: Option<&str>,
     format: &str,
+    max_blocks: Option<usize>,
 ) -> PyResult<String> {
-    let cleaner = make_cleaner(model, None, None)?;
+    let cleaner = make_cleaner(model, None, None, max_blocks)?;
     match format {
         "text" => clean_page(py, &cleaner, html, charset, url),
         "markdown" => markdown_page(py, &cleaner, html, charset, url, Default::default()),
@@ -622,7 +653,7 @@ fn markdown_page(
     style: victor::MarkdownStyle,
 ) -> PyResult<String> {
     let bytes = page_bytes(html)?;
-    let charset = bytes_charset(html, charset);
+    let charset = bytes_charset(html, charset)?;
     py.detach(|| {
         let page = victor::RawPage {
             html: &bytes,
@@ -644,7 +675,7 @@ fn clean_page(
     url: Option<&str>,
 ) -> PyResult<String> {
     let bytes = page_bytes(html)?;
-    let charset = bytes_charset(html, charset);
+    let charset = bytes_charset(html, charset)?;
     py.detach(|| {
         cleaner.clean_with(victor::RawPage {
             html: &bytes,

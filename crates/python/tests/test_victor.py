@@ -215,3 +215,32 @@ def test_adapt_refuses_what_it_cannot_do(tmp_path):
     with pytest.raises(victor.VictorError, match="will not replace"):
         victor.adapt(examples, keep)
     assert (keep / "notes.txt").read_text() == "mine"
+
+def test_bad_arguments_are_refused_not_ignored():
+    # Issue 60: a thread count of 0 and a charset no one knows were taken silently.
+    page = sorted(EXAMPLES.glob("*.html"))[0].read_bytes()
+    c = victor.Cleaner()
+    with pytest.raises(victor.VictorError, match="threads must be at least 1"):
+        c.clean_many([page], threads=0)
+    for call in (
+        lambda: victor.clean(page, charset="klingon"),
+        lambda: c.clean(page, charset="klingon"),
+        lambda: c.markdown(page, charset="klingon"),
+        lambda: c.label(page, charset="klingon"),
+        lambda: c.clean("<p>a str page</p>", charset="klingon"),
+    ):
+        with pytest.raises(victor.VictorError, match='charset "klingon"'):
+            call()
+    # Known labels, any case, are taken.
+    assert c.clean(page, charset=" Windows-1252 ") == c.clean(page, charset="cp1252")
+
+
+def test_the_block_limit_is_reachable_from_python():
+    many = b"<html><body>" + b"<p>block</p>" * 50 + b"</body></html>"
+    assert victor.Cleaner(max_blocks=1000).clean(many) == victor.clean(many)
+    with pytest.raises(victor.VictorError, match="blocks"):
+        victor.Cleaner(max_blocks=10).clean(many)
+    with pytest.raises(victor.VictorError, match="blocks"):
+        victor.clean(many, max_blocks=10)
+    with pytest.raises(victor.VictorError, match="at least 1"):
+        victor.Cleaner(max_blocks=0)

@@ -120,6 +120,11 @@ pub fn check_replaceable(dir: &Path, replace: Replace) -> Result<(), TrainError>
         path: dir.to_path_buf(),
         reason,
     };
+    if dir == Path::new(victor_features::file::STDOUT) {
+        return Err(refuse(
+            "`-` stands for standard output, and a bundle is a folder".into(),
+        ));
+    }
     let meta = match std::fs::metadata(dir) {
         Ok(m) => m,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -130,10 +135,14 @@ pub fn check_replaceable(dir: &Path, replace: Replace) -> Result<(), TrainError>
         }
         Err(e) => return Err(io(dir)(e)),
     };
-    if !meta.is_dir() {
+    if meta.is_file() {
         return Err(TrainError::NotAFolder {
             path: dir.to_path_buf(),
         });
+    }
+    if !meta.is_dir() {
+        let what = victor_features::file::kind_of(meta.file_type());
+        return Err(refuse(format!("it is {what}, not a folder")));
     }
     if replace == Replace::Anything {
         return Ok(());
@@ -144,12 +153,14 @@ pub fn check_replaceable(dir: &Path, replace: Replace) -> Result<(), TrainError>
         let entry = entry.map_err(io(dir))?;
         let name = entry.file_name().to_string_lossy().into_owned();
         let is_file = entry.file_type().is_ok_and(|t| t.is_file());
+        let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
         if is_file && BUNDLE_FILES.contains(&name.as_str()) {
             has_meta |= name == META_FILE;
-        } else if is_file {
-            foreign.push(name);
-        } else {
+        } else if is_dir {
             foreign.push(format!("{name}/"));
+        } else {
+            // A file of another name, or a link, a FIFO or a device of any name.
+            foreign.push(name);
         }
     }
     if !foreign.is_empty() {
@@ -206,8 +217,8 @@ fn absolute(path: &Path) -> Result<PathBuf, TrainError> {
     }
 }
 
-// A temporary file or folder builder with the permissions any new file or folder gets.
-use victor_features::file::temp_builder as builder;
+// A temporary folder builder with the permissions any new folder gets, and the one writer rule.
+use victor_features::file::{Output, temp_builder as builder};
 
 /// Writes a bundle folder: the model file (copied from `model_file`) and `victor.json`.
 /// Writes only into a new folder, an empty one or a victor bundle (see [`check_replaceable`]);
@@ -219,9 +230,10 @@ pub fn write_bundle(dir: &Path, meta: &BundleMeta, model_file: &Path) -> Result<
 /// [`write_bundle`], into what `replace` allows.
 ///
 /// A new folder is staged whole next to its place and renamed into it. In a folder that exists
-/// each of the bundle's files is staged in the folder and renamed over its name, the model
-/// before the description, once both are written: a failure before the renames leaves the old
-/// bundle as it was. Nothing but the bundle's own files (`BUNDLE_FILES`) is ever replaced or
+/// each of the bundle's files is written by the one writer rule
+/// ([`victor_features::file::write`]): staged and renamed over its name (a link's target in its
+/// target's folder), the model before the description, once both are written, so a failure
+/// before the renames leaves the old bundle as it was. Nothing but the bundle's own files (`BUNDLE_FILES`) is ever replaced or
 /// removed: a `held-out.txt` of an earlier `cv --keep-models` is removed only from a folder
 /// that was a bundle and nothing else.
 pub fn write_bundle_replacing(
@@ -244,29 +256,35 @@ pub fn write_bundle_replacing(
             .map_err(io(&parent))?;
         std::fs::write(tmp.path().join(META_FILE), &json).map_err(io(tmp.path()))?;
         std::fs::copy(model_file, tmp.path().join(MODEL_FILE)).map_err(io(model_file))?;
+        // Never renamed over what has appeared at the path meanwhile (a rename of a folder
+        // replaces an empty folder).
+        if std::fs::symlink_metadata(&target).is_ok() {
+            return Err(TrainError::NotABundle {
+                path: dir.to_path_buf(),
+                reason: "it appeared while the bundle was being written".into(),
+            });
+        }
         std::fs::rename(tmp.path(), &target).map_err(io(dir))?;
         // The staged folder is now `dir`: nothing left to remove.
         let _ = tmp.keep();
         return Ok(());
     }
     let was_bundle = check_replaceable(dir, Replace::OnlyBundle).is_ok();
-    // Both files staged in the folder itself (a rename within a folder is atomic); dropped, and
-    // so removed, on every early return.
-    let mut staged_meta = builder(".victor-bundle-", 0o666)
-        .tempfile_in(dir)
-        .map_err(io(dir))?;
-    staged_meta.write_all(json.as_bytes()).map_err(io(dir))?;
-    let mut staged_model = builder(".victor-bundle-", 0o666)
-        .tempfile_in(dir)
-        .map_err(io(dir))?;
+    // Both files by the one writer rule (`victor_features::file::write`): staged in the folder
+    // (a rename within a folder is atomic; a file that is a link, in its target's folder) and
+    // dropped, and so removed, on every early return; a FIFO or a device (with --force) is
+    // written as a stream. The model is committed before the description.
+    let model_path = dir.join(MODEL_FILE);
+    let meta_path = dir.join(META_FILE);
+    let mut staged_meta = Output::create(&meta_path).map_err(io(&meta_path))?;
+    staged_meta
+        .write_all(json.as_bytes())
+        .map_err(io(&meta_path))?;
+    let mut staged_model = Output::create(&model_path).map_err(io(&model_path))?;
     let mut source = std::fs::File::open(model_file).map_err(io(model_file))?;
     std::io::copy(&mut source, &mut staged_model).map_err(io(model_file))?;
-    staged_model
-        .persist(dir.join(MODEL_FILE))
-        .map_err(|e| io(dir)(e.error))?;
-    staged_meta
-        .persist(dir.join(META_FILE))
-        .map_err(|e| io(dir)(e.error))?;
+    staged_model.commit().map_err(io(&model_path))?;
+    staged_meta.commit().map_err(io(&meta_path))?;
     if was_bundle {
         let held_out = dir.join(HELD_OUT_FILE);
         match std::fs::remove_file(&held_out) {
@@ -372,5 +390,42 @@ mod tests {
         let err = check_replaceable(&out, Replace::OnlyBundle).expect_err("other format");
         assert!(err.to_string().contains("format \"other\""), "{err}");
         assert_eq!(check_replaceable(&out, Replace::Anything).ok(), Some(()));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn bundle_files_follow_the_writer_rule_and_a_path_that_is_no_folder_is_refused() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let model = tmp.path().join("model");
+        std::fs::write(&model, b"model").expect("write");
+        let out = tmp.path().join("out");
+        write_bundle(&out, &meta(), &model).expect("written");
+        // A model file that is a link: refused as a bundle's file without Anything; with it,
+        // the link's target is written and the link stays.
+        let target = tmp.path().join("kept.crfsuite");
+        std::fs::write(&target, b"old").expect("write");
+        std::fs::remove_file(out.join(MODEL_FILE)).expect("rm");
+        std::os::unix::fs::symlink(&target, out.join(MODEL_FILE)).expect("link");
+        let err = write_bundle(&out, &meta(), &model).expect_err("a link is not a bundle file");
+        assert!(err.to_string().contains(MODEL_FILE), "{err}");
+        write_bundle_replacing(&out, &meta(), &model, Replace::Anything).expect("forced");
+        assert_eq!(std::fs::read(&target).expect("read"), b"model");
+        assert!(
+            std::fs::symlink_metadata(out.join(MODEL_FILE))
+                .expect("meta")
+                .is_symlink()
+        );
+        // `-`, a FIFO and a device are no bundle folders, whatever `replace` says.
+        let fifo = tmp.path().join("fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        assert!(made.expect("mkfifo runs").success());
+        for (path, says) in [
+            (Path::new("-"), "standard output"),
+            (fifo.as_path(), "a FIFO (named pipe), not a folder"),
+            (Path::new("/dev/null"), "a character device, not a folder"),
+        ] {
+            let err = check_replaceable(path, Replace::Anything).expect_err("refused");
+            assert!(err.to_string().contains(says), "{path:?}: {err}");
+        }
     }
 }

@@ -309,7 +309,8 @@ pub fn cross_validate(
             crate::bundle::write_bundle_replacing(&out, &meta, &model_path, cv.replace)?;
             let ids: String = test.iter().map(|p| format!("{}\n", p.id)).collect();
             let list = out.join(crate::bundle::HELD_OUT_FILE);
-            std::fs::write(&list, ids).map_err(|source| TrainError::Io { path: list, source })?;
+            victor_features::file::write_file(&list, ids.as_bytes())
+                .map_err(|source| TrainError::Io { path: list, source })?;
         }
         let scored = AtomicUsize::new(0);
         let parts: Vec<Assessment> = test

@@ -366,12 +366,16 @@ pub fn export_crfsuite(
         path: out.to_path_buf(),
         source,
     };
-    let file = std::fs::File::create(out).map_err(io_err)?;
-    let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
+    // The one writer rule (`victor_features::file::write`): a regular file is staged and
+    // renamed into place once whole, a FIFO, a device or `-` written as a stream.
+    let mut file = victor_features::file::Output::create(out).map_err(io_err)?;
+    let mut w = std::io::BufWriter::with_capacity(1 << 20, &mut file);
     let sum = stream_pages(pages, setup, on, |p, x| {
         write_page(&mut w, p, x).map_err(io_err)
     })?;
     w.flush().map_err(io_err)?;
+    drop(w);
+    file.commit().map_err(io_err)?;
     Ok(sum)
 }
 

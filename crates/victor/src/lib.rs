@@ -49,7 +49,7 @@ use victor_label::render_text;
 use victor_label::{BundleError, LabelError, LabeledPage, Labeler, Model, Scratch};
 
 pub use method::label_by_method;
-pub use victor_features::{Collect, DEFAULT_MAX_BLOCKS};
+pub use victor_features::{Collect, DEFAULT_MAX_BLOCKS, known_charset};
 pub use victor_label::{
     Calibration, Decoding, DecodingChoice, DecodingChoiceError, ExpectedOptions, NoThreshold,
     Origin, Threshold, ThresholdError,

@@ -1,4 +1,5 @@
-//! Writing an annotated set: every file atomically, the page before its labels.
+//! Writing an annotated set: every file by the one writer rule (`victor_features::file::write`),
+//! the page before its labels.
 //!
 //! A file is written to a temporary file in its destination folder and renamed into place, so
 //! readers (and a crash) see either the old file or the new one. [`SetWriter`] is shared
@@ -47,9 +48,10 @@ pub enum StoreError {
          into a new or empty folder, or into an existing set"
     )]
     NotEmpty(PathBuf),
-    /// The path to write a set into is a file.
-    #[error("{0} is a file, not a folder")]
-    NotAFolder(PathBuf),
+    /// The path to write a set into is a file, a FIFO, a device or anything else but a folder
+    /// (what it is follows the path).
+    #[error("{0} is {1}, not a folder")]
+    NotAFolder(PathBuf, &'static str),
     /// Labels were written for a page that is not in the set.
     #[error("no page file {0}: write the page with its labels first")]
     NoPage(PathBuf),
@@ -83,14 +85,15 @@ pub fn check_page_id(id: &str) -> Result<(), StoreError> {
     }
 }
 
-/// Writes `bytes` to `path` atomically ([`victor_features::file::write_atomic`]). The folder
-/// must exist.
+/// Writes `bytes` to `path` by the one writer rule ([`victor_features::file::write_file`]:
+/// atomically for a regular file, a link followed to its target, a FIFO or a device as a
+/// stream, anything else refused). The folder must exist.
 ///
 /// # Errors
 ///
 /// [`StoreError::Io`] naming `path`.
 pub(crate) fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
-    victor_features::file::write_atomic(path, bytes).map_err(|source| StoreError::Io {
+    victor_features::file::write_file(path, bytes).map_err(|source| StoreError::Io {
         path: path.to_path_buf(),
         source,
     })
@@ -110,7 +113,8 @@ fn check_set_folder(dir: &Path) -> Result<(), StoreError> {
         Err(e) => return Err(io(e)),
     };
     if !meta.is_dir() {
-        return Err(StoreError::NotAFolder(dir.to_path_buf()));
+        let what = victor_features::file::kind_of(meta.file_type());
+        return Err(StoreError::NotAFolder(dir.to_path_buf(), what));
     }
     let is_set = std::fs::read(dir.join(SET_FILE))
         .ok()
@@ -140,7 +144,7 @@ impl SetWriter {
     ///
     /// # Errors
     ///
-    /// [`StoreError::NotAFolder`] for a file, [`StoreError::NotEmpty`] for a folder of other
+    /// [`StoreError::NotAFolder`] for a file (or a FIFO, a device), [`StoreError::NotEmpty`] for a folder of other
     /// files, [`StoreError::Io`] if the folders or `set.json` cannot be written,
     /// [`StoreError::OtherFormat`] if the folder holds a set of another format version.
     pub fn create(dir: impl Into<PathBuf>, info: &SetInfo) -> Result<Self, StoreError> {

@@ -9,7 +9,7 @@ use anyhow::Context;
 use clap::ValueEnum;
 use victor_annotator::{Options, Order, PageSource, Server};
 
-use crate::util::{inputs, model};
+use crate::util::{inputs, model, output};
 
 /// In which order pages are offered.
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -60,6 +60,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     if matches!(order, Order::Uncertain) && args.model.is_none() {
         anyhow::bail!("--order uncertain needs --model");
     }
+    output::check_folder(&args.out, "--out")?;
     let pages = collect(
         &args.pages,
         args.files_from.as_deref(),
@@ -162,6 +163,13 @@ fn collect(
         walk.report(false);
         if walk.pages.iter().any(|i| inputs::is_stdin(&i.path)) {
             anyhow::bail!("the annotation tool cannot read a page from standard input");
+        }
+        // The tool reads a page each time it shows it: a stream would be gone after the first.
+        if let Some(i) = walk.pages.iter().find(|i| inputs::is_stream(&i.path)) {
+            anyhow::bail!(
+                "the annotation tool reads its pages more than once, and {} is a stream (a FIFO or a device): save the page to a file first",
+                i.path.display()
+            );
         }
         found.extend(walk.pages.into_iter().map(|i| i.path));
     }

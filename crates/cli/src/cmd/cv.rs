@@ -53,7 +53,7 @@ pub(crate) struct Args {
     parallel_folds: usize,
     #[command(flatten)]
     train: TrainArgs,
-    /// Also write the table as CSV.
+    /// Also write the table as CSV (`-`: to standard output, the table then to standard error).
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
     /// Keep each fold's model bundle in DIR/fold-K, with the ids of the pages it was not
@@ -165,6 +165,8 @@ fn block_rows(prefix: &str, per_fold: &[BlockCounts], text_f1: &[f64], rows: &mu
 
 /// Runs the subcommand.
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
+    // --csv checked before any work (the table goes to standard error when it is `-`).
+    output::report_for(&[(args.csv.as_deref(), "--csv")])?;
     let l = args.train.load(&args.annotations)?;
     let setup = l.setup();
     let pages = l.corpus.pages();
@@ -201,6 +203,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         (CurveOrderArg::Random, None) => {}
     }
     if let Some(keep) = &args.keep_models {
+        output::check_folder(keep, "--keep-models")?;
         // Every folder a fold's bundle will take, checked before any training.
         let mut shares = args.learning_curve.clone();
         shares.sort_by(f64::total_cmp);
@@ -241,6 +244,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     if !args.learning_curve.is_empty() {
         return learning_curve(&args, pages, setup, &l.opts, cv, &title);
     }
+    let mut out = output::report_for(&[(args.csv.as_deref(), "--csv")])?;
     let started = std::time::Instant::now();
     let bar = progress::bar(folds as u64, "folds", args.quiet);
     let results = run_folds(pages, setup, &l.opts, &cv, &bar, Some(args.folds_by))?;
@@ -288,18 +292,21 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                 .collect(),
         });
     }
-    writeln!(
-        std::io::stdout(),
-        "{:<64} {:>8} {:>8}",
-        format!("{title} ({} pages)", pages.len()),
-        "mean %",
-        "sd"
-    )?;
+    // The first column as wide as its longest entry (the expected-F1 row names its settings
+    // and ran past a fixed width, shifting its figures right).
+    let heading = format!("{title} ({} pages)", pages.len());
+    let width = rows
+        .iter()
+        .map(|r| r.name.chars().count())
+        .chain([heading.chars().count(), 64])
+        .max()
+        .unwrap_or(64);
+    writeln!(out, "{heading:<width$} {:>8} {:>8}", "mean %", "sd")?;
     for r in &rows {
         let (m, sd) = mean_sd(&r.values);
         writeln!(
-            std::io::stdout(),
-            "{:<64} {:>8.2} {:>8.2}",
+            out,
+            "{:<width$} {:>8.2} {:>8.2}",
             r.name,
             100.0 * m,
             100.0 * sd
@@ -307,13 +314,13 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let secs: Vec<f64> = results.iter().map(|r| r.seconds).collect();
     writeln!(
-        std::io::stdout(),
+        out,
         "training time per fold: {:.1} s mean; wall time {:.1} s",
         mean_sd(&secs).0,
         started.elapsed().as_secs_f64()
     )?;
     if let Some(path) = &args.csv {
-        output::write_atomic_with(path, |buf| {
+        output::write_file_with(path, |buf| {
             let mut w = csv::Writer::from_writer(buf);
             let mut header = vec!["measure".to_string(), "mean".into(), "sd".into()];
             header.extend((1..=folds).map(|f| format!("fold{f}")));
@@ -446,6 +453,7 @@ fn learning_curve(
     let mut shares = args.learning_curve.clone();
     shares.sort_by(f64::total_cmp);
     shares.dedup();
+    let mut out = output::report_for(&[(args.csv.as_deref(), "--csv")])?;
     let started = std::time::Instant::now();
     let bar = progress::bar((cv.folds * shares.len()) as u64, "folds", args.quiet);
     let mut points = Vec::with_capacity(shares.len());
@@ -499,12 +507,12 @@ fn learning_curve(
         })
         .collect();
     writeln!(
-        std::io::stdout(),
+        out,
         "{title} ({} pages; text-level macro F1 % of the held-out pages, expected-F1 with the settings best on them)",
         pages.len()
     )?;
     writeln!(
-        std::io::stdout(),
+        out,
         "{:>6} {:>12} {:>12} {:>8} {:>8} {:>14} {:>12} {:>16}",
         "share",
         "train pages",
@@ -520,7 +528,7 @@ fn learning_curve(
             format!("{:+.2} [{:.2}]", 100.0 * c.mean, 100.0 * c.se)
         });
         writeln!(
-            std::io::stdout(),
+            out,
             "{:>6} {:>12.1} {:>12.0} {:>8.2} {:>8.2} {:>14} {:>12.2} {:>16}",
             p.share,
             p.train_pages,
@@ -540,19 +548,15 @@ fn learning_curve(
     let runs: Vec<&[f64]> = points.iter().map(|p| p.per_page.as_slice()).collect();
     if let Some(g) = gain_per_doubling(&sizes, &runs) {
         writeln!(
-            std::io::stdout(),
+            out,
             "expected-F1 gains {:+.2} [{:.2}] points per doubling of the training pages (least squares over the shares, page by page)",
             100.0 * g.mean,
             100.0 * g.se
         )?;
     }
-    writeln!(
-        std::io::stdout(),
-        "wall time {:.1} s",
-        started.elapsed().as_secs_f64()
-    )?;
+    writeln!(out, "wall time {:.1} s", started.elapsed().as_secs_f64())?;
     if let Some(path) = &args.csv {
-        output::write_atomic_with(path, |buf| {
+        output::write_file_with(path, |buf| {
             let mut w = csv::Writer::from_writer(buf);
             w.write_record([
                 "share",

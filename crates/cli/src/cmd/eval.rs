@@ -56,10 +56,11 @@ pub(crate) struct Args {
     from: Option<SourceKind>,
     #[command(flatten)]
     decoding: model::DecodingArgs,
-    /// Write the figures per input (and `all`) as CSV.
+    /// Write the figures per input (and `all`) as CSV (`-`: to standard output, the report then
+    /// to standard error).
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
-    /// Write the figures of every page as CSV.
+    /// Write the figures of every page as CSV (`-`: to standard output).
     #[arg(long, value_name = "FILE")]
     pages_csv: Option<PathBuf>,
     /// List the N pages with the lowest text-level F1.
@@ -189,6 +190,12 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             (Some(d), d.to_string())
         }
     };
+    // The output files, checked before any work (the report goes to standard error when one
+    // of them is `-`).
+    let mut out = output::report_for(&[
+        (args.csv.as_deref(), "--csv"),
+        (args.pages_csv.as_deref(), "--pages-csv"),
+    ])?;
     let options = import_options(&args.input);
     let inputs = open_all(&args.input.inputs, args.input.split(), args.from, &options)?;
     let (outcomes, seconds): (Vec<Outcome>, f64) = args.input.map_pages(
@@ -217,20 +224,16 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     // Which bundle labelled the pages, as lookup resolved it (`web`, or the folder).
     let model_name = model.name().to_string();
     writeln!(
-        std::io::stdout(),
+        out,
         "victor eval: model {model_name}, {dname}, split {}",
         args.input.split
     )?;
-    write!(std::io::stdout(), "{}", report(&inputs, &per_input, &all))?;
+    write!(out, "{}", report(&inputs, &per_input, &all))?;
     if let Some(field) = &args.group_by {
-        write!(std::io::stdout(), "{}", by_group(&inputs, &outcomes, field))?;
+        write!(out, "{}", by_group(&inputs, &outcomes, field))?;
     }
     if args.worst > 0 {
-        write!(
-            std::io::stdout(),
-            "{}",
-            worst(&inputs, &outcomes, args.worst)
-        )?;
+        write!(out, "{}", worst(&inputs, &outcomes, args.worst))?;
     }
     report_problems(&inputs, &outcomes);
     if !args.input.quiet {
@@ -246,11 +249,11 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             model: &model_name,
             decoding: &dname,
         };
-        output::write_atomic_with(path, |buf| write_csv(buf, &ctx, &inputs, &per_input, &all))
+        output::write_file_with(path, |buf| write_csv(buf, &ctx, &inputs, &per_input, &all))
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     if let Some(path) = &args.pages_csv {
-        output::write_atomic_with(path, |buf| write_pages_csv(buf, &inputs, &outcomes))
+        output::write_file_with(path, |buf| write_pages_csv(buf, &inputs, &outcomes))
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     // A page that could not be read or labelled is scored as empty output above, so that the

@@ -105,6 +105,12 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                 continue;
             }
         };
+        // As in `label`: an empty input is a failure, not a page without blocks.
+        if let Some(reason) = inputs::empty_input(path, &bytes) {
+            eprintln!("victor: {}: {reason}", path.display());
+            failures += 1;
+            continue;
+        }
         let p = match victor_features::process(&bytes, &mut segmenter, &extractor) {
             Ok(p) => p,
             Err(e) => {

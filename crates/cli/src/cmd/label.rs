@@ -362,6 +362,9 @@ fn label_page(
     buf: &mut Vec<u8>,
 ) -> Result<(), String> {
     let bytes = inputs::read_page(path).map_err(|e| format!("cannot read: {e}"))?;
+    if let Some(reason) = inputs::empty_input(path, &bytes) {
+        return Err(reason);
+    }
     let source = path.display().to_string();
     let page = RawPage {
         html: &bytes,
@@ -540,7 +543,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                     name.push(args.format.extension());
                     dir.join(name)
                 });
-                output::write_atomic_in_existing(&target, &file)
+                output::write_file_in_existing(&target, &file)
                     .map_err(|e| crate::util::errors::message(&e))?;
             }
             None => {

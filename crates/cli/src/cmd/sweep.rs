@@ -65,7 +65,7 @@ pub(crate) struct Args {
     /// Distance between thresholds.
     #[arg(long, default_value_t = 0.02, allow_negative_numbers = true)]
     step: f64,
-    /// Write the rows as CSV.
+    /// Write the rows as CSV (`-`: to standard output, the table then to standard error).
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
     /// Draw the precision/recall curves into this SVG file (SVG only: a PNG would need a font
@@ -221,6 +221,12 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             other => anyhow::anyhow!("--step: {other}"),
         })
     }?;
+    // The output files, checked before any work (the report goes to standard error when one
+    // of them is `-`).
+    let mut report = output::report_for(&[
+        (args.csv.as_deref(), "--csv"),
+        (args.plot.as_deref(), "--plot"),
+    ])?;
     let model = model::load(args.input.model.as_deref())?;
     let inputs = open_all(
         &args.input.inputs,
@@ -258,20 +264,20 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let model_name = model.name().to_string();
     let names: Vec<&str> = inputs.iter().map(|i| i.name.as_str()).collect();
     writeln!(
-        std::io::stdout(),
+        report,
         "victor sweep: model {model_name}, {} (split {}): {} pages, {block_pages} with gold labels, {text_pages} with gold text",
         names.join(" + "),
         args.input.split,
         pages.len(),
     )?;
-    write!(std::io::stdout(), "{}", table(&rows, block_pages > 0))?;
+    write!(report, "{}", table(&rows, block_pages > 0))?;
     write!(
-        std::io::stdout(),
+        report,
         "{}",
         highlights(&rows, model.recommended_threshold().map(Threshold::get))
     )?;
     if let Some(field) = &args.group_by {
-        write!(std::io::stdout(), "{}", group_table(field, &rows, &groups))?;
+        write!(report, "{}", group_table(field, &rows, &groups))?;
     }
     if !failed.is_empty() {
         eprintln!(
@@ -290,7 +296,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         );
     }
     if let Some(path) = &args.csv {
-        output::write_atomic_with(path, |buf| {
+        output::write_file_with(path, |buf| {
             write_csv(
                 buf,
                 &rows,
@@ -337,10 +343,11 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                 Axes::Zoom
             },
             label_step: if args.step >= 0.1 { args.step } else { 0.1 },
+            recommended: model.recommended_threshold().map(Threshold::get),
             ..PlotOptions::default()
         };
         let svg = render_svg(&curves, &options).context("cannot draw the plot")?;
-        output::write_atomic(path, svg.as_bytes())?;
+        output::write_file(path, svg.as_bytes())?;
     }
     // As `victor eval`: the figures count unreadable pages as empty output, and the run fails.
     if !failed.is_empty() {

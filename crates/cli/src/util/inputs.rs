@@ -1,7 +1,9 @@
 //! Finding input pages: files, folders walked recursively, lists of paths (`--files-from`), and
 //! `-` for one page read from standard input; and reading them, gzip-compressed or not. WARC
 //! files are found the same way ([`collect_warcs`]), and standard input is sniffed for a WARC
-//! stream ([`stdin_is_warc`]).
+//! stream ([`stdin_is_warc`]). A FIFO or a character device named as an input
+//! (`<(zcat page.html.gz)`, `/dev/stdin`) is read as a stream, as `-` is, and sniffed for a WARC
+//! stream the same way ([`stream_is_warc`]); FIFOs met while walking a folder are passed over.
 //!
 //! Crawls often store pages compressed (`page.html.gz`), so a page whose bytes start with the
 //! gzip magic number is decompressed before it reaches the library, which takes the HTML bytes
@@ -195,16 +197,119 @@ pub(crate) fn stdin() -> std::io::Result<impl Read + Send + 'static> {
     Ok(std::io::Cursor::new(head).chain(std::io::stdin()))
 }
 
-/// Reads a page's bytes: the file, or all of standard input for `-`; decompressed if they are
+/// Whether a path names a stream: a FIFO or a character device (links followed).
+pub(crate) fn is_stream(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        std::fs::metadata(path).is_ok_and(|m| {
+            let t = m.file_type();
+            t.is_fifo() || t.is_char_device()
+        })
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        false
+    }
+}
+
+/// A stream named as an input that [`stream_is_warc`] opened and read the first bytes of.
+struct Sniffed {
+    path: PathBuf,
+    head: Vec<u8>,
+    rest: file::Opened,
+}
+
+/// The streams [`stream_is_warc`] has sniffed: whoever reads such a path next ([`read_page`],
+/// [`open_stream`]) takes it from here, first bytes and all (a FIFO can be read only once).
+static SNIFFED: Mutex<Vec<Sniffed>> = Mutex::new(Vec::new());
+
+/// The lock on [`SNIFFED`]; a panic while it was held is an error (the bytes may be lost).
+fn sniffed() -> std::io::Result<std::sync::MutexGuard<'static, Vec<Sniffed>>> {
+    SNIFFED
+        .lock()
+        .map_err(|_| std::io::Error::other("the first bytes of a stream were lost"))
+}
+
+/// Whether the stream named `path` (a FIFO or a character device) holds a WARC stream, plain
+/// or gzipped, as [`stdin_is_warc`] tells for standard input: reads its first bytes (up to 8
+/// KB), which [`read_page`] or [`open_stream`] give back first.
+pub(crate) fn stream_is_warc(path: &Path) -> std::io::Result<bool> {
+    let mut rest = file::Opened::open(path)?;
+    let mut head = Vec::new();
+    (&mut rest).take(SNIFF_BYTES).read_to_end(&mut head)?;
+    let warc = victor::warc::starts_warc(&head);
+    sniffed()?.push(Sniffed {
+        path: path.to_path_buf(),
+        head,
+        rest,
+    });
+    Ok(warc)
+}
+
+/// The stream named `path` ([`file::Opened`]), with the bytes [`stream_is_warc`] read from it
+/// first if it did.
+pub(crate) fn open_stream(path: &Path) -> std::io::Result<Box<dyn Read + Send>> {
+    let mut all = sniffed()?;
+    if let Some(k) = all.iter().position(|s| s.path == path) {
+        let s = all.swap_remove(k);
+        return Ok(Box::new(std::io::Cursor::new(s.head).chain(s.rest)));
+    }
+    drop(all);
+    Ok(Box::new(file::Opened::open(path)?))
+}
+
+/// Reads a page's bytes: the file, all of standard input for `-`, or all of a stream named
+/// (a FIFO or a character device, at most [`file::MAX_PAGE_BYTES`]); decompressed if they are
 /// gzip (whatever the file is called; [`victor_features::file`]).
 pub(crate) fn read_page(path: &Path) -> std::io::Result<Vec<u8>> {
-    if is_stdin(path) {
-        let mut bytes = Vec::new();
-        stdin()?.read_to_end(&mut bytes)?;
-        file::inflate(bytes, file::MAX_PAGE_BYTES)
+    let stream: Box<dyn Read> = if is_stdin(path) {
+        Box::new(stdin()?)
+    } else if sniffed()?.iter().any(|s| s.path == path) {
+        open_stream(path)?
     } else {
-        file::read_page_file(path)
+        return file::read_page_file(path);
+    };
+    let mut bytes = Vec::new();
+    stream
+        .take(file::MAX_PAGE_BYTES.saturating_add(1))
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > file::MAX_PAGE_BYTES {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!(
+                "the stream holds more than {} MiB",
+                file::MAX_PAGE_BYTES >> 20
+            ),
+        ));
     }
+    file::inflate(bytes, file::MAX_PAGE_BYTES)
+}
+
+/// Why a page's bytes (after decompression) are an empty input, if they are: none, or nothing
+/// but white space. `label` and `features` report such a page as a failure, not as a page that
+/// keeps nothing; the reason names a FIFO that no program wrote to.
+pub(crate) fn empty_input(path: &Path, bytes: &[u8]) -> Option<String> {
+    if !bytes.iter().all(u8::is_ascii_whitespace) {
+        return None;
+    }
+    let what = if bytes.is_empty() {
+        "0 bytes".to_string()
+    } else {
+        format!("{} bytes of white space only", bytes.len())
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if !is_stdin(path) && std::fs::metadata(path).is_ok_and(|m| m.file_type().is_fifo()) {
+            return Some(format!(
+                "empty input ({what}): nothing came through the FIFO (no program opened it for writing within {} s, or it wrote nothing)",
+                file::FIFO_WAIT.as_secs()
+            ));
+        }
+    }
+    Some(format!("empty input ({what}): no page"))
 }
 
 /// A page found by [`collect_pages`].
@@ -241,7 +346,7 @@ pub(crate) enum Skip {
     NotRegular,
     /// A symbolic link whose target does not exist.
     DanglingLink,
-    /// A symbolic link that leads back to a folder it is in.
+    /// A symbolic link that leads back to a folder it is in, to itself, or into a loop of links.
     LinkLoop,
     /// A file or folder that cannot be read (permissions, vanished during the walk).
     Unreadable,
@@ -256,7 +361,10 @@ impl Skip {
                 PAGE_EXTENSIONS.join(", *.")
             ),
             Skip::NotWarcName => "not named as a WARC file (*.warc, *.warc.gz)".into(),
-            Skip::NotRegular => "FIFO, socket or device".into(),
+            Skip::NotRegular => {
+                "FIFO, socket or device (name a FIFO itself, or pipe it into `-`, to read it)"
+                    .into()
+            }
             Skip::DanglingLink => "dangling link".into(),
             Skip::LinkLoop => "link loop".into(),
             Skip::Unreadable => "unreadable".into(),
@@ -268,9 +376,11 @@ impl Skip {
         match self {
             Skip::OtherName => "not named as a page",
             Skip::NotWarcName => "not named as a WARC file",
-            Skip::NotRegular => "not a regular file (FIFO, socket or device)",
+            Skip::NotRegular => {
+                "not a regular file (FIFO, socket or device; name a FIFO itself, or pipe it into `-`, to read it)"
+            }
             Skip::DanglingLink => "a link to nothing",
-            Skip::LinkLoop => "a link that loops back to a folder it is in",
+            Skip::LinkLoop => "a link that loops (to a folder it is in, or to itself)",
             Skip::Unreadable => "cannot be read",
         }
     }
@@ -365,8 +475,15 @@ fn skip_of(e: &walkdir::Error) -> Skip {
     }
     if let Some(path) = e.path()
         && std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
-        && std::fs::metadata(path).is_err()
+        && let Err(followed) = std::fs::metadata(path)
     {
+        // A link to itself, or links leading to each other, fail with ELOOP: not dangling.
+        #[cfg(unix)]
+        if followed.raw_os_error() == Some(libc::ELOOP) {
+            return Skip::LinkLoop;
+        }
+        #[cfg(not(unix))]
+        let _ = followed;
         return Skip::DanglingLink;
     }
     Skip::Unreadable
@@ -442,7 +559,8 @@ pub(crate) fn joined(paths: &[PathBuf]) -> String {
 #[derive(clap::Args, Debug)]
 pub(crate) struct PageArgs {
     /// Pages (HTML files, gzip-compressed or not) or folders (walked recursively for *.html,
-    /// *.htm, ... and the same with .gz); `-` reads one page from standard input.
+    /// *.htm, ... and the same with .gz); `-` reads one page from standard input, and so does a
+    /// FIFO or a device named (`<(zcat page.html.gz)`, /dev/stdin). An empty page is a failure.
     #[arg(required_unless_present = "files_from")]
     pub(crate) pages: Vec<PathBuf>,
     /// Read more page paths from this file, one a line (`-` for standard input).
@@ -603,13 +721,16 @@ mod tests {
 
     #[cfg(unix)]
     #[test]
-    fn a_fifo_or_a_folder_is_refused_with_its_reason_not_waited_on() {
+    fn a_fifo_without_writer_reads_as_empty_and_a_folder_is_refused() {
         let tmp = tempfile::tempdir().expect("tempdir");
         let fifo = tmp.path().join("fifo.html");
         let made = std::process::Command::new("mkfifo").arg(&fifo).status();
         assert!(made.expect("mkfifo runs").success());
-        let err = read_page(&fifo).expect_err("a FIFO");
-        assert!(err.to_string().contains("FIFO"), "{err}");
+        // Not waited on for long: empty, and `label` says why.
+        let bytes = read_page(&fifo).expect("a FIFO reads as a stream");
+        assert!(bytes.is_empty());
+        let why = super::empty_input(&fifo, &bytes).expect("empty");
+        assert!(why.contains("FIFO"), "{why}");
         let err = read_page(tmp.path()).expect_err("a folder");
         assert!(err.to_string().contains("folder"), "{err}");
         let page = tmp.path().join("p.html");

@@ -63,11 +63,18 @@ pub(crate) fn share(s: &str) -> Result<f64, String> {
     }
 }
 
-/// `--plot FILE.svg`: a path whose name ends in `.svg` (victor draws SVG only).
+/// `--plot FILE.svg`: a path whose name ends in `.svg` (victor draws SVG only), or a stream
+/// that has no such name: `-` (standard output), a FIFO or a character device (`/dev/null`,
+/// `>(...)`), written as the one writer rule says.
 pub(crate) fn svg_path(s: &str) -> Result<std::path::PathBuf, String> {
     let p = std::path::PathBuf::from(s);
     let ext = p.extension().and_then(|e| e.to_str()).unwrap_or("");
-    if ext.eq_ignore_ascii_case("svg") {
+    let stream = matches!(
+        victor_features::file::destination(&p),
+        Ok(victor_features::file::Destination::Stdout
+            | victor_features::file::Destination::Stream(_))
+    );
+    if ext.eq_ignore_ascii_case("svg") || stream {
         Ok(p)
     } else {
         Err(format!(

@@ -58,16 +58,32 @@ fn spans(html: &str) -> (Vec<Span>, usize) {
     (out, words)
 }
 
-/// Words of text in a piece of HTML: runs of alphanumeric characters outside `<...>`.
+/// Words of text in a piece of HTML: runs of alphanumeric characters outside `<...>` and
+/// outside `&lt;...&gt;`. Escaped tags are markup too: a page saved from a browser's document
+/// with scripting on holds each `<noscript>`'s raw text escaped (`&lt;div class="alert"&gt;`,
+/// `&lt;img src="...tracking URL..."&gt;`), and counted as text the words of those tags' URLs
+/// outweighed a Japanese page's visible text (readability-tests' yahoo-4), whose crawler view
+/// then showed the escaped tags as text.
 fn text_words(html: &[u8]) -> usize {
     let (mut words, mut in_tag, mut in_word) = (0, false, false);
-    for &b in html {
+    let mut rest = html;
+    while let Some((&b, after)) = rest.split_first() {
+        rest = after;
         match b {
             b'<' => {
                 in_tag = true;
                 in_word = false;
             }
             b'>' => in_tag = false,
+            b'&' if rest.starts_with(b"lt;") => {
+                rest = rest.within(3..);
+                in_tag = true;
+                in_word = false;
+            }
+            b'&' if rest.starts_with(b"gt;") => {
+                rest = rest.within(3..);
+                in_tag = false;
+            }
             _ if in_tag => {}
             _ if b.is_ascii_alphanumeric() || b >= 0x80 => {
                 if !in_word {
@@ -119,6 +135,20 @@ mod tests {
         assert_eq!(view.len(), html.len());
         assert!(view.contains("<div      data-path=\"/t/1\"><p>word0"));
         assert!(view.contains("</div     ></body>"));
+    }
+
+    #[test]
+    fn escaped_tags_in_noscript_are_markup_not_words() {
+        // The raw text of a scripted parse, escaped by the tool that saved the page: tracking
+        // pixels whose URLs are many "words", and a short notice.
+        let pixel = "&lt;div style=\"position:absolute;\"&gt;&lt;img width=1 src=\"http://b.example/b?P=a1b2&amp;T=16lu%2fX%3d14%2fE%3d20%2fR%3djp%2fK%3d5%2fV%3d2.1\"&gt;&lt;/div&gt;";
+        assert_eq!(text_words(pixel.as_bytes()), 0);
+        assert_eq!(text_words(b"&lt;p&gt;JavaScript is off&lt;/p&gt;"), 3);
+        let html = format!(
+            "<body><p>短い本文です。</p>{}</body>",
+            format!("<noscript>{pixel}</noscript>").repeat(40)
+        );
+        assert!(crawler_view(&html, || 1).is_none());
     }
 
     #[test]

@@ -43,13 +43,16 @@ class Texts(list[str | None]):
 
 class Cleaner:
     """Cleans web pages with a victor model: a bundle folder, or a name ("news", "corpus", ...)
-    looked up as the victor command looks it up; the built-in default when model is None."""
+    looked up as the victor command looks it up; the built-in default when model is None.
+    max_blocks is the block limit of `victor label --max-blocks` (a page with more text blocks
+    raises VictorError); charset must be a charset victor knows, threads at least 1."""
 
     def __init__(
         self,
         model: str | PathLike[str] | None = None,
         threshold: float | None = None,
         decoding: Literal["threshold", "viterbi", "expected-f1"] | None = None,
+        max_blocks: int | None = None,
     ) -> None: ...
     def clean(self, html: str | bytes, *, charset: str | None = None, url: str | None = None) -> str:
         """The main text of a page, one paragraph a line.
@@ -141,6 +144,7 @@ def clean(
     charset: str | None = None,
     url: str | None = None,
     format: Literal["text", "markdown"] = "text",
+    max_blocks: int | None = None,
 ) -> str:
     """The main text of a page with the built-in model (or the bundle folder `model`);
     `charset` (the HTTP header's) and `url` as for `Cleaner.clean`; format="markdown" gives

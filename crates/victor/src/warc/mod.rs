@@ -31,7 +31,6 @@
 //! itself is small: a version line, `Name: value` lines and a block of `Content-Length` bytes.
 
 use std::borrow::Cow;
-use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read};
 use std::path::Path;
 
@@ -251,9 +250,11 @@ fn version_line_in(block: &[u8]) -> Option<usize> {
 }
 
 impl Reader<Box<dyn BufRead + Send>> {
-    /// Opens a WARC file, gzipped (recognised by its first bytes) or not.
+    /// Opens a WARC file, gzipped (recognised by its first bytes) or not: a regular file, or a
+    /// FIFO or a character device read as a stream ([`victor_features::file::Opened`]: a FIFO
+    /// is opened without waiting long for its writer); a folder is refused.
     pub fn open(path: &Path) -> io::Result<Self> {
-        Self::from_read(File::open(path)?)
+        Self::from_read(victor_features::file::Opened::open(path)?)
     }
 
     /// A reader over a byte stream, gzipped (recognised by its first bytes) or not.

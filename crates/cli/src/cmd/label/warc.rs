@@ -29,11 +29,24 @@ pub(super) fn wanted(args: &Args) -> anyhow::Result<bool> {
         Input::Warc => Ok(true),
         Input::Html => Ok(false),
         Input::Auto => {
-            let (mut warcs, mut pages, mut stdin_warc) = (0, 0, false);
+            // The first stream found to hold WARC, for the message refusing a mix.
+            let (mut warcs, mut pages) = (0, 0);
+            let mut warc_stream: Option<String> = None;
             for p in &args.sources.pages {
                 let warc = if inputs::is_stdin(p) {
-                    stdin_warc = inputs::stdin_is_warc().context("cannot read standard input")?;
-                    stdin_warc
+                    let warc = inputs::stdin_is_warc().context("cannot read standard input")?;
+                    if warc {
+                        warc_stream.get_or_insert_with(|| "standard input".into());
+                    }
+                    warc
+                } else if inputs::is_stream(p) {
+                    // A FIFO or a device named (`<(zcat crawl.warc.gz)`): sniffed as `-` is.
+                    let warc = inputs::stream_is_warc(p)
+                        .with_context(|| format!("cannot read {}", p.display()))?;
+                    if warc {
+                        warc_stream.get_or_insert_with(|| p.display().to_string());
+                    }
+                    warc
                 } else if p.is_dir() {
                     match inputs::folder_holds(p) {
                         (true, true) => anyhow::bail!(
@@ -53,10 +66,10 @@ pub(super) fn wanted(args: &Args) -> anyhow::Result<bool> {
                 }
             }
             if warcs > 0 && (pages > 0 || args.sources.files_from.is_some()) {
-                if stdin_warc {
+                if let Some(stream) = warc_stream {
                     anyhow::bail!(
-                        "standard input holds a WARC stream, the other inputs are pages: \
-                         label them separately (--input warc reads `-` as WARC)"
+                        "{stream} holds a WARC stream, the other inputs are pages: \
+                         label them separately (--input warc reads streams as WARC)"
                     );
                 }
                 anyhow::bail!(
@@ -165,6 +178,8 @@ pub(super) fn run(args: &Args, cleaner: &Cleaner, job: Job<'_>) -> anyhow::Resul
         let name = file.display().to_string();
         let reader = if inputs::is_stdin(file) {
             inputs::stdin().and_then(Reader::from_read)
+        } else if inputs::is_stream(file) {
+            inputs::open_stream(file).and_then(Reader::from_read)
         } else {
             Reader::open(file)
         };
@@ -179,15 +194,12 @@ pub(super) fn run(args: &Args, cleaner: &Cleaner, job: Job<'_>) -> anyhow::Resul
         let mut counts = Counts::default();
         let r = match out_paths.get(i) {
             Some(path) => {
-                // Written whole into a temporary file beside it, then renamed over `path`: an
-                // interrupted or failed file leaves nothing, neither half an output nor the
-                // temporary file.
-                let dir = match path.parent() {
-                    Some(d) if !d.as_os_str().is_empty() => d,
-                    _ => Path::new("."),
-                };
-                let mut tmp = output::temp_file_in(dir)?;
-                let mut w = BufWriter::new(&mut tmp);
+                // Written by the one writer rule (util::output): a regular file whole into a
+                // temporary file beside it, then renamed over `path`, so an interrupted or
+                // failed file leaves nothing, neither half an output nor the temporary file; a
+                // FIFO or a device as a stream.
+                let mut file = output::create(path)?;
+                let mut w = BufWriter::new(&mut file);
                 let state = StdoutState::default();
                 let r = one_file(reader, &name, work, &mut w, &state, &mut counts);
                 let r = r.and_then(|()| {
@@ -196,13 +208,9 @@ pub(super) fn run(args: &Args, cleaner: &Cleaner, job: Job<'_>) -> anyhow::Resul
                 });
                 drop(w);
                 match r {
-                    Ok(()) if !interrupt::requested() => tmp
-                        .persist(path)
-                        .map(drop)
-                        .map_err(|e| e.error)
-                        .with_context(|| {
-                            format!("cannot move the output into place at {}", path.display())
-                        }),
+                    Ok(()) if !interrupt::requested() => file
+                        .commit()
+                        .with_context(|| format!("cannot write {}", path.display())),
                     other => other,
                 }
             }
