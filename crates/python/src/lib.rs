@@ -789,7 +789,7 @@ fn adapt<'py>(
         }
     };
     let prior = prior.unwrap_or(victor::train::DEFAULT_PRIOR);
-    if !(prior >= 0.0) {
+    if prior.is_nan() || prior < 0.0 {
         return Err(VictorError::new_err(format!(
             "prior {prior} is not a number at or above 0"
         )));
@@ -833,7 +833,7 @@ fn train<'py>(
     notes: &str,
 ) -> PyResult<Bound<'py, PyDict>> {
     let dirs = folders(pages)?;
-    if !(c2 >= 0.0) {
+    if c2.is_nan() || c2 < 0.0 {
         return Err(VictorError::new_err(format!(
             "c2 {c2} is not a number at or above 0"
         )));

@@ -1,5 +1,5 @@
 """Every ```python block of README.md runs: the examples are executed as written, in a folder
-holding the files they name (crawl.warc.gz, models/), with html, body and pages defined."""
+holding the files they name (crawl.warc.gz, models/, my-annotations/), with html, body and pages defined."""
 
 import pathlib
 import re
@@ -23,6 +23,7 @@ def test_every_readme_python_example_runs(tmp_path, monkeypatch):
     files = sorted(EXAMPLES.glob("*.html"))[:3]
     write_warc(tmp_path / "crawl.warc.gz", [(f"http://example.org/{p.name}", p.read_bytes()) for p in files])
     (tmp_path / "models").symlink_to(ROOT / "models", target_is_directory=True)
+    (tmp_path / "my-annotations").symlink_to(ROOT / "annotations" / "examples", target_is_directory=True)
     monkeypatch.chdir(tmp_path)
     for code in blocks:
         names = {
