@@ -163,6 +163,17 @@ fn a_bad_annotated_page_stops_training_before_any_work_unless_skipped() {
         "{err}"
     );
     assert_eq!(meta(&out_dir)["data"]["pages"], 4);
+    // Cross-validation follows the same rule: stopped before any fold, or run on the 4.
+    let out = run(&["cv", s(&set), "--folds", "2", "-q"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("victor cv: bad page") && !err.contains("fold 1"),
+        "{err}"
+    );
+    let out = run_ok(&["cv", s(&set), "--folds", "2", "--skip-bad-pages", "-q"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("4 pages (1 bad ones left out)"), "{err}");
 }
 
 #[test]

@@ -53,6 +53,10 @@ pub(crate) struct Args {
     parallel_folds: usize,
     #[command(flatten)]
     train: TrainArgs,
+    /// Leave out annotated pages that cannot be used (a malformed annotation, a page changed
+    /// since it was annotated) instead of stopping: they are listed first either way.
+    #[arg(long)]
+    skip_bad_pages: bool,
     /// Also write the table as CSV (`-`: to standard output, the table then to standard error).
     #[arg(long, value_name = "FILE")]
     csv: Option<PathBuf>,
@@ -169,11 +173,17 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     output::report_for(&[(args.csv.as_deref(), "--csv")])?;
     let l = args.train.load(&args.annotations)?;
     let setup = l.setup();
-    let pages = l.corpus.pages();
+    let (pages, bad) = super::train::usable_pages(l.corpus.pages(), args.skip_bad_pages, "cv")?;
+    let pages = pages.as_slice();
     let folds = args.folds.clamp(2, pages.len().max(2));
     eprintln!(
-        "victor cv: {} pages, {folds} folds, {} at a time",
+        "victor cv: {} pages{}, {folds} folds, {} at a time",
         pages.len(),
+        if bad == 0 {
+            String::new()
+        } else {
+            format!(" ({bad} bad ones left out)")
+        },
         args.parallel_folds
     );
     let mut cv = CvOptions {

@@ -311,26 +311,26 @@ pub(crate) fn training_sets(
         .collect()
 }
 
-/// Runs the subcommand.
-pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let l = args.train.load(&args.annotations)?;
-    let setup = l.setup();
-    // Every page is loaded once before any work: a malformed annotation is reported first, and
-    // stops the run unless the user chose to leave such pages out.
-    let bad = check_pages(l.corpus.pages());
+/// The pages a run can use: every page is loaded once before any work, so that a malformed
+/// annotation is reported first (`victor CMD: bad page ...`) and stops the run unless the user
+/// chose to leave such pages out (`skip`). Returns the usable pages and how many were left out.
+pub(crate) fn usable_pages(
+    all: &[PageRef],
+    skip: bool,
+    cmd: &str,
+) -> anyhow::Result<(Vec<PageRef>, usize)> {
+    let bad = check_pages(all);
     for (id, reason) in &bad {
-        eprintln!("victor train: bad page {id}: {reason}");
+        eprintln!("victor {cmd}: bad page {id}: {reason}");
     }
-    if !bad.is_empty() && !args.skip_bad_pages {
+    if !bad.is_empty() && !skip {
         anyhow::bail!(
             "{} of {} annotated pages cannot be used (above); fix them, or leave them out with --skip-bad-pages",
             bad.len(),
-            l.corpus.len()
+            all.len()
         );
     }
-    let pages: Vec<PageRef> = l
-        .corpus
-        .pages()
+    let pages: Vec<PageRef> = all
         .iter()
         .filter(|p| !bad.iter().any(|(id, _)| *id == p.id))
         .cloned()
@@ -338,13 +338,21 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     if pages.is_empty() {
         anyhow::bail!("no usable annotated page ({} bad)", bad.len());
     }
+    Ok((pages, bad.len()))
+}
+
+/// Runs the subcommand.
+pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
+    let l = args.train.load(&args.annotations)?;
+    let setup = l.setup();
+    let (pages, bad) = usable_pages(l.corpus.pages(), args.skip_bad_pages, "train")?;
     eprintln!(
         "victor train: {} annotated pages{}, {}, template of {} lines",
         pages.len(),
-        if bad.is_empty() {
+        if bad == 0 {
             String::new()
         } else {
-            format!(" ({} bad ones left out)", bad.len())
+            format!(" ({bad} bad ones left out)")
         },
         match &l.opts.adapt {
             Some(a) => format!(
