@@ -206,3 +206,78 @@ fn adapting_refuses_options_that_would_not_apply() {
     ]);
     assert!(!r.status.success());
 }
+
+/// A copy of the example set in which every page is partially labelled: only its header and
+/// text blocks are known (`"unlabelled": "unknown"`), the rest unknown.
+fn partial_examples(dst: &Path) {
+    for sub in ["pages", "labels"] {
+        std::fs::create_dir_all(dst.join(sub)).expect("mkdir");
+        for e in std::fs::read_dir(examples().join(sub)).expect("examples") {
+            let e = e.expect("entry");
+            std::fs::copy(e.path(), dst.join(sub).join(e.file_name())).expect("copy");
+        }
+    }
+    std::fs::copy(examples().join("set.json"), dst.join("set.json")).expect("copy");
+    for e in std::fs::read_dir(dst.join("labels")).expect("labels") {
+        let path = e.expect("entry").path();
+        let text = std::fs::read_to_string(&path).expect("read");
+        let mut record: serde_json::Value = serde_json::from_str(&text).expect("json");
+        record["unlabelled"] = "unknown".into();
+        let known: Vec<serde_json::Value> = record["labels"]
+            .as_array()
+            .expect("labels")
+            .iter()
+            .filter(|l| l["label"] != "other")
+            .cloned()
+            .collect();
+        record["labels"] = known.into();
+        std::fs::write(&path, record.to_string()).expect("write");
+    }
+}
+
+#[test]
+fn five_partially_labelled_pages_adapt_and_cross_validation_says_why_it_cannot_score() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let set = tmp.path().join("partial");
+    partial_examples(&set);
+    let b0 = tmp.path().join("base");
+    base(&b0);
+    let out_dir = tmp.path().join("adapted");
+    let out = run_ok(&[
+        "train",
+        s(&set),
+        "--adapt",
+        s(&b0),
+        "--adapt-decoding",
+        "pages",
+        "--out",
+        s(&out_dir),
+        "-q",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    // Too few pages to choose a decoding on them: the base's is kept, and it says why.
+    assert!(
+        err.contains("too few to cross-validate") && err.contains("decoding is kept"),
+        "{err}"
+    );
+    let m = meta(&out_dir);
+    assert_eq!(m["data"]["pages"], 5);
+    // Unknown blocks are summed over, not counted as a label.
+    let counted: u64 = m["data"]["label_counts"]
+        .as_array()
+        .expect("label_counts")
+        .iter()
+        .filter_map(serde_json::Value::as_u64)
+        .sum();
+    assert!(
+        m["data"]["blocks"].as_u64().is_some_and(|b| counted < b),
+        "{m}"
+    );
+    assert_eq!(m["threshold"], meta(&b0)["threshold"]);
+    // Cross-validation scores fully labelled pages only: with none, an error, not a table of
+    // zeros.
+    let out = run(&["cv", s(&set), "--adapt", s(&b0), "--folds", "3", "-q"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no held-out page could be scored"), "{err}");
+}

@@ -395,7 +395,7 @@ fn run_folds(
     bar: &ProgressBar,
     fold_plan: Option<FoldsBy>,
 ) -> anyhow::Result<Vec<FoldResult>> {
-    Ok(cross_validate(pages, setup, opts, cv, &|e| match e {
+    let results = cross_validate(pages, setup, opts, cv, &|e| match e {
         CvEvent::FoldDone { fold, seconds } => {
             bar.inc(1);
             progress::note(
@@ -431,7 +431,18 @@ fn run_folds(
                 &format!("victor cv: {by}pages per fold: {}", sizes.join(" ")),
             );
         }
-    })?)
+    })?;
+    // Scores need a label on every block: partially labelled pages train the folds but are not
+    // scored. With none scored, a table of zeros would pass for a result.
+    if results.iter().all(|r| r.test_pages == 0) {
+        anyhow::bail!(
+            "no held-out page could be scored: cross-validation scores fully labelled pages \
+             only, and none of the {} pages is one (partially labelled, or each skipped above); \
+             `victor train` still trains on them",
+            pages.len()
+        );
+    }
+    Ok(results)
 }
 
 /// One share's row of a learning curve: text-level macro F1 of all held-out pages.
