@@ -86,7 +86,7 @@ pub struct TrainOptions {
     /// the boosted trees see every block once, whatever its set's weight).
     #[serde(default)]
     pub set_weights: Vec<victor_label::SetWeight>,
-    /// Adapt a trained bundle instead of training from zero ([`crate::adapt`]): the penalty is
+    /// Adapt a trained bundle instead of training from zero ([`Adapt`](crate::Adapt)): the penalty is
     /// centred on its weights with strength [`Adapt::prior`] (which replaces `c2`), and its
     /// forest is extended (parallel L-BFGS, no L1).
     #[serde(skip)]
