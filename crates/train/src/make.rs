@@ -87,7 +87,7 @@ pub struct Made {
 /// chosen.
 ///
 /// Training from zero: a cross-validation of `folds` folds on the pages picks it (none, and
-/// Viterbi decoding, below [`MIN_CV_PAGES`] pages or 2 folds). Adapting
+/// Viterbi decoding, below 2 pages or 2 folds). Adapting
 /// ([`crate::Adapt::decoding`]): with [`AdaptDecoding::Base`] the base's decoding is kept
 /// and the cross-validation (each fold adapted from the base) only measures it, its figures
 /// replacing the base's in the recommendation; with [`AdaptDecoding::Pages`] the
@@ -103,9 +103,17 @@ pub fn choose_decoding(
 ) -> Result<(Option<DecodingRecommendation>, DecodingSource), TrainError> {
     let skip = if folds < 2 {
         Some("no cross-validation asked for (--threshold-folds 0)".to_string())
-    } else if pages.len() < MIN_CV_PAGES {
+    } else if pages.len() < MIN_CV_PAGES && opts.adapt.is_some() {
+        // Adapting has the base's decoding to fall back on, better than one chosen on a handful
+        // of pages; from zero the only other choice is Viterbi, so a small cross-validation
+        // still chooses (as `victor train` always has).
         Some(format!(
             "{} pages are too few to cross-validate a decoding (at least {MIN_CV_PAGES})",
+            pages.len()
+        ))
+    } else if pages.len() < 2 {
+        Some(format!(
+            "{} page cannot be cross-validated (at least 2)",
             pages.len()
         ))
     } else {
