@@ -192,6 +192,7 @@ async fn start_with(
         model_name: model.as_ref().map(|_| "web".to_string()),
         model,
         order,
+        adapt: None,
         addr: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
     })
     .await
