@@ -22,8 +22,8 @@ use victor_label::{BundleError, Model, TrainingSet};
 use victor_train::{Plan, Replace, Setup, TrainError, TrainOptions};
 
 /// Saved pages between two adaptations when none is said (`victor annotate --adapt-every`):
-/// small, so that the first adapted pre-labels come early; an adaptation on 50 pages takes a
-/// few seconds, less than a page takes to check (eval/annotate-adapt.md).
+/// small, so that the first adapted pre-labels come early; an adaptation on 50 pages took 1 to
+/// 2 s on two quiet cores, less than a page takes to check (eval/annotate-adapt.md).
 pub const DEFAULT_ADAPT_EVERY: usize = 5;
 
 /// How the tool adapts its model as pages are saved.
