@@ -5,6 +5,7 @@ const token = document.querySelector('meta[name="victor-token"]').content;
 const frame = document.getElementById('page');
 const saveState = document.getElementById('save');
 const hint = document.getElementById('hint');
+const modelState = document.getElementById('model');
 
 // Colours of the labels inside the page (unknown blocks hatched in amber); uncertain blocks
 // (model pre-labelling) are outlined.
@@ -30,6 +31,10 @@ const state = {
   // Clicks on blocks and key presses (label, undo), for measuring annotation effort.
   stats: { clicks: 0, keys: 0 },
   saved: 0,
+  // The model that pre-labelled the page shown ({model, seen}, or null), and the server's
+  // status: the model that pre-labels the pages opened next and the annotation loop's state.
+  prelabelledBy: null,
+  status: null,
 };
 window.victor = state;
 
@@ -56,6 +61,35 @@ function paint() {
     : `${state.current}: now click the last block (Esc cancels)`;
 }
 
+// The model that pre-labels the pages opened next, how many pages it has seen, and with
+// --adapt when it adapts next, or why the last adaptation failed.
+function showStatus(st) {
+  if (!st) return;
+  const before = state.status;
+  state.status = st;
+  if (!st.model) { modelState.textContent = ''; return; }
+  const seen = `seen ${st.seen} page${st.seen === 1 ? '' : 's'}`;
+  let text = `model: ${st.model}, ${seen}`;
+  modelState.className = '';
+  const a = st.adapt;
+  if (a) {
+    text += ` · adapts every ${a.every} saved page${a.every === 1 ? '' : 's'} (${a.saved} saved`;
+    text += a.running !== null ? `; adapting on ${a.running} pages…)` : `; next at ${a.next_at})`;
+    if (a.error) {
+      text += ` · adaptation failed: ${a.error}; the model stays`;
+      modelState.className = 'error';
+    }
+    // A new model may have ranked the pages not yet shown again (--order uncertain).
+    if (before && before.adapt && before.adapt.adaptations !== a.adaptations) refreshList();
+  }
+  modelState.textContent = text;
+}
+
+async function refreshList() {
+  const r = await fetch('/api/pages');
+  if (r.ok) state.pages = (await r.json()).pages;
+}
+
 async function save() {
   const n = state.n;
   saveState.textContent = 'saving…';
@@ -66,7 +100,9 @@ async function save() {
       headers: { 'Content-Type': 'application/json', 'X-Victor-Token': token },
       body: JSON.stringify({ labels: state.labels }),
     });
-    if (!r.ok) throw new Error((await r.json()).error || r.statusText);
+    const answer = await r.json();
+    if (!r.ok) throw new Error(answer.error || r.statusText);
+    showStatus(answer.status);
     if (n === state.n) {
       state.saved += 1;
       saveState.textContent = state.labels.includes('unknown') ? 'saved (partial)' : 'saved';
@@ -126,6 +162,7 @@ function onKey(e) {
   else if (k === 'o') setLabel('other', true);
   else if (k === 'x') setLabel('unknown', true);
   else if (k === 'u') { state.stats.keys += 1; undo(); }
+  else if (k === 's') { state.stats.keys += 1; save(); }
   else if (k === 'Escape') { state.start = null; }
   else if (k === 'n' || k === 'ArrowRight') go(state.n + 1);
   else if (k === 'p' || k === 'ArrowLeft') go(state.n - 1);
@@ -166,11 +203,15 @@ async function go(n) {
   }
   state.n = n;
   state.labels = info.labels;
+  state.prelabelledBy = info.prelabelled_by;
+  showStatus(info.status);
   state.uncertain = new Set(info.uncertain);
   state.start = null;
   state.undo = [];
   document.getElementById('pos').textContent = `${n + 1} of ${state.pages.length}`;
-  document.getElementById('pageid').textContent = info.id + (info.prelabelled ? ' (pre-labelled)' : '');
+  const by = info.prelabelled_by;
+  document.getElementById('pageid').textContent = info.id + (!by ? ''
+    : ` (pre-labelled by ${by.model}${by.seen ? ` adapted on ${by.seen} page${by.seen === 1 ? '' : 's'}` : ''})`);
   saveState.textContent = !info.annotated ? 'not annotated yet'
     : info.labels.includes('unknown') ? 'saved (partial)' : 'saved';
   saveState.className = '';
@@ -184,11 +225,20 @@ for (const b of document.querySelectorAll('[data-label]')) {
   b.addEventListener('click', () => { setLabel(b.dataset.label, false); paint(); });
 }
 document.getElementById('undo').addEventListener('click', undo);
+document.getElementById('accept').addEventListener('click', () => save());
 document.getElementById('prev').addEventListener('click', () => go(state.n - 1));
 document.getElementById('next').addEventListener('click', () => go(state.n + 1));
 
 const list = await (await fetch('/api/pages')).json();
 state.pages = list.pages;
+showStatus(list.status);
+// With the annotation loop, the bar follows the adaptations running in the background.
+if (list.status && list.status.adapt) {
+  setInterval(async () => {
+    const r = await fetch('/api/status');
+    if (r.ok) showStatus(await r.json());
+  }, 1000);
+}
 setLabel('text', false);
 const fromHash = Number(location.hash.slice(1)) - 1;
 go(Number.isInteger(fromHash) && fromHash >= 0 ? Math.min(fromHash, state.pages.length - 1) : 0);

@@ -11,7 +11,11 @@
 //! reads unchanged. With a model, pages
 //! open pre-labelled, the blocks whose P(other) lies near the decision threshold outlined
 //! ([`UNCERTAIN_MARGIN`]), and [`Order::Uncertain`] offers the pages the model is least sure of
-//! first ([`expected_f1`]).
+//! first ([`expected_f1`]). With [`AdaptLoop`] (`--adapt`) the tool closes the loop: every few
+//! saved pages it adapts the model to the pages saved so far, in the background (module
+//! `adapt`, [`adapt_to_set`]), and pre-labels the pages opened next with the adapted model
+//! (with [`Order::Uncertain`], the pages not yet shown are ranked again by it); the page says
+//! which model pre-labelled it and how many pages that model has seen.
 //!
 //! # Safety
 //!
@@ -35,6 +39,7 @@
 #![deny(unreachable_pub)]
 #![warn(unnameable_types)]
 
+mod adapt;
 mod effort;
 mod render;
 mod session;
@@ -52,6 +57,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use victor_label::Model;
 
+pub use adapt::{AdaptError, AdaptLoop, Adapted, DEFAULT_ADAPT_EVERY, adapt_to_set};
 pub use effort::{Effort, Mark, START_LABEL, effort, plan};
 pub use session::PageSource;
 use session::Session;
@@ -91,6 +97,9 @@ pub struct Options {
     pub model_name: Option<String>,
     /// The page order.
     pub order: Order,
+    /// Adapt the model to the pages saved, as they are saved (the annotation loop); needs a
+    /// model.
+    pub adapt: Option<AdaptLoop>,
     /// Where to listen.
     pub addr: SocketAddr,
 }
@@ -104,6 +113,15 @@ pub enum AnnotateError {
     /// `--order uncertain` without a model.
     #[error("ordering by uncertainty needs a model")]
     OrderNeedsModel,
+    /// Adapting without a model.
+    #[error("adapting needs a model to adapt")]
+    AdaptNeedsModel,
+    /// The output set cannot be listed.
+    #[error(transparent)]
+    Load(#[from] victor_annotations::LoadError),
+    /// No working folder for the adaptations.
+    #[error("cannot make a working folder for the adaptations: {0}")]
+    Work(std::io::Error),
     /// The output set cannot be created or opened.
     #[error(transparent)]
     Store(#[from] victor_annotations::StoreError),
@@ -129,7 +147,7 @@ pub struct Server {
 
 /// What the request handlers share.
 struct App {
-    session: Session,
+    session: Arc<Session>,
     token: String,
     addr: SocketAddr,
 }
@@ -162,7 +180,7 @@ impl Server {
             listener,
             addr,
             app: Arc::new(App {
-                session,
+                session: Arc::new(session),
                 token: new_token(),
                 addr,
             }),
@@ -194,6 +212,7 @@ impl Server {
             .route("/app.js", get(app_js))
             .route("/app.css", get(app_css))
             .route("/api/pages", get(list_pages))
+            .route("/api/status", get(status))
             .route("/api/page/{n}", get(page_info))
             .route("/api/page/{n}/labels", axum::routing::put(save_labels))
             .route("/page/{n}", get(page_html))
@@ -312,6 +331,10 @@ async fn list_pages(State(app): State<Arc<App>>) -> Response {
     json(&app.session.list())
 }
 
+async fn status(State(app): State<Arc<App>>) -> Response {
+    json(&app.session.status())
+}
+
 async fn page_info(State(app): State<Arc<App>>, UrlPath(n): UrlPath<usize>) -> Response {
     let app2 = app.clone();
     match tokio::task::spawn_blocking(move || app2.session.info(n)).await {
@@ -351,7 +374,7 @@ async fn save_labels(
     };
     let app2 = app.clone();
     match tokio::task::spawn_blocking(move || app2.session.save(n, &body.labels)).await {
-        Ok(Ok(())) => json(&serde_json::json!({ "saved": true })),
+        Ok(Ok(())) => json(&serde_json::json!({ "saved": true, "status": app.session.status() })),
         Ok(Err(e)) => error(e.status(), e.to_string()),
         Err(e) => error(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
     }

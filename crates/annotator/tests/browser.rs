@@ -5,8 +5,10 @@
 //! interface and checks that the tool's own click and key counters agree with
 //! [`victor_annotator::effort`], which is how the effort figures of the README are
 //! computed. A third test leaves blocks unknown and checks the page is saved and reopened
-//! partially labelled. Without `chromium` and `chromedriver` on the PATH the test says
-//! `skipped`.
+//! partially labelled. With the annotation loop (`--adapt`), two copies of a page saved with
+//! labels of their own make the model adapt, and the next copy opens with other pre-labels than
+//! the copy opened before the adaptation, the bar saying how many pages the model has seen.
+//! Without `chromium` and `chromedriver` on the PATH the tests say `skipped`.
 //!
 //! With `VICTOR_ANNOTATE_SCREENSHOT=out.png` and `VICTOR_ANNOTATE_PAGE=page.html` it also saves
 //! a screenshot of that page half annotated (the README's picture).
@@ -21,8 +23,8 @@ use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
 use victor_annotations::Corpus;
 use victor_annotations::Label;
+use victor_annotator::{AdaptLoop, Options, Order, PageSource, Server};
 use victor_annotator::{Mark, START_LABEL, effort, plan};
-use victor_annotator::{Options, Order, PageSource, Server};
 use victor_label::{Labeler, Model};
 
 const PAGE: &str = r#"<!DOCTYPE html>
@@ -176,7 +178,7 @@ async fn start(
     pages: Vec<PageSource>,
     out: &Path,
 ) -> (SocketAddr, tokio::sync::oneshot::Sender<()>) {
-    start_with(pages, out, None, Order::Given).await
+    start_with(pages, out, None, Order::Given, None).await
 }
 
 async fn start_with(
@@ -184,6 +186,7 @@ async fn start_with(
     out: &Path,
     model: Option<Model>,
     order: Order,
+    adapt: Option<AdaptLoop>,
 ) -> (SocketAddr, tokio::sync::oneshot::Sender<()>) {
     let server = Server::bind(Options {
         pages,
@@ -192,6 +195,7 @@ async fn start_with(
         model_name: model.as_ref().map(|_| "web".to_string()),
         model,
         order,
+        adapt,
         addr: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
     })
     .await
@@ -244,7 +248,7 @@ async fn model_prelabels_outlines_and_orders() {
         want.push(l.label_bytes(html.as_bytes(), d).expect("labels").labels);
     }
     let out = tmp.path().join("ann");
-    let (addr, stop) = start_with(pages, &out, Some(model), Order::Uncertain).await;
+    let (addr, stop) = start_with(pages, &out, Some(model), Order::Uncertain, None).await;
     let b = browser(&chromium, &driver, &tmp.path().join("profile")).await;
     let c = &b.client;
     c.goto(&format!("http://{addr}/"))
@@ -283,6 +287,124 @@ async fn model_prelabels_outlines_and_orders() {
     let id = info["id"].as_str().expect("id");
     let json = std::fs::read_to_string(out.join(format!("labels/{id}.json"))).expect("saved");
     assert!(json.contains("prelabelled_by"), "{json}");
+    let _ = stop.send(());
+    b.client.clone().close().await.expect("browser closes");
+}
+
+/// The text of the tool's bar element `id`.
+async fn text_of(c: &Client, id: &str) -> String {
+    eval(
+        c,
+        &format!("return document.getElementById('{id}').textContent"),
+    )
+    .await
+    .as_str()
+    .unwrap_or_default()
+    .to_string()
+}
+
+/// Marks every block of the page shown as `label` (its key, then the first and the last block)
+/// and waits for the save.
+async fn mark_all(c: &Client, label: char, n: usize) {
+    let blocks = eval(c, "return window.victor.labels.length").await;
+    let blocks = blocks.as_u64().expect("blocks") as usize;
+    key(c, label).await;
+    click_block(c, 0).await;
+    click_block(c, blocks - 1).await;
+    wait_saved(c, n as u64).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_loop_changes_the_prelabels_after_an_adaptation() {
+    let Some((chromium, driver)) = chromium() else {
+        return;
+    };
+    let model_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models/web");
+    let load = || Model::load(&model_dir).expect("the shipped web model loads");
+    let model = load();
+    let digest = victor_label::bundle_digest(
+        &std::fs::read(model_dir.join(victor_label::META_FILE)).expect("victor.json"),
+        &std::fs::read(model_dir.join(victor_label::MODEL_FILE)).expect("model"),
+    );
+    // A weak prior: two pages are enough to move the model (the defaults' strength is measured
+    // in eval/annotate-adapt.md; here the test only needs the labels to change).
+    let adapt = AdaptLoop {
+        adapt: victor_train::Adapt {
+            base: std::sync::Arc::new(victor_train::Base::new(&model, "web", digest)),
+            prior: 0.1,
+            trees: victor_train::DEFAULT_TREES,
+            leaf_prior: 1.0,
+            decoding: victor_train::AdaptDecoding::Base,
+        },
+        every: 2,
+    };
+    // Four copies of the link page, which `web` labels mostly other.
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let pages: Vec<PageSource> = ["a", "b", "c", "d"]
+        .iter()
+        .map(|id| {
+            let path = tmp.path().join(format!("{id}.html"));
+            std::fs::write(&path, LINKS).expect("write");
+            PageSource::new(*id, path)
+        })
+        .collect();
+    let out = tmp.path().join("ann");
+    let (addr, stop) = start_with(pages, &out, Some(load()), Order::Given, Some(adapt)).await;
+    let b = browser(&chromium, &driver, &tmp.path().join("profile")).await;
+    let c = &b.client;
+    c.goto(&format!("http://{addr}/"))
+        .await
+        .expect("open the tool");
+    wait_ready(c, 0).await;
+    let bar = text_of(c, "model").await;
+    assert!(bar.contains("model: web, seen 0 pages"), "{bar}");
+    assert!(bar.contains("adapts every 2 saved pages"), "{bar}");
+    let given = labels_shown(c).await;
+    assert!(given.iter().any(|l| *l != Label::Text), "{given:?}");
+    assert!(text_of(c, "pageid").await.contains("(pre-labelled by web)"));
+
+    // The first two copies marked all text and saved.
+    mark_all(c, 't', 1).await;
+    key(c, 'n').await;
+    wait_ready(c, 1).await;
+    assert_eq!(labels_shown(c).await, given);
+    mark_all(c, 't', 1).await;
+
+    // Opening the third starts the adaptation; the third was pre-labelled before it.
+    key(c, 'n').await;
+    wait_ready(c, 2).await;
+    assert_eq!(labels_shown(c).await, given);
+    let mut bar = String::new();
+    for _ in 0..600 {
+        bar = text_of(c, "model").await;
+        if bar.contains("seen 2 pages") {
+            break;
+        }
+        assert!(!bar.contains("failed"), "{bar}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(
+        bar.contains("model: web, seen 2 pages"),
+        "no adaptation shown: {bar}"
+    );
+    assert!(bar.contains("2 saved; next at 4"), "{bar}");
+
+    // The fourth copy, the same page, opens with the adapted model's labels: more text.
+    key(c, 'n').await;
+    wait_ready(c, 3).await;
+    let adapted = labels_shown(c).await;
+    assert_ne!(adapted, given, "the pre-labels did not change");
+    let texts = |l: &[Label]| l.iter().filter(|l| **l == Label::Text).count();
+    assert!(texts(&adapted) > texts(&given), "{given:?} -> {adapted:?}");
+    let id = text_of(c, "pageid").await;
+    assert!(
+        id.contains("(pre-labelled by web adapted on 2 pages)"),
+        "{id}"
+    );
+    // Back to the third: it keeps the labels it was shown with.
+    key(c, 'p').await;
+    wait_ready(c, 2).await;
+    assert_eq!(labels_shown(c).await, given);
     let _ = stop.send(());
     b.client.clone().close().await.expect("browser closes");
 }

@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::ValueEnum;
-use victor_annotator::{Options, Order, PageSource, Server};
+use victor_annotator::{AdaptLoop, Options, Order, PageSource, Server};
 
 use crate::util::{inputs, model, output};
 
@@ -38,6 +38,19 @@ pub(crate) struct Args {
     /// decision threshold are outlined.
     #[arg(long, value_name = "M")]
     pub model: Option<PathBuf>,
+    /// Close the loop: every --adapt-every saved pages, adapt the --model to all the pages saved
+    /// in --out so far (as `victor train OUT --adapt M` does, with its default prior and trees,
+    /// M's decoding kept), in the background, and pre-label the pages opened next with the
+    /// adapted model; the page shows which model pre-labelled it and how many pages that model
+    /// has seen. With --order uncertain the pages not yet shown are ranked again by each
+    /// adapted model. The adapted models live as long as the tool; `victor train OUT --adapt M
+    /// --out DIR` makes the bundle to keep.
+    #[arg(long, requires = "model")]
+    pub adapt: bool,
+    /// Saved pages between two adaptations (with --adapt).
+    #[arg(long, value_name = "N", default_value_t = victor_annotator::DEFAULT_ADAPT_EVERY,
+          requires = "adapt", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    pub adapt_every: usize,
     /// Only the pages of this split of a data set (`dev`, `test`).
     #[arg(long)]
     pub split: Option<String>,
@@ -67,9 +80,25 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.split.as_deref(),
         &args.out,
     )?;
-    let model = match &args.model {
-        Some(m) => Some(model::load(Some(m))?),
-        None => None,
+    let (model, adapt) = match &args.model {
+        Some(m) if args.adapt => {
+            // The digest names the base bundle in the adapted models' lineage.
+            let (model, digest) = victor::models::open_with_digest(m)?;
+            let base = victor_train::Base::new(&model, m.display().to_string(), digest);
+            let adapt = AdaptLoop {
+                adapt: victor_train::Adapt {
+                    base: std::sync::Arc::new(base),
+                    prior: victor_train::DEFAULT_PRIOR,
+                    trees: victor_train::DEFAULT_TREES,
+                    leaf_prior: victor_train::DEFAULT_LEAF_PRIOR,
+                    decoding: victor_train::AdaptDecoding::Base,
+                },
+                every: args.adapt_every,
+            };
+            (Some(model), Some(adapt))
+        }
+        Some(m) => (Some(model::load(Some(m))?), None),
+        None => (None, None),
     };
     let set_name = args.out.file_name().map_or_else(
         || "annotations".into(),
@@ -82,6 +111,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         model,
         model_name: args.model.as_ref().map(|m| m.display().to_string()),
         order,
+        adapt,
         addr: SocketAddr::new(args.bind, args.port),
     };
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -96,8 +126,13 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         if !args.bind.is_loopback() {
             eprintln!("victor: warning: listening on {}, not loopback: anyone who reaches it can read the pages", args.bind);
         }
+        let adapting = if args.adapt {
+            format!(", adapting the model every {} saved pages", args.adapt_every)
+        } else {
+            String::new()
+        };
         println!(
-            "victor annotate: {} pages, saving to {}; open http://{}/ (Ctrl-C stops)",
+            "victor annotate: {} pages, saving to {}{adapting}; open http://{}/ (Ctrl-C stops)",
             server.pages(),
             args.out.display(),
             server.addr()
