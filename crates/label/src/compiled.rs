@@ -59,9 +59,9 @@ impl std::fmt::Debug for Table {
 struct InnerLine {
     /// First entry of the line's table in the inner arena.
     base: u32,
-    /// Cell offsets from the block's first cell (see [`Spec::delta`]); the second is unused
-    /// for a line of one macro.
-    delta: [i32; 2],
+    /// Cell offsets from the first cell of the block's window (row `t - BOUND`, column 0);
+    /// the second is unused for a line of one macro.
+    at: [u32; 2],
     /// Number of real values per macro (`u16::MAX` for the unused second one, whose cell is
     /// read at offset 0 and multiplied by a stride of 0).
     values: [u16; 2],
@@ -74,8 +74,8 @@ struct InnerLine {
 struct InnerOne {
     /// First entry of the line's table in the inner arena.
     base: u32,
-    /// Cell offset from the block's first cell.
-    delta: i32,
+    /// Cell offset from the first cell of the block's window (row `t - BOUND`, column 0).
+    at: u32,
     /// Number of real values of the macro.
     values: u16,
 }
@@ -242,10 +242,10 @@ impl CompiledTemplate {
             .iter()
             .enumerate()
             .map(
-                |(k, line)| match InnerLine::of(line, &arena, &mut inner_arena) {
+                |(k, line)| match InnerLine::of(line, columns, &arena, &mut inner_arena) {
                     Some(il) if line.n == 1 => InnerStep::One(InnerOne {
                         base: il.base,
-                        delta: il.delta[0],
+                        at: il.at[0],
                         values: il.values[0],
                     }),
                     Some(il) => InnerStep::Compact(il),
@@ -280,14 +280,40 @@ impl CompiledTemplate {
         let cells = table.values();
         let inner = BOUND as usize..n.saturating_sub(BOUND as usize);
         for t in 0..n {
-            if inner.contains(&t) && (t + 1) * table.columns <= cells.len() {
-                // Every row of the window exists: read the cells directly.
+            // The cells of the rows t - BOUND ..= t + BOUND, when every one of them exists: the
+            // inner lines read their cells at fixed non-negative offsets into it.
+            let win = if inner.contains(&t) {
+                let lo = (t - BOUND as usize) * table.columns;
+                cells.get(lo..lo + (2 * BOUND as usize + 1) * table.columns)
+            } else {
+                None
+            };
+            if let Some(win) = win {
                 let at = (t * table.columns) as isize;
-                let mut acc: Weights = [0.0; 3];
+                let arena = self.inner_arena.as_slice();
+                // The sums stay in registers (an array that is copied out whole is kept in
+                // memory and stored at every line), and are written out once at the end.
+                let (mut a0, mut a1, mut a2) = (0.0, 0.0, 0.0);
                 for step in &self.inner {
                     let w = match step {
-                        InnerStep::One(one) => self.one_weights(one, cells, at),
-                        InnerStep::Compact(il) => self.inner_weights(il, cells, at),
+                        InnerStep::One(one) => match win.get(one.at as usize) {
+                            Some(&v) if v < one.values => {
+                                arena.get(one.base as usize + usize::from(v))
+                            }
+                            _ => None,
+                        },
+                        InnerStep::Compact(il) => {
+                            match (win.get(il.at[0] as usize), win.get(il.at[1] as usize)) {
+                                (Some(&v0), Some(&v1))
+                                    if v0 < il.values[0] && v1 < il.values[1] =>
+                                {
+                                    let key =
+                                        u32::from(v0) * il.stride[0] + u32::from(v1) * il.stride[1];
+                                    arena.get(il.base as usize + key as usize)
+                                }
+                                _ => None,
+                            }
+                        }
                         InnerStep::General(k) => self.lines.get(*k as usize).and_then(|line| {
                             let key = if line.near {
                                 self.near_key(line, cells, at)
@@ -298,11 +324,15 @@ impl CompiledTemplate {
                         }),
                     };
                     if let Some(w) = w {
-                        add(&mut acc, w);
+                        a0 += w[0];
+                        a1 += w[1];
+                        a2 += w[2];
                     }
                 }
                 if let Some(row) = out.get_mut(t * l..(t + 1) * l) {
-                    row.copy_from_slice(&acc[..l]);
+                    for (o, a) in row.iter_mut().zip([a0, a1, a2]) {
+                        *o = a;
+                    }
                 }
                 continue;
             }
@@ -389,36 +419,17 @@ impl CompiledTemplate {
             Table::Hash(h) => h.get(&key),
         }
     }
-
-    /// The weights of an inner line of one macro for the block whose first cell is `at`
-    /// (`None` for a value the model never saw).
-    #[inline]
-    fn one_weights(&self, one: &InnerOne, cells: &[u16], at: isize) -> Option<&Weights> {
-        let v = *cells.get((at + one.delta as isize) as usize)?;
-        if v >= one.values {
-            return None;
-        }
-        self.inner_arena.get(one.base as usize + usize::from(v))
-    }
-
-    /// The weights of an inner line for the block whose first cell is `at` (`None` for a
-    /// value the model never saw).
-    #[inline]
-    fn inner_weights(&self, il: &InnerLine, cells: &[u16], at: isize) -> Option<&Weights> {
-        let v0 = *cells.get((at + il.delta[0] as isize) as usize)?;
-        let v1 = *cells.get((at + il.delta[1] as isize) as usize)?;
-        if v0 >= il.values[0] || v1 >= il.values[1] {
-            return None;
-        }
-        let key = u32::from(v0) * il.stride[0] + u32::from(v1) * il.stride[1];
-        self.inner_arena.get(il.base as usize + key as usize)
-    }
 }
 
 impl InnerLine {
     /// The compact form of a line, when it has one or two macros within the window and a
     /// dense table; its table (copied from the line's in `arena`) goes to `inner_arena`.
-    fn of(line: &Line, arena: &[Weights], inner_arena: &mut Vec<Weights>) -> Option<InnerLine> {
+    fn of(
+        line: &Line,
+        columns: isize,
+        arena: &[Weights],
+        inner_arena: &mut Vec<Weights>,
+    ) -> Option<InnerLine> {
         let Table::Dense { base, .. } = line.table else {
             return None;
         };
@@ -430,13 +441,14 @@ impl InnerLine {
         let v1 = specs.get(1).map_or(1, |sp| sp.values);
         let mut il = InnerLine {
             base: u32::try_from(inner_arena.len()).ok()?,
-            delta: [0; 2],
+            at: [0; 2],
             values: [u16::MAX; 2],
             // Row-major over the real values: (a, b) at a * v1 + b.
             stride: [u32::try_from(v1).ok()?, 1],
         };
         for (k, sp) in specs.iter().enumerate() {
-            il.delta[k] = i32::try_from(sp.delta).ok()?;
+            // The block's own row is BOUND rows into its window.
+            il.at[k] = u32::try_from(sp.delta + BOUND as isize * columns).ok()?;
             il.values[k] = u16::try_from(sp.values).ok()?;
         }
         if line.n == 1 {

@@ -352,10 +352,11 @@ impl Extractor {
         table.language = data.lang.map(|l| l.code());
         // Column by column, each column's extractor a tight loop over the blocks.
         let mut column: Vec<f32> = vec![0.0; n];
+        let mut counts: Vec<u32> = Vec::with_capacity(n);
         for (c, col) in self.schema.columns.iter().enumerate() {
             (col.fill)(&data, col.arg, &mut column);
             table.raw.extend_from_slice(&column);
-            col.discretize_column(&column, &mut table.values, c, ncols);
+            col.discretize_column(&column, &mut table.values, c, ncols, &mut counts);
         }
         table
     }

@@ -42,12 +42,14 @@ pub struct Column {
 impl Column {
     /// Discretizes a column of raw values into cell `col` of every row of `out` (rows of
     /// `stride` cells), deciding the kind once per column rather than once per cell.
+    /// `counts` is scratch space, reused from column to column.
     pub(super) fn discretize_column(
         &self,
         raws: &[f32],
         out: &mut [u16],
         col: usize,
         stride: usize,
+        counts: &mut Vec<u32>,
     ) {
         let rows = out.chunks_exact_mut(stride.max(1)).zip(raws);
         let cell = |row: &mut [u16], v: u16| {
@@ -61,13 +63,21 @@ impl Column {
                 let last = self.labels.len().saturating_sub(1);
                 rows.for_each(|(row, &raw)| cell(row, (raw.max(0.0) as usize).min(last) as u16));
             }
-            Kind::Numeric(_) => rows.for_each(|(row, &raw)| {
-                let below = self
-                    .bins
-                    .iter()
-                    .map(|group| group.iter().map(|&t| u16::from(t <= raw)).sum::<u16>());
-                cell(row, below.sum());
-            }),
+            Kind::Numeric(_) => {
+                // A value's bin is the number of thresholds at or below it. Counted threshold
+                // by threshold over the whole column, the comparisons run four or eight blocks
+                // at a time (the loop over one block's eight thresholds needed a horizontal sum
+                // a cell); the NaN padding is never `<=` a value and is skipped.
+                counts.clear();
+                counts.resize(raws.len(), 0);
+                for &t in self.bins.iter().flatten().filter(|t| !t.is_nan()) {
+                    for (c, &raw) in counts.iter_mut().zip(raws) {
+                        *c += u32::from(t <= raw);
+                    }
+                }
+                rows.zip(counts.iter())
+                    .for_each(|((row, _), &below)| cell(row, below as u16));
+            }
         }
     }
 }
