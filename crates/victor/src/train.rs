@@ -6,7 +6,7 @@
 //! atomically by [`victor_train::train_bundle`], the same code the command line runs.
 //!
 //! ```no_run
-//! # fn main() -> Result<(), victor::train::Error> {
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! use std::path::Path;
 //! let made = victor::train::adapt(
 //!     &[Path::new("my-annotations")],
@@ -15,7 +15,7 @@
 //!     &victor::train::AdaptOptions::default(),
 //! )?;
 //! println!("{} pages; adapted from {:?}", made.data.pages, made.meta.origin);
-//! let cleaner = victor::Cleaner::open(Path::new("models/mine"))?;
+//! let _cleaner = victor::Cleaner::open(Path::new("models/mine"))?;
 //! # Ok(()) }
 //! ```
 
