@@ -17,7 +17,7 @@
 
 use std::path::{Path, PathBuf};
 
-use victor_annotations::{Corpus, LoadError, PageRef};
+use victor_annotations::{Corpus, LoadError};
 use victor_label::{BundleError, Model, TrainingSet};
 use victor_train::{Plan, Replace, Setup, TrainError, TrainOptions};
 
@@ -98,13 +98,7 @@ pub fn adapt_to_set(
     dir: &Path,
 ) -> Result<Adapted, AdaptError> {
     let corpus = Corpus::open([set], None)?;
-    let skipped = victor_train::check_pages(corpus.pages());
-    let pages: Vec<PageRef> = corpus
-        .pages()
-        .iter()
-        .filter(|p| !skipped.iter().any(|(id, _)| *id == p.id))
-        .cloned()
-        .collect();
+    let (pages, skipped) = victor_train::sort_out_pages(corpus.pages());
     if pages.is_empty() {
         return Err(AdaptError::NoPages(skipped));
     }

@@ -48,7 +48,10 @@ pub use boost::{BoostError, BoostOptions};
 pub use bundle::{Replace, check_replaceable, make_meta, write_bundle, write_bundle_replacing};
 pub use crf::{Algorithm, CrfError, CrfTrainer, Engine, TrainOptions};
 pub use cv::{CurveOrder, CvEvent, CvOptions, FoldResult, cross_validate};
-pub use make::{DecodingSource, Made, MakeEvent, Plan, check_pages, choose_decoding, train_bundle};
+pub use make::{
+    DecodingSource, Made, MakeEvent, Plan, check_pages, choose_decoding, sort_out_pages,
+    train_bundle,
+};
 pub use parallel::{LbfgsParams, Outcome, ParallelError, ParallelTrainer, Prior};
 pub use pipeline::{
     DataSummary, Event, Prepared, Setup, TrainError, attributes, export_crfsuite, prepare,

@@ -33,6 +33,19 @@ pub fn check_pages(pages: &[PageRef]) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The pages that can be used and, apart, those that cannot ([`check_pages`], with the
+/// reason), in the order of `pages`.
+pub fn sort_out_pages(pages: &[PageRef]) -> (Vec<PageRef>, Vec<(String, String)>) {
+    let bad = check_pages(pages);
+    let ids: std::collections::HashSet<&str> = bad.iter().map(|(id, _)| id.as_str()).collect();
+    let good = pages
+        .iter()
+        .filter(|p| !ids.contains(p.id.as_str()))
+        .cloned()
+        .collect();
+    (good, bad)
+}
+
 /// How a bundle is made beyond the training options.
 #[derive(Clone, Debug)]
 pub struct Plan {

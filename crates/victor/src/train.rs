@@ -155,16 +155,10 @@ fn usable_pages(dirs: &[&Path], skip: bool) -> Result<(Corpus, Vec<PageRef>), Er
                 .join(", "),
         ));
     }
-    let bad = victor_train::check_pages(corpus.pages());
+    let (pages, bad) = victor_train::sort_out_pages(corpus.pages());
     if !bad.is_empty() && !skip {
         return Err(Error::BadPages(bad));
     }
-    let pages: Vec<PageRef> = corpus
-        .pages()
-        .iter()
-        .filter(|p| !bad.iter().any(|(id, _)| *id == p.id))
-        .cloned()
-        .collect();
     if pages.is_empty() {
         return Err(Error::BadPages(bad));
     }

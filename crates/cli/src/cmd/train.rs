@@ -10,7 +10,7 @@ use victor_label::{DecodingRecommendation, RecommendedDecoding, TrainingSet};
 use victor_train::BoostOptions;
 use victor_train::export_crfsuite;
 use victor_train::{Algorithm, Engine, Event, Setup, TrainError, TrainOptions};
-use victor_train::{CvEvent, DecodingSource, MakeEvent, Plan, check_pages, train_bundle};
+use victor_train::{CvEvent, DecodingSource, MakeEvent, Plan, sort_out_pages, train_bundle};
 use victor_train::{Replace, check_replaceable};
 
 use crate::util::{capture::Capture, progress};
@@ -319,7 +319,7 @@ pub(crate) fn usable_pages(
     skip: bool,
     cmd: &str,
 ) -> anyhow::Result<(Vec<PageRef>, usize)> {
-    let bad = check_pages(all);
+    let (pages, bad) = sort_out_pages(all);
     for (id, reason) in &bad {
         eprintln!("victor {cmd}: bad page {id}: {reason}");
     }
@@ -330,11 +330,6 @@ pub(crate) fn usable_pages(
             all.len()
         );
     }
-    let pages: Vec<PageRef> = all
-        .iter()
-        .filter(|p| !bad.iter().any(|(id, _)| *id == p.id))
-        .cloned()
-        .collect();
     if pages.is_empty() {
         anyhow::bail!("no usable annotated page ({} bad)", bad.len());
     }

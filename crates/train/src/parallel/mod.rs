@@ -217,6 +217,25 @@ struct Model {
     centre: Vec<f64>,
 }
 
+impl Model {
+    /// The feature vector `x` as dense weights: state `[attribute][label]` and transition
+    /// `[label][label]` (0 where a pair is no feature).
+    fn dense(&self, x: &[f64]) -> (Vec<f64>, Vec<f64>) {
+        let l = self.labels;
+        let mut w_state = vec![0.0f64; self.attrs * l];
+        let mut w_trans = vec![0.0f64; l * l];
+        for (&(trans, src, dst), &w) in self.features.iter().zip(x) {
+            let k = src as usize * l + dst as usize;
+            if trans {
+                w_trans[k] = w;
+            } else {
+                w_state[k] = w;
+            }
+        }
+        (w_state, w_trans)
+    }
+}
+
 /// Per-thread scratch of the forward-backward.
 #[derive(Default)]
 struct Scratch {
@@ -566,17 +585,7 @@ impl ParallelTrainer {
     /// The objective (regularised negative log-likelihood) and its gradient at `x`.
     fn evaluate(&self, m: &Model, c2: f64, x: &[f64], g: &mut [f64]) -> f64 {
         let l = m.labels;
-        // Dense weights: state [attribute][label], transition [label][label].
-        let mut w_state = vec![0.0f64; m.attrs * l];
-        let mut w_trans = vec![0.0f64; l * l];
-        for (f, &(trans, src, dst)) in m.features.iter().enumerate() {
-            let k = src as usize * l + dst as usize;
-            if trans {
-                w_trans[k] = x[f];
-            } else {
-                w_state[k] = x[f];
-            }
-        }
+        let (w_state, w_trans) = m.dense(x);
         let exp_trans: Vec<f64> = w_trans.iter().map(|w| w.exp()).collect();
 
         // Each block of sequences (fixed by the data, not by the threads) sums its loss and
@@ -872,16 +881,7 @@ impl ParallelTrainer {
             return Vec::new();
         };
         let l = m.labels;
-        let mut w_state = vec![0.0f64; m.attrs * l];
-        let mut w_trans = vec![0.0f64; l * l];
-        for (f, &(trans, src, dst)) in m.features.iter().enumerate() {
-            let k = src as usize * l + dst as usize;
-            if trans {
-                w_trans[k] = w[f];
-            } else {
-                w_state[k] = w[f];
-            }
-        }
+        let (w_state, w_trans) = m.dense(w);
         let exp_trans: Vec<f64> = w_trans.iter().map(|w| w.exp()).collect();
         let mut sc = Scratch::default();
         let mut out = Vec::new();
