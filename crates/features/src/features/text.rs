@@ -414,7 +414,7 @@ fn single_pass<const ASCII: bool>(
         if want_hash {
             // The word hash runs from the first letter or digit to the last, inner marks
             // included.
-            if let Some(end) = t.alnum_end {
+            if let Some(end) = t.alnum_end.filter(|&end| end < at) {
                 let marks = text.within(end..at);
                 if ASCII {
                     marks
@@ -431,6 +431,33 @@ fn single_pass<const ASCII: bool>(
             }
         }
         t.alnum_end = Some(i);
+        if class == 0 && len == 1 {
+            // The rest of a run of ASCII letters (most bytes of most texts) in a tight loop:
+            // each letter does what the steps above do with it, less the tests that cannot
+            // fail inside the run (not a space, not a closing mark, no marks since the last
+            // letter, the token's first letter already seen), in the same order per hash.
+            let run_start = i;
+            let prefix_open = tally.prefix_words < 2;
+            while let Some(&next) = bytes.get(i)
+                && next.is_ascii_alphabetic()
+            {
+                let lower = next.to_ascii_lowercase();
+                dup.write_u8(lower);
+                if prefix_open {
+                    prefix.write_u32(u32::from(lower));
+                }
+                if want_hash {
+                    word.write_u8(lower);
+                }
+                i += 1;
+            }
+            if let Some(&last) = bytes.get(run_start..i).and_then(<[u8]>::last) {
+                s.chars[0] += (i - run_start) as u32;
+                t.len += i - run_start;
+                t.core = Some(char::from(last));
+                t.alnum_end = Some(i);
+            }
+        }
     }
     end_token(&mut t, &mut word, &mut prefix, &mut tally, s);
     if tally.open_sentence {
