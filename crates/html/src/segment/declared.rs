@@ -9,8 +9,19 @@
 //! `"@type"` in the text of each `<script>` (JSON-LD), `og:type` in each `<meta>` tag's
 //! attributes, and keeps the most telling kind; the rest of the page is not searched.
 
+use std::sync::LazyLock;
+
 use crate::within::Within;
 use memchr::memmem;
+
+/// The markers, each searcher built once: a page calls [`in_script`] and [`in_meta`] for every
+/// `<script>` and `<meta>`, and building a searcher costs more than most searches.
+static TYPE_MARKER: LazyLock<memmem::Finder<'static>> =
+    LazyLock::new(|| memmem::Finder::new(b"\"@type\""));
+static OG_TYPE: LazyLock<memmem::Finder<'static>> =
+    LazyLock::new(|| memmem::Finder::new(b"og:type"));
+static CONTENT: LazyLock<memmem::Finder<'static>> =
+    LazyLock::new(|| memmem::Finder::new(b"content="));
 
 /// The kind of page a document declares, most telling first.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -88,7 +99,7 @@ const MAX_MARKERS: usize = 64;
 /// The most telling kind among the `"@type"` values of a script's text (JSON-LD).
 pub(crate) fn in_script(text: &[u8]) -> Declared {
     let mut best = Declared::None;
-    for at in memmem::find_iter(text, b"\"@type\"").take(MAX_MARKERS) {
+    for at in TYPE_MARKER.find_iter(text).take(MAX_MARKERS) {
         // A match of the marker: it ends within the text.
         let rest = text.within(at + b"\"@type\"".len()..);
         if let Some(k) = type_values(rest).filter_map(Declared::of_type).min() {
@@ -100,10 +111,11 @@ pub(crate) fn in_script(text: &[u8]) -> Declared {
 
 /// The kind a `<meta>` tag's attributes declare: `property="og:type" content="article"`.
 pub(crate) fn in_meta(attrs: &[u8]) -> Declared {
-    if memmem::find(attrs, b"og:type").is_none() {
+    if OG_TYPE.find(attrs).is_none() {
         return Declared::None;
     }
-    memmem::find(attrs, b"content=")
+    CONTENT
+        .find(attrs)
         .and_then(|c| quoted(attrs.within(c + b"content=".len()..)))
         .and_then(Declared::of_type)
         .unwrap_or(Declared::None)
