@@ -68,6 +68,16 @@ impl Structure {
     pub(crate) fn of(page: &Page, containers: &[TagSet]) -> Structure {
         let n = page.elements.len();
         let order = top_down(page);
+        // Each known tag's container classes, once per page rather than a test of every class
+        // at every element (unknown tags are in no class).
+        let mut tag_classes = [0u32; KNOWN_TAGS];
+        for (k, set) in containers.iter().enumerate().take(32) {
+            for (t, m) in tag_classes.iter_mut().enumerate() {
+                if set.contains(Tag(t as u16)) {
+                    *m |= 1 << k;
+                }
+            }
+        }
         let mut info = vec![ElemInfo::default(); n];
         for &e in &order {
             let e = e as usize;
@@ -80,10 +90,8 @@ impl Structure {
             };
             let mut me = pinfo;
             // A placeholder `<a>` (no href) is in no container class: it is not a link.
-            for (k, set) in containers.iter().enumerate().take(32) {
-                if set.contains(el.tag) && !el.placeholder {
-                    me.containers |= 1 << k;
-                }
+            if !el.placeholder {
+                me.containers |= tag_classes.get(usize::from(el.tag.0)).copied().unwrap_or(0);
             }
             let id = e as ElementId;
             if el.tag == Tag::DIV {
