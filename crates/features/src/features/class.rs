@@ -3,6 +3,7 @@
 
 use super::Extractor;
 use super::candidate;
+use super::data::GroupMemo;
 use super::lexicon::{attr_tokens, singular};
 use super::structure::Structure;
 use super::text::TextStats;
@@ -34,24 +35,33 @@ impl Extractor {
             return 0;
         }
         let el = page.element(e);
-        let (c, i) = (page.class_of(el), page.id_of(el));
+        self.attr_facts(page.class_of(el), page.id_of(el)).0
+    }
+
+    /// What a `class` value `c` and an `id` value `i` say, from one reading of their tokens:
+    /// the keyword group ([`Self::class_group`]) and the bits of the `class_outer` groups among
+    /// their tokens ([`Self::outer_masks`]).
+    pub(super) fn attr_facts(&self, c: &str, i: &str) -> (u8, u32) {
         if c.is_empty() && i.is_empty() {
-            return 0;
-        }
-        if let Some(content) = self.content_group
-            && is_post_container(c)
-        {
-            return content + 2;
+            return (0, 0);
         }
         let mut best: Option<u8> = None;
+        let mut outer = 0u32;
         for v in [c, i] {
             attr_tokens(v, |t| {
                 if let Some(&g) = self.keywords.get(singular(t)) {
                     best = Some(best.map_or(g, |b| b.min(g)));
+                    if let Some(k) = self.outer_groups.iter().position(|&o| o == g) {
+                        outer |= 1 << k;
+                    }
                 }
             });
         }
-        best.map_or(1, |g| g + 2)
+        let group = match self.content_group {
+            Some(content) if is_post_container(c) => content + 2,
+            _ => best.map_or(1, |g| g + 2),
+        };
+        (group, outer)
     }
 
     /// The name of keyword group `g` (see [`Self::class_group`]), if it is a configured one.
@@ -103,7 +113,13 @@ impl Extractor {
 
     /// Per element, bit `k` set when the element or an ancestor below `<body>` has a
     /// `class`/`id` token of the `k`-th `class_outer` group (empty without such groups).
-    pub(super) fn outer_masks(&self, page: &Page, st: &Structure) -> Vec<u32> {
+    /// Elements with the same class and id share one reading of their tokens (`groups`).
+    pub(super) fn outer_masks<'p>(
+        &self,
+        page: &'p Page,
+        st: &Structure,
+        groups: &GroupMemo<'p>,
+    ) -> Vec<u32> {
         if self.outer_groups.is_empty() {
             return Vec::new();
         }
@@ -112,15 +128,7 @@ impl Extractor {
             let el = page.element(e);
             let mut m = mask.get(el.parent as usize).copied().unwrap_or(0);
             if !matches!(el.tag, Tag::BODY | Tag::HTML) {
-                for v in [page.class_of(el), page.id_of(el)] {
-                    attr_tokens(v, |t| {
-                        if let Some(&g) = self.keywords.get(singular(t))
-                            && let Some(k) = self.outer_groups.iter().position(|&o| o == g)
-                        {
-                            m |= 1 << k;
-                        }
-                    });
-                }
+                m |= groups.facts(self, page, e).1;
             }
             mask[e as usize] = m;
         }

@@ -28,10 +28,11 @@ const GROUP_UNKNOWN: u8 = u8::MAX;
 
 /// Keyword group of every element of a page ([`Extractor::class_group`]), computed when first
 /// asked (the candidates and the class features ask for the same elements many times);
-/// elements with the same class and id (list items, cards) share one computation.
+/// elements with the same class and id (list items, cards) share one computation, which also
+/// gives their `class_outer` bits ([`Extractor::attr_facts`]).
 pub(super) struct GroupMemo<'p> {
     groups: Vec<Cell<u8>>,
-    by_attrs: RefCell<FxHashMap<(&'p str, &'p str), u8>>,
+    by_attrs: RefCell<FxHashMap<(&'p str, &'p str), (u8, u32)>>,
 }
 
 impl<'p> GroupMemo<'p> {
@@ -50,16 +51,27 @@ impl<'p> GroupMemo<'p> {
             return ex.class_group(page, e);
         };
         if memo.get() == GROUP_UNKNOWN {
-            let el = page.element(e);
-            let key = (page.class_of(el), page.id_of(el));
-            let g = *self
-                .by_attrs
-                .borrow_mut()
-                .entry(key)
-                .or_insert_with(|| ex.class_group(page, e));
-            memo.set(g);
+            memo.set(self.facts(ex, page, e).0);
         }
         memo.get()
+    }
+
+    /// The keyword group and the `class_outer` bits of element `e`'s class and id
+    /// ([`Extractor::attr_facts`]), read once per distinct pair.
+    pub(super) fn facts(&self, ex: &Extractor, page: &'p Page, e: u32) -> (u8, u32) {
+        if e == 0 {
+            return (0, 0);
+        }
+        let el = page.element(e);
+        let key = (page.class_of(el), page.id_of(el));
+        if key.0.is_empty() && key.1.is_empty() {
+            return (0, 0);
+        }
+        *self
+            .by_attrs
+            .borrow_mut()
+            .entry(key)
+            .or_insert_with(|| ex.attr_facts(key.0, key.1))
     }
 }
 
@@ -179,7 +191,7 @@ impl<'p> PageData<'p> {
         let (lang_value, lang_block) = ex.block_languages(page, &stats, lang);
         let (regex_hits, nre) = ex.regex_hits(page);
         let date_window = ex.date_window(&regex_hits, nre, n);
-        let outer = ex.outer_masks(page, &st);
+        let outer = ex.outer_masks(page, &st, &groups);
         let infos: Vec<ElemInfo> = page.blocks.iter().map(|b| st.of_block(b.parent)).collect();
         let bte = if ex.on(Module::Bte) {
             bte_windows(page, &stats)
