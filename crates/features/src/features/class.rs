@@ -20,12 +20,27 @@ fn is_post_marker(name: &str) -> bool {
             .is_some_and(|id| !id.is_empty() && id.bytes().all(|b| b.is_ascii_digit()))
 }
 
-/// Whether a `class` value marks a blog post's container: a post marker, or WordPress's
-/// `type-*` with `status-*`.
-fn is_post_container(class: &str) -> bool {
-    let names = || class.split_ascii_whitespace();
-    names().any(is_post_marker)
-        || (names().any(|n| n.starts_with("type-")) && names().any(|n| n.starts_with("status-")))
+/// What the names of a `class` value say of a blog post's container: a post marker, or
+/// WordPress's `type-*` with `status-*` (see [`PostSigns::container`]).
+#[derive(Default)]
+struct PostSigns {
+    marker: bool,
+    type_name: bool,
+    status_name: bool,
+}
+
+impl PostSigns {
+    /// Notes one whitespace-separated name of the value.
+    fn note(&mut self, name: &str) {
+        self.marker |= is_post_marker(name);
+        self.type_name |= name.starts_with("type-");
+        self.status_name |= name.starts_with("status-");
+    }
+
+    /// Whether the value marks a blog post's container.
+    fn container(&self) -> bool {
+        self.marker || (self.type_name && self.status_name)
+    }
 }
 
 impl Extractor {
@@ -47,18 +62,27 @@ impl Extractor {
         }
         let mut best: Option<u8> = None;
         let mut outer = 0u32;
-        for v in [c, i] {
-            attr_tokens(v, |t| {
-                if let Some(&g) = self.keywords.get(singular(t)) {
-                    best = Some(best.map_or(g, |b| b.min(g)));
-                    if let Some(k) = self.outer_groups.iter().position(|&o| o == g) {
-                        outer |= 1 << k;
-                    }
+        let mut visit = |t: &str| {
+            if let Some(&g) = self.keywords.get(singular(t)) {
+                best = Some(best.map_or(g, |b| b.min(g)));
+                if let Some(k) = self.outer_groups.iter().position(|&o| o == g) {
+                    outer |= 1 << k;
                 }
-            });
+            }
+        };
+        // One pass over the class's names: each one's tokens (no token spans white space),
+        // and the signs of a post's container when the configuration has a content group.
+        let mut post = PostSigns::default();
+        let want_post = self.content_group.is_some();
+        for name in c.split_ascii_whitespace() {
+            if want_post {
+                post.note(name);
+            }
+            attr_tokens(name, &mut visit);
         }
+        attr_tokens(i, &mut visit);
         let group = match self.content_group {
-            Some(content) if is_post_container(c) => content + 2,
+            Some(content) if post.container() => content + 2,
             _ => best.map_or(1, |g| g + 2),
         };
         (group, outer)
@@ -111,27 +135,47 @@ impl Extractor {
         )
     }
 
-    /// Per element, bit `k` set when the element or an ancestor below `<body>` has a
+    /// Per block, bit `k` set when the block's element or an ancestor below `<body>` has a
     /// `class`/`id` token of the `k`-th `class_outer` group (empty without such groups).
-    /// Elements with the same class and id share one reading of their tokens (`groups`).
-    pub(super) fn outer_masks<'p>(
-        &self,
-        page: &'p Page,
-        st: &Structure,
-        groups: &GroupMemo<'p>,
-    ) -> Vec<u32> {
+    /// Only the blocks' elements and their ancestors are read, each once (an element's mask
+    /// is its parent's plus its own), and elements with the same class and id share one
+    /// reading of their tokens (`groups`).
+    pub(super) fn outer_masks<'p>(&self, page: &'p Page, groups: &GroupMemo<'p>) -> Vec<u32> {
         if self.outer_groups.is_empty() {
             return Vec::new();
         }
-        let mut mask = vec![0u32; page.elements.len()];
-        for &e in &st.order {
-            let el = page.element(e);
-            let mut m = mask.get(el.parent as usize).copied().unwrap_or(0);
-            if !matches!(el.tag, Tag::BODY | Tag::HTML) {
-                m |= groups.facts(self, page, e).1;
-            }
-            mask[e as usize] = m;
+        let n = page.elements.len();
+        // Each element's mask once known; the root's is empty.
+        let mut known: Vec<Option<u32>> = vec![None; n];
+        if let Some(root) = known.first_mut() {
+            *root = Some(0);
         }
-        mask
+        let mut chain: Vec<usize> = Vec::new();
+        let mut mask_of = |e: usize| {
+            // Up to the nearest element whose mask is known (or off the tree), then down.
+            let mut at = e;
+            while let Some(None) = known.get(at)
+                && chain.len() < n
+            {
+                chain.push(at);
+                let parent = page.elements[at].parent as usize;
+                if parent == at {
+                    break;
+                }
+                at = parent;
+            }
+            let mut m = known.get(at).copied().flatten().unwrap_or(0);
+            while let Some(c) = chain.pop() {
+                if !matches!(page.elements[c].tag, Tag::BODY | Tag::HTML) {
+                    m |= groups.facts(self, page, c as u32).1;
+                }
+                known[c] = Some(m);
+            }
+            m
+        };
+        page.blocks
+            .iter()
+            .map(|b| mask_of(b.parent as usize))
+            .collect()
     }
 }

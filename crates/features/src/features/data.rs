@@ -39,7 +39,12 @@ impl<'p> GroupMemo<'p> {
     fn new(page: &Page) -> Self {
         GroupMemo {
             groups: vec![Cell::new(GROUP_UNKNOWN); page.elements.len()],
-            by_attrs: RefCell::default(),
+            // About one element in five has a class and id pair of its own (trafilatura-eval:
+            // 100,374 pairs for 452,885 elements): room for them at once, not by doubling.
+            by_attrs: RefCell::new(FxHashMap::with_capacity_and_hasher(
+                page.elements.len() / 4,
+                Default::default(),
+            )),
         }
     }
 
@@ -89,7 +94,7 @@ pub(crate) struct PageData<'p> {
     pub(super) dens: Density,
     /// Runs of repeated items (module `repeat`).
     pub(super) reps: Repeats,
-    /// Per element, the `class_outer` groups on it or an ancestor (bit per group).
+    /// Per block, the `class_outer` groups on its element or an ancestor (bit per group).
     pub(super) outer: Vec<u32>,
     /// Title words (distinct, with a letter or digit).
     pub(super) title_len: u32,
@@ -191,7 +196,7 @@ impl<'p> PageData<'p> {
         let (lang_value, lang_block) = ex.block_languages(page, &stats, lang);
         let (regex_hits, nre) = ex.regex_hits(page);
         let date_window = ex.date_window(&regex_hits, nre, n);
-        let outer = ex.outer_masks(page, &st, &groups);
+        let outer = ex.outer_masks(page, &groups);
         let infos: Vec<ElemInfo> = page.blocks.iter().map(|b| st.of_block(b.parent)).collect();
         let bte = if ex.on(Module::Bte) {
             bte_windows(page, &stats)

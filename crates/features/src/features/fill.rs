@@ -268,7 +268,7 @@ pub(super) fn class(d: &PageData<'_>, k: u8, out: &mut [f32]) {
 /// `class.in-GROUP`: a token of the `k`-th outer group on the block's element or an ancestor.
 pub(super) fn class_in(d: &PageData<'_>, k: u8, out: &mut [f32]) {
     fill(out, |i| {
-        let mask = d.outer.get(d.page.blocks[i].parent as usize).copied();
+        let mask = d.outer.get(i).copied();
         flag(mask.unwrap_or(0) >> k & 1 == 1)
     });
 }
