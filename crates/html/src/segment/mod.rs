@@ -689,14 +689,25 @@ impl<'d> State<'d> {
             let mut prev_lower = false;
             // camelCase words are separated so that `mainContent` tokenizes like
             // `main-content`.
-            if value.is_ascii() {
-                // Byte by byte (nearly every value), as the loop over characters below.
-                for &b in value {
-                    if prev_lower && b.is_ascii_uppercase() {
+            if let Ok(ascii) = std::str::from_utf8(value)
+                && ascii.is_ascii()
+            {
+                // Nearly every value: copied in pieces between the camelCase joints, then
+                // lowercased in place (what the loop over characters below does with ASCII).
+                let mut from = 0;
+                for (i, pair) in value.windows(2).enumerate() {
+                    if let &[a, b] = pair
+                        && a.is_ascii_lowercase()
+                        && b.is_ascii_uppercase()
+                    {
+                        arena.push_str(ascii.within(from..i + 1));
                         arena.push('-');
+                        from = i + 1;
                     }
-                    prev_lower = b.is_ascii_lowercase();
-                    arena.push(char::from(b.to_ascii_lowercase()));
+                }
+                arena.push_str(ascii.within(from..));
+                if let Some(copy) = arena.get_mut(start as usize..) {
+                    copy.make_ascii_lowercase();
                 }
             } else {
                 for c in String::from_utf8_lossy(value).chars() {
