@@ -231,22 +231,15 @@ tags! {
 impl Tag {
     /// The known tag with this name (any ASCII case), or `None` for names the table lacks.
     pub fn lookup(name: &[u8]) -> Option<Tag> {
-        let mut buf = [0u8; 12];
-        if name.is_empty() || name.len() > buf.len() {
-            return None;
-        }
-        for (d, s) in buf.iter_mut().zip(name) {
-            *d = s.to_ascii_lowercase();
-        }
-        let key = &buf[..name.len()];
+        let key = name_key(name)?;
         let table = HASHED.get_or_init(build_hash_table);
-        let mut slot = hash_name(key) as usize & (HASH_SLOTS - 1);
+        let mut slot = slot_of(key);
         loop {
-            let id = *table.get(slot)?;
+            let &(k, id) = table.get(slot)?;
             if id == u16::MAX {
                 return None;
             }
-            if NAMES.get(id as usize).is_some_and(|n| n.as_bytes() == key) {
+            if k == key {
                 return Some(Tag(id));
             }
             slot = (slot + 1) & (HASH_SLOTS - 1);
@@ -288,26 +281,42 @@ impl Tag {
 /// the number of names, so probes are short).
 const HASH_SLOTS: usize = 1024;
 
-static HASHED: std::sync::OnceLock<Vec<u16>> = std::sync::OnceLock::new();
+/// The table: each slot a name's key ([`name_key`]) and its id, `u16::MAX` for an empty slot.
+static HASHED: std::sync::OnceLock<Vec<(u128, u16)>> = std::sync::OnceLock::new();
 
+/// A name of at most 16 bytes as one number: its bytes lowercased, zero-padded, little-endian
+/// (no known name is longer). Comparing two keys compares the names, without a call.
 #[inline]
-fn hash_name(name: &[u8]) -> u32 {
-    // FNV-1a: names are short, so a simple byte hash is fastest.
-    let mut h: u32 = 0x811c_9dc5;
-    for &b in name {
-        h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
+fn name_key(name: &[u8]) -> Option<u128> {
+    let mut buf = [0u8; 16];
+    if name.is_empty() || name.len() > buf.len() {
+        return None;
     }
-    h
+    for (d, s) in buf.iter_mut().zip(name) {
+        *d = s.to_ascii_lowercase();
+    }
+    Some(u128::from_le_bytes(buf))
 }
 
-fn build_hash_table() -> Vec<u16> {
-    let mut t = vec![u16::MAX; HASH_SLOTS];
+/// The home slot of a key: its halves mixed by a multiplication, the top bits kept.
+#[inline]
+fn slot_of(key: u128) -> usize {
+    let mixed =
+        ((key as u64) ^ ((key >> 64) as u64).rotate_left(29)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    (mixed >> (64 - HASH_SLOTS.trailing_zeros())) as usize
+}
+
+fn build_hash_table() -> Vec<(u128, u16)> {
+    let mut t = vec![(0u128, u16::MAX); HASH_SLOTS];
     for (id, n) in NAMES.iter().enumerate() {
-        let mut slot = hash_name(n.as_bytes()) as usize & (HASH_SLOTS - 1);
-        while t[slot] != u16::MAX {
+        let Some(key) = name_key(n.as_bytes()) else {
+            continue;
+        };
+        let mut slot = slot_of(key);
+        while t[slot].1 != u16::MAX {
             slot = (slot + 1) & (HASH_SLOTS - 1);
         }
-        t[slot] = id as u16;
+        t[slot] = (key, id as u16);
     }
     t
 }
