@@ -26,13 +26,16 @@ const DUPLICATE_MAX_WORDS: u32 = 15;
 /// 251: at most 250 configured groups, plus 2).
 const GROUP_UNKNOWN: u8 = u8::MAX;
 
+/// An element's class and id, as the key of [`GroupMemo`]'s shared computations.
+type ClassAndId<'p> = (&'p str, &'p str);
+
 /// Keyword group of every element of a page ([`Extractor::class_group`]), computed when first
 /// asked (the candidates and the class features ask for the same elements many times);
 /// elements with the same class and id (list items, cards) share one computation, which also
 /// gives their `class_outer` bits ([`Extractor::attr_facts`]).
 pub(super) struct GroupMemo<'p> {
     groups: Vec<Cell<u8>>,
-    by_attrs: RefCell<FxHashMap<(&'p str, &'p str), (u8, u32)>>,
+    by_attrs: RefCell<FxHashMap<ClassAndId<'p>, (u8, u32)>>,
 }
 
 impl<'p> GroupMemo<'p> {
