@@ -14,11 +14,20 @@ pub(super) fn collapse_into(s: &str, out: &mut String) -> (bool, bool) {
     let bytes = s.as_bytes();
     let mut i = 0;
     while i < bytes.len() {
-        // Fast path: a run of printable ASCII is copied as one slice.
-        let run = bytes[i..]
-            .iter()
-            .position(|b| !(0x21..=0x7e).contains(b))
-            .unwrap_or(bytes.len() - i);
+        // Fast path: a run of printable ASCII, single spaces between its words included (what
+        // the loop below would write for them is the same bytes), is copied as one slice.
+        let rest = bytes.get(i..).unwrap_or_default();
+        let printable = |k: usize| rest.get(k).is_some_and(|b| (0x21..=0x7e).contains(b));
+        let mut run = 0;
+        loop {
+            if printable(run) {
+                run += 1;
+            } else if run > 0 && rest.get(run) == Some(&b' ') && printable(run + 1) {
+                run += 2;
+            } else {
+                break;
+            }
+        }
         if run > 0 {
             if in_space && any {
                 out.push(' ');

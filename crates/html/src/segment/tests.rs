@@ -128,3 +128,46 @@ fn collecting_less_leaves_blocks_and_elements_alone() {
     assert!(head.links.is_empty());
     assert_eq!(head.head, all.head);
 }
+
+/// [`collapse_into`] character by character, without its fast path for printable ASCII.
+fn collapsed_slowly(s: &str) -> (String, bool, bool) {
+    let mut out = String::from("|");
+    let (mut lead, mut in_space, mut any) = (false, false, false);
+    for c in s.chars() {
+        if c.is_whitespace() {
+            lead |= !any;
+            in_space = true;
+            continue;
+        }
+        if c.is_control() || matches!(c, '\u{200b}' | '\u{feff}' | '\u{ad}') {
+            continue;
+        }
+        if in_space && any {
+            out.push(' ');
+        }
+        in_space = false;
+        any = true;
+        out.push(c);
+    }
+    (out, lead, in_space || (!any && lead))
+}
+
+#[test]
+fn the_fast_path_for_printable_ascii_writes_what_the_character_loop_writes() {
+    let pieces = [
+        "a", "bc", " ", "  ", "\t", "\n", ",", "\u{a0}", "\u{e9}", "\u{200b}", "\u{7}", "~", "!",
+    ];
+    // Every sequence of up to four pieces: spaces single and doubled, at either end, next to
+    // non-ASCII and invisible characters.
+    let mut texts = vec![String::new()];
+    for _ in 0..4 {
+        let longer: Vec<String> = texts
+            .iter()
+            .flat_map(|t| pieces.iter().map(move |p| format!("{t}{p}")))
+            .collect();
+        texts.extend(longer);
+    }
+    for t in &texts {
+        assert_eq!(collapsed(t), collapsed_slowly(t), "{t:?}");
+    }
+}
