@@ -6,15 +6,17 @@
 //! ([`Template::parse_attribute`]), and stored in a table per line indexed by those values:
 //! a dense array when the value space is small (the usual case: bins of one or two features),
 //! a hash map otherwise. Scoring a block is then one index computation and one array read per
-//! template line. Blocks at least 8 blocks (`BOUND`) from both page ends (most of them) read their
-//! macros' cells straight from the feature table at precomputed offsets; the others go through a
-//! window of rows that knows the page's ends.
+//! template line. Blocks at least 8 blocks (`BOUND`) from both page ends (most of them) are
+//! scored line by line: a line reads its column of the feature table (stored column after
+//! column) as one slice over all those blocks, with its table and bounds held in registers,
+//! and adds its weights to each block's row. Every block's sum still takes the lines in template
+//! order, so the scores are bit for bit those of a block-by-block loop. The blocks near the
+//! page's ends go block by block and take the boundary slots where a row lies beyond the page.
 //!
-//! Reading the weights is what costs (the sums wait on the loads), so inner blocks read compact
-//! copies of the tables, without the boundary slots they never use: 36 KB for the shipped
-//! `article` bundle instead of 293 KB, and 32 bytes of line description each instead of ~280.
-//! A line of one macro (three of four in the shipped templates) has a smaller form still: one
-//! cell read, one comparison, one index (16 % fewer instructions in the state scores).
+//! Inner blocks read compact copies of the tables, without the boundary slots they never use:
+//! 36 KB for the shipped `article` bundle instead of 293 KB. A line of one macro (three of four
+//! in the shipped templates) costs about 16 instructions a block (one cell, one comparison, one
+//! index, three additions); it cost about 33 block by block (eval/SPEED.md, issue 63).
 
 use ndarray::Array2;
 use rustc_hash::FxHashMap;
@@ -59,13 +61,11 @@ impl std::fmt::Debug for Table {
 struct InnerLine {
     /// First entry of the line's table in the inner arena.
     base: u32,
-    /// Cell offsets from the first cell of the block's window (row `t - BOUND`, column 0);
-    /// the second is unused for a line of one macro.
-    at: [u32; 2],
-    /// Number of real values per macro (`u16::MAX` for the unused second one, whose cell is
-    /// read at offset 0 and multiplied by a stride of 0).
+    /// Each macro's column and row offset.
+    col: [u32; 2],
+    row: [i32; 2],
+    /// Number of real values per macro (its table: value pair (a, b) at a * values[1] + b).
     values: [u16; 2],
-    stride: [u32; 2],
 }
 
 /// The compact form of a line of one macro: its cell and its table, without the work of the
@@ -74,8 +74,9 @@ struct InnerLine {
 struct InnerOne {
     /// First entry of the line's table in the inner arena.
     base: u32,
-    /// Cell offset from the first cell of the block's window (row `t - BOUND`, column 0).
-    at: u32,
+    /// The macro's column and row offset.
+    col: u32,
+    row: i32,
     /// Number of real values of the macro.
     values: u16,
 }
@@ -95,16 +96,15 @@ enum InnerStep {
 /// A macro of a line, prepared for the hot loop.
 #[derive(Clone, Copy, Debug, Default)]
 struct Spec {
-    /// Index in the window of rows (`row + BOUND`), or usize::MAX beyond it.
-    window: usize,
+    /// Whether the macro's row is at most BOUND blocks away (else it takes the slow path).
+    near: bool,
     col: usize,
     /// Number of real values of the column.
     values: usize,
     /// Multiplier of this macro's slot in the key.
     stride: u64,
-    /// Offset of the macro's cell from the current block's first cell (`row * columns + col`),
-    /// for blocks whose window lies inside the page.
-    delta: isize,
+    /// Row offset of the macro from the current block.
+    row: isize,
 }
 
 #[derive(Debug)]
@@ -155,7 +155,6 @@ impl CompiledTemplate {
         crf: &CrfModel,
     ) -> Result<CompiledTemplate, String> {
         let schema = extractor.schema();
-        let columns = schema.columns.len() as isize;
         let mut arena: Vec<Weights> = Vec::new();
         let mut lines: Vec<Line> = template
             .lines()
@@ -181,15 +180,11 @@ impl CompiledTemplate {
                 for k in (0..macros.len().min(specs.len())).rev() {
                     let m = macros[k];
                     specs[k] = Spec {
-                        window: if m.row.abs() <= BOUND {
-                            (m.row + BOUND) as usize
-                        } else {
-                            usize::MAX
-                        },
+                        near: m.row.abs() <= BOUND,
                         col: m.col,
                         values: values[k],
                         stride,
-                        delta: m.row as isize * columns + m.col as isize,
+                        row: m.row as isize,
                     };
                     stride = stride.saturating_mul(dims[k] as u64);
                 }
@@ -242,10 +237,11 @@ impl CompiledTemplate {
             .iter()
             .enumerate()
             .map(
-                |(k, line)| match InnerLine::of(line, columns, &arena, &mut inner_arena) {
+                |(k, line)| match InnerLine::of(line, &arena, &mut inner_arena) {
                     Some(il) if line.n == 1 => InnerStep::One(InnerOne {
                         base: il.base,
-                        at: il.at[0],
+                        col: il.col[0],
+                        row: il.row[0],
                         values: il.values[0],
                     }),
                     Some(il) => InnerStep::Compact(il),
@@ -274,97 +270,46 @@ impl CompiledTemplate {
         let Some(out) = scores.as_slice_mut() else {
             return;
         };
-        // The rows of the blocks at offsets -BOUND..=BOUND around the current block.
-        let mut window: [Option<&[u16]>; (2 * BOUND + 1) as usize] =
-            [None; (2 * BOUND + 1) as usize];
-        let cells = table.values();
-        let inner = BOUND as usize..n.saturating_sub(BOUND as usize);
-        for t in 0..n {
-            // The cells of the rows t - BOUND ..= t + BOUND, when every one of them exists: the
-            // inner lines read their cells at fixed non-negative offsets into it.
-            let win = if inner.contains(&t) {
-                let lo = (t - BOUND as usize) * table.columns;
-                cells.get(lo..lo + (2 * BOUND as usize + 1) * table.columns)
-            } else {
-                None
-            };
-            if let Some(win) = win {
-                let at = (t * table.columns) as isize;
-                let arena = self.inner_arena.as_slice();
-                // The sums stay in registers (an array that is copied out whole is kept in
-                // memory and stored at every line), and are written out once at the end.
-                let (mut a0, mut a1, mut a2) = (0.0, 0.0, 0.0);
-                for step in &self.inner {
-                    let w = match step {
-                        InnerStep::One(one) => match win.get(one.at as usize) {
-                            Some(&v) if v < one.values => {
-                                arena.get(one.base as usize + usize::from(v))
-                            }
-                            _ => None,
-                        },
-                        InnerStep::Compact(il) => {
-                            match (win.get(il.at[0] as usize), win.get(il.at[1] as usize)) {
-                                (Some(&v0), Some(&v1))
-                                    if v0 < il.values[0] && v1 < il.values[1] =>
-                                {
-                                    let key =
-                                        u32::from(v0) * il.stride[0] + u32::from(v1) * il.stride[1];
-                                    arena.get(il.base as usize + key as usize)
-                                }
-                                _ => None,
-                            }
-                        }
-                        InnerStep::General(k) => self.lines.get(*k as usize).and_then(|line| {
-                            let key = if line.near {
-                                self.near_key(line, cells, at)
-                            } else {
-                                Self::far_key(line, table, t)
-                            };
-                            key.and_then(|key| self.weights(line, key))
-                        }),
-                    };
-                    if let Some(w) = w {
-                        a0 += w[0];
-                        a1 += w[1];
-                        a2 += w[2];
-                    }
-                }
-                if let Some(row) = out.get_mut(t * l..(t + 1) * l) {
-                    for (o, a) in row.iter_mut().zip([a0, a1, a2]) {
-                        *o = a;
-                    }
-                }
-                continue;
-            }
-            for (k, slot) in window.iter_mut().enumerate() {
-                let r = t as i64 + k as i64 - i64::from(BOUND);
-                *slot = (r >= 0 && (r as usize) < n).then(|| table.row(r as usize));
-            }
+        // Blocks whose window of rows lies inside the page (none for a page of 2 * BOUND + 1
+        // blocks or fewer).
+        let b = BOUND as usize;
+        let inner = b.min(n)..n.saturating_sub(b).max(b.min(n));
+        // The inner blocks, line by line: each block's sum still takes the lines in template
+        // order (the same additions in the same order as block by block, so the same bits),
+        // and a line's cell, table and bounds stay in registers over all the blocks.
+        match l {
+            3 => self.inner_scores::<3>(table, inner.clone(), out),
+            2 => self.inner_scores::<2>(table, inner.clone(), out),
+            1 => self.inner_scores::<1>(table, inner.clone(), out),
+            // `new` refuses models of more than three labels.
+            _ => return,
+        }
+        // The blocks near the page's ends: a macro's row may lie beyond them.
+        for t in (0..inner.start).chain(inner.end..n) {
             let mut acc: Weights = [0.0; 3];
             'lines: for line in &self.lines {
                 let mut key: u64 = 0;
                 for (k, sp) in line.specs.iter().take(line.n).enumerate() {
-                    let slot = match window.get(sp.window) {
-                        Some(Some(r)) => match r.get(sp.col) {
-                            Some(&v) if (v as usize) < sp.values => v as usize,
-                            _ => continue 'lines,
-                        },
-                        Some(None) => {
-                            // Beyond the page's ends: the boundary slot of that distance.
-                            let off = sp.window as i32 - BOUND;
-                            let dist = if off < 0 {
-                                t as i32 + off
-                            } else {
-                                t as i32 + off - (n as i32 - 1)
-                            };
-                            sp.values + (dist.clamp(-BOUND, BOUND) + BOUND) as usize
-                        }
-                        None => match slot(Template::value_at(table, t, line.macros[k]), sp.values)
-                        {
-                            // Offsets beyond the window take the slow path.
+                    let slot = if !sp.near {
+                        // Offsets beyond the boundary slots take the slow path.
+                        match slot(Template::value_at(table, t, line.macros[k]), sp.values) {
                             Some(s) => s,
                             None => continue 'lines,
-                        },
+                        }
+                    } else {
+                        let r = t as isize + sp.row;
+                        if (0..n as isize).contains(&r) {
+                            match table.column(sp.col).get(r as usize) {
+                                Some(&v) if (v as usize) < sp.values => v as usize,
+                                _ => continue 'lines,
+                            }
+                        } else {
+                            // Beyond the page's ends: the boundary slot of that distance.
+                            let dist = if r < 0 { r } else { r - (n as isize - 1) };
+                            sp.values
+                                + (dist.clamp(-(BOUND as isize), BOUND as isize) + BOUND as isize)
+                                    as usize
+                        }
                     };
                     key += slot as u64 * sp.stride;
                 }
@@ -380,13 +325,101 @@ impl CompiledTemplate {
 }
 
 impl CompiledTemplate {
-    /// Key of a line whose rows are all within the window, for a block whose window lies
-    /// inside the page (`at`: the block's first cell); `None` for a value the model never saw.
+    /// Adds every line's weights to the rows of the inner blocks `inner` (blocks whose window
+    /// of 2 * BOUND + 1 rows lies inside the page) in `out` (blocks x `L` labels, zeros at
+    /// first), one line after the other in template order.
+    fn inner_scores<const L: usize>(
+        &self,
+        table: &FeatureTable,
+        inner: std::ops::Range<usize>,
+        out: &mut [f64],
+    ) {
+        let (rows, _) = out.as_chunks_mut::<L>();
+        let Some(rows) = rows.get_mut(inner.clone()) else {
+            return;
+        };
+        // The cells of column `col` at row offset `row` from every inner block, in block order
+        // (`|row| <= BOUND <= inner.start`, so the start is inside the column).
+        let count = rows.len();
+        let column = |col: u32, row: i32| {
+            let start = inner.start.wrapping_add_signed(row as isize);
+            table
+                .column(col as usize)
+                .get(start..start + count)
+                .unwrap_or_default()
+        };
+        let arena = self.inner_arena.as_slice();
+        for step in &self.inner {
+            match step {
+                InnerStep::One(one) => {
+                    let base = one.base as usize;
+                    // The line's table has one entry per real value: a value beyond it (one the
+                    // model never saw) reads nothing.
+                    let Some(w) = arena.get(base..base + usize::from(one.values)) else {
+                        continue;
+                    };
+                    for (row, &v) in rows.iter_mut().zip(column(one.col, one.row)) {
+                        if let Some(w) = w.get(usize::from(v)) {
+                            add_weights(row, w);
+                        }
+                    }
+                }
+                InnerStep::Compact(il) => {
+                    // The line's description in registers, its table as a slice of its own.
+                    let [n0, n1] = il.values;
+                    let base = il.base as usize;
+                    let Some(w) = arena.get(base..base + usize::from(n0) * usize::from(n1)) else {
+                        continue;
+                    };
+                    let cells = column(il.col[0], il.row[0])
+                        .iter()
+                        .zip(column(il.col[1], il.row[1]));
+                    for (row, (&v0, &v1)) in rows.iter_mut().zip(cells) {
+                        if v0 < n0 && v1 < n1 {
+                            // Row-major over the real values: (a, b) at a * n1 + b.
+                            let key = usize::from(v0) * usize::from(n1) + usize::from(v1);
+                            if let Some(w) = w.get(key) {
+                                add_weights(row, w);
+                            }
+                        }
+                    }
+                }
+                InnerStep::General(k) => {
+                    let Some(line) = self.lines.get(*k as usize) else {
+                        continue;
+                    };
+                    for (t, row) in inner.clone().zip(rows.iter_mut()) {
+                        let key = if line.near {
+                            Self::near_key(line, table, t)
+                        } else {
+                            Self::far_key(line, table, t)
+                        };
+                        if let Some(w) = key.and_then(|key| self.weights(line, key)) {
+                            add_weights(row, w);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Adds the first `L` of a line's weights to a block's row of scores.
+#[inline(always)]
+fn add_weights<const L: usize>(row: &mut [f64; L], w: &Weights) {
+    for (o, x) in row.iter_mut().zip(w) {
+        *o += x;
+    }
+}
+
+impl CompiledTemplate {
+    /// Key of a line whose rows are all within the window, for a block `t` whose window lies
+    /// inside the page; `None` for a value the model never saw.
     #[inline]
-    fn near_key(&self, line: &Line, cells: &[u16], at: isize) -> Option<u64> {
+    fn near_key(line: &Line, table: &FeatureTable, t: usize) -> Option<u64> {
         let mut key: u64 = 0;
         for sp in &line.specs[..line.n] {
-            let v = *cells.get((at + sp.delta) as usize)? as usize;
+            let v = *table.column(sp.col).get(t.checked_add_signed(sp.row)?)? as usize;
             if v >= sp.values {
                 return None;
             }
@@ -424,12 +457,7 @@ impl CompiledTemplate {
 impl InnerLine {
     /// The compact form of a line, when it has one or two macros within the window and a
     /// dense table; its table (copied from the line's in `arena`) goes to `inner_arena`.
-    fn of(
-        line: &Line,
-        columns: isize,
-        arena: &[Weights],
-        inner_arena: &mut Vec<Weights>,
-    ) -> Option<InnerLine> {
+    fn of(line: &Line, arena: &[Weights], inner_arena: &mut Vec<Weights>) -> Option<InnerLine> {
         let Table::Dense { base, .. } = line.table else {
             return None;
         };
@@ -441,19 +469,17 @@ impl InnerLine {
         let v1 = specs.get(1).map_or(1, |sp| sp.values);
         let mut il = InnerLine {
             base: u32::try_from(inner_arena.len()).ok()?,
-            at: [0; 2],
-            values: [u16::MAX; 2],
-            // Row-major over the real values: (a, b) at a * v1 + b.
-            stride: [u32::try_from(v1).ok()?, 1],
+            col: [0; 2],
+            row: [0; 2],
+            // A line of one macro reads its table as one of (a, 0) pairs.
+            values: [0, 1],
         };
         for (k, sp) in specs.iter().enumerate() {
-            // The block's own row is BOUND rows into its window.
-            il.at[k] = u32::try_from(sp.delta + BOUND as isize * columns).ok()?;
+            il.col[k] = u32::try_from(sp.col).ok()?;
+            il.row[k] = i32::try_from(sp.row).ok()?;
             il.values[k] = u16::try_from(sp.values).ok()?;
         }
-        if line.n == 1 {
-            il.stride = [1, 0];
-        }
+        // Row-major over the real values: (a, b) at a * v1 + b.
         for a in 0..v0 {
             for b in 0..v1 {
                 let key =

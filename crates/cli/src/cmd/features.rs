@@ -166,14 +166,13 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                     }
                 }
                 Format::Crfpp => {
-                    let row = p.table.row(i);
-                    for (c, v) in row.iter().enumerate() {
+                    for (c, col) in schema.columns.iter().enumerate() {
                         if c > 0 {
                             out.write_all(b"\t")?;
                         }
-                        let label = schema.columns[c]
+                        let label = col
                             .labels
-                            .get(*v as usize)
+                            .get(usize::from(p.table.value(i, c)))
                             .map_or("?", String::as_str);
                         out.write_all(label.as_bytes())?;
                     }

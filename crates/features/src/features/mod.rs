@@ -343,7 +343,7 @@ impl Extractor {
             blocks: n,
             columns: ncols,
             raw: Vec::with_capacity(n * ncols),
-            values: vec![0; n * ncols],
+            values: Vec::with_capacity(n * ncols),
         };
         if n == 0 {
             return table;
@@ -353,10 +353,10 @@ impl Extractor {
         // Column by column, each column's extractor a tight loop over the blocks.
         let mut column: Vec<f32> = vec![0.0; n];
         let mut counts: Vec<u32> = Vec::with_capacity(n);
-        for (c, col) in self.schema.columns.iter().enumerate() {
+        for col in &self.schema.columns {
             (col.fill)(&data, col.arg, &mut column);
             table.raw.extend_from_slice(&column);
-            col.discretize_column(&column, &mut table.values, c, ncols, &mut counts);
+            col.discretize_column(&column, &mut table.values, &mut counts);
         }
         table
     }

@@ -46,22 +46,17 @@ impl Column {
     pub(super) fn discretize_column(
         &self,
         raws: &[f32],
-        out: &mut [u16],
-        col: usize,
-        stride: usize,
+        out: &mut Vec<u16>,
         counts: &mut Vec<u32>,
     ) {
-        let rows = out.chunks_exact_mut(stride.max(1)).zip(raws);
-        let cell = |row: &mut [u16], v: u16| {
-            if let Some(c) = row.get_mut(col) {
-                *c = v;
-            }
-        };
         match &self.kind {
-            Kind::Flag => rows.for_each(|(row, &raw)| cell(row, u16::from(raw > 0.5))),
+            Kind::Flag => out.extend(raws.iter().map(|&raw| u16::from(raw > 0.5))),
             Kind::Categorical => {
                 let last = self.labels.len().saturating_sub(1);
-                rows.for_each(|(row, &raw)| cell(row, (raw.max(0.0) as usize).min(last) as u16));
+                out.extend(
+                    raws.iter()
+                        .map(|&raw| (raw.max(0.0) as usize).min(last) as u16),
+                );
             }
             Kind::Numeric(_) => {
                 // A value's bin is the number of thresholds at or below it. Counted threshold
@@ -75,8 +70,7 @@ impl Column {
                         *c += u32::from(t <= raw);
                     }
                 }
-                rows.zip(counts.iter())
-                    .for_each(|((row, _), &below)| cell(row, below as u16));
+                out.extend(counts.iter().map(|&below| below as u16));
             }
         }
     }
@@ -106,7 +100,8 @@ impl Schema {
     }
 }
 
-/// Raw and discretized feature values of a page's blocks (row-major: block, then column).
+/// Raw and discretized feature values of a page's blocks, column after column: each column is
+/// computed whole, and the labeler reads a template line's column over all the blocks.
 #[derive(Clone, Debug, Default)]
 pub struct FeatureTable {
     /// The page's language (ISO 639-3), when the langid or stopwords module detected one.
@@ -117,7 +112,7 @@ pub struct FeatureTable {
     pub columns: usize,
     /// Raw values, column after column (`columns x blocks`): each column is computed whole.
     pub(super) raw: Vec<f32>,
-    /// Discretized values, row after row (`blocks x columns`), as the labeler reads them.
+    /// Discretized values, column after column (`columns x blocks`).
     pub(super) values: Vec<u16>,
 }
 
@@ -143,20 +138,23 @@ impl FeatureTable {
     /// The discretized value of a cell.
     #[inline]
     pub fn value(&self, block: usize, col: usize) -> u16 {
+        if block >= self.blocks {
+            return 0;
+        }
         self.values
-            .get(block * self.columns + col)
+            .get(col * self.blocks + block)
             .copied()
             .unwrap_or(0)
     }
 
-    /// The discretized values of one block.
+    /// The discretized values of one column, one per block.
     #[inline]
-    pub fn row(&self, block: usize) -> &[u16] {
+    pub fn column(&self, col: usize) -> &[u16] {
         self.values
-            .within(block * self.columns..(block + 1) * self.columns)
+            .within(col * self.blocks..(col + 1) * self.blocks)
     }
 
-    /// The discretized values of every block, row after row (`blocks x columns`).
+    /// The discretized values of every block, column after column (`columns x blocks`).
     #[inline]
     pub fn values(&self) -> &[u16] {
         &self.values
