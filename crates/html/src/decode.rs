@@ -115,7 +115,7 @@ pub fn decode_with_charset<'a>(
         return Ok(decode_as(enc, bytes, source));
     }
     check_not_binary(bytes)?;
-    if let Ok(s) = std::str::from_utf8(bytes) {
+    if let Ok(s) = simdutf8::basic::from_utf8(bytes) {
         let source = if s.is_ascii() {
             // Declared legacy encodings agree with ASCII; report what the page declared.
             if prescan_meta(bytes).is_some() {
@@ -238,14 +238,14 @@ fn utf16_layout(head: &[u8]) -> Option<&'static Encoding> {
     if units < 8 {
         return None;
     }
-    let nul_at = |parity: usize| {
-        head.iter()
-            .skip(parity)
-            .step_by(2)
-            .filter(|&&b| b == 0)
-            .count()
-    };
-    let (even, odd) = (nul_at(0), nul_at(1));
+    // The NUL bytes at even and at odd places, in one branch-free pass over the code units.
+    let (mut even, mut odd) = (0usize, 0usize);
+    for unit in head.chunks_exact(2) {
+        if let &[a, b] = unit {
+            even += usize::from(a == 0);
+            odd += usize::from(b == 0);
+        }
+    }
     if odd * 10 >= units * 6 && even * 10 < units {
         Some(encoding_rs::UTF_16LE)
     } else if even * 10 >= units * 6 && odd * 10 < units {
@@ -387,7 +387,7 @@ fn forbidden_len(bad: &[u8]) -> Option<usize> {
 fn utf8_runs<'a>(bytes: &'a [u8], mut f: impl FnMut(Utf8Run<'a>)) {
     let mut rest = bytes;
     loop {
-        match std::str::from_utf8(rest) {
+        match simdutf8::compat::from_utf8(rest) {
             Ok(s) => {
                 if !s.is_empty() {
                     f(Utf8Run::Valid(s));
@@ -397,7 +397,7 @@ fn utf8_runs<'a>(bytes: &'a [u8], mut f: impl FnMut(Utf8Run<'a>)) {
             Err(e) => {
                 let (good, bad) = rest.split_at(e.valid_up_to());
                 // `good` is valid UTF-8 up to the error, as the error says.
-                if let Ok(s) = std::str::from_utf8(good)
+                if let Ok(s) = simdutf8::basic::from_utf8(good)
                     && !s.is_empty()
                 {
                     f(Utf8Run::Valid(s));
@@ -465,7 +465,13 @@ fn check_not_binary(bytes: &[u8]) -> Result<(), DecodeError> {
     if let Some(kind) = binary_signature(head) {
         return Err(DecodeError::Binary(kind));
     }
-    let nul = head.iter().filter(|&&b| b == 0).count();
+    // Both counts in one branch-free pass over the head.
+    let (mut nul, mut controls) = (0usize, 0usize);
+    for &b in head {
+        nul += usize::from(b == 0);
+        controls +=
+            usize::from(b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | b'\x0c' | b'\x1b'));
+    }
     if nul * 100 > head.len() {
         // UTF-16 that is not markup (utf16_without_bom took the rest): named, as a reader
         // might take it for text.
@@ -476,10 +482,6 @@ fn check_not_binary(bytes: &[u8]) -> Result<(), DecodeError> {
         }
         return Err(DecodeError::Binary("NUL bytes"));
     }
-    let controls = head
-        .iter()
-        .filter(|&&b| b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r' | b'\x0c' | b'\x1b'))
-        .count();
     if controls * 50 > head.len() {
         return Err(DecodeError::Binary("control characters"));
     }
