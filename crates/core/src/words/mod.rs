@@ -218,27 +218,49 @@ fn count_runs(classes: impl Iterator<Item = Class>) -> usize {
 ///
 /// German, French or Polish prose is counted here; a test compares it with
 /// [`Tokenizer::for_each_token`] on every character of the set and on mixed texts.
+///
+/// Runs of eight ASCII bytes are counted at once ([`ascii_word_starts`]); the rest byte by
+/// byte.
 fn count_common(text: &str) -> Option<usize> {
-    let mut bytes = text.bytes();
+    let bytes = text.as_bytes();
     let mut n = 0;
     let mut in_word = false;
-    while let Some(x) = bytes.next() {
+    let mut i = 0;
+    while let Some(&x) = bytes.get(i) {
+        if let Some(chunk) = bytes
+            .get(i..i + 8)
+            .and_then(|c| <[u8; 8]>::try_from(c).ok())
+        {
+            let word = u64::from_le_bytes(chunk);
+            if word & HIGH_BITS == 0 {
+                let (starts, last_in_word) = ascii_word_starts(word, in_word);
+                n += starts;
+                in_word = last_in_word;
+                i += 8;
+                continue;
+            }
+        }
         let w = if x < 0x80 {
+            i += 1;
             ASCII_WORD[usize::from(x)]
         } else {
             // `text` is UTF-8: a lead byte is followed by its continuation bytes.
-            let y = bytes.next()?;
+            let y = *bytes.get(i + 1)?;
+            i += 2;
             match (x, y) {
                 (0xC2, 0xA0) => false,
                 (0xC3, _) => y != 0x97 && y != 0xB7,
                 (0xC4, 0xB0 | 0xB2 | 0xB3 | 0xBF) | (0xC5, 0x80 | 0x89 | 0xBF) => return None,
                 (0xC4 | 0xC5, _) => true,
-                (0xE2, 0x80) => match bytes.next()? {
-                    0x90 | 0x93 | 0x94 | 0x98 | 0x99 | 0x9A | 0x9C | 0x9D | 0x9E | 0xA2 | 0xA6 => {
-                        false
+                (0xE2, 0x80) => {
+                    let z = *bytes.get(i)?;
+                    i += 1;
+                    match z {
+                        0x90 | 0x93 | 0x94 | 0x98 | 0x99 | 0x9A | 0x9C | 0x9D | 0x9E | 0xA2
+                        | 0xA6 => false,
+                        _ => return None,
                     }
-                    _ => return None,
-                },
+                }
                 _ => return None,
             }
         };
@@ -246,6 +268,33 @@ fn count_common(text: &str) -> Option<usize> {
         in_word = w;
     }
     Some(n)
+}
+
+/// The high bit of each of eight bytes: all clear in eight ASCII bytes.
+const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+
+/// Eight ASCII bytes (little-endian in `word`, every high bit clear) at once: the number of
+/// word characters among them that start a run (the byte before is none, or, for the first,
+/// `in_word` says the text before ended outside a word), and whether the last is a word
+/// character.
+///
+/// Each byte's high bit is set where its value is in a range, by adding constants that carry
+/// no byte into the next (every byte is below 0x80): a digit is `0x30..=0x39`, a letter is
+/// `0x61..=0x7a` once `0x20` is or-ed in (which maps `A..=Z` there and nothing else).
+#[inline]
+fn ascii_word_starts(word: u64, in_word: bool) -> (usize, bool) {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    // `b + (0x80 - lo)` has its high bit set where `b >= lo`; `b + (0x7f - hi)` where `b > hi`.
+    let in_range = |b: u64, lo: u64, hi: u64| (b + ONES * (0x80 - lo)) & !(b + ONES * (0x7f - hi));
+    let digit = in_range(word, 0x30, 0x39);
+    let letter = in_range(word | (ONES * 0x20), 0x61, 0x7a);
+    let alnum = (digit | letter) & HIGH_BITS;
+    // A start is a word character whose byte before is not one.
+    let before = (alnum << 8) | (u64::from(in_word) << 7);
+    let starts = alnum & !before;
+    // One bit a byte: their sum, gathered into the top byte by the multiplication.
+    let count = ((starts >> 7).wrapping_mul(ONES) >> 56) as usize;
+    (count, alnum >> 63 == 1)
 }
 
 /// Whether each ASCII byte is a word character (a letter or a digit).
@@ -344,6 +393,48 @@ mod tests {
         ] {
             assert_eq!(count_common(text), None, "{text:?}");
             assert_eq!(t.count(text), tokens(text).len(), "{text:?}");
+        }
+    }
+
+    /// The eight-byte count ([`ascii_word_starts`]) against the tokens, on texts where runs of
+    /// every ASCII byte value, words and non-ASCII characters fall across the eight-byte steps
+    /// at every offset.
+    #[test]
+    fn eight_ascii_bytes_at_once_count_what_the_tokens_are() {
+        // Every ASCII byte alone, between letters and between separators.
+        for b in 0u8..0x80 {
+            let c = char::from(b);
+            for text in [
+                format!("{c}"),
+                format!("abcdefg{c}hijklmn"),
+                format!("....... {c} ......."),
+            ] {
+                assert_eq!(count_common(&text), Some(tokens(&text).len()), "{text:?}");
+            }
+        }
+        let pieces = [
+            "a", "Z", "0", "9", " ", "-", "@", "[", "`", "{", "_", "/", ":", "ä", "\u{a0}",
+            "\u{2014}", "word", "12345678", "x.y", "ÀÉ",
+        ];
+        // A small linear congruential generator: the same texts on every run.
+        let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = |k: usize| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (state >> 33) as usize % k
+        };
+        for _ in 0..5_000 {
+            let len = next(40);
+            let text: String = (0..len).map(|_| pieces[next(pieces.len())]).collect();
+            assert_eq!(count_common(&text), Some(tokens(&text).len()), "{text:?}");
+            let mut shifted = String::from(" ".repeat(next(8)).as_str());
+            shifted.push_str(&text);
+            assert_eq!(
+                count_common(&shifted),
+                Some(tokens(&shifted).len()),
+                "{shifted:?}"
+            );
         }
     }
 
