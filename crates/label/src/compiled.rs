@@ -28,6 +28,8 @@ use crate::crf::CrfModel;
 /// Boundary offsets (`_B-8` .. `_B+8`) with their own slots; farther ones are never in a model
 /// trained with row offsets up to 8.
 const BOUND: i32 = 8;
+/// Lines of one macro that inner blocks read together ([`InnerStep::Ones`]).
+const ONES_AT_ONCE: usize = 2;
 /// Largest dense table per line (entries).
 const DENSE_LIMIT: usize = 1 << 16;
 
@@ -86,6 +88,10 @@ struct InnerOne {
 enum InnerStep {
     /// Through the compact form of a line of one macro.
     One(InnerOne),
+    /// [`ONES_AT_ONCE`] consecutive lines of one macro, read together block by block: a
+    /// block's row is loaded and stored once for them all (its sum still takes them in
+    /// order).
+    Ones([InnerOne; ONES_AT_ONCE]),
     /// Through its compact form (two macros).
     Compact(InnerLine),
     /// Through the general line (its index in `lines`): three or more macros, a row beyond
@@ -249,6 +255,7 @@ impl CompiledTemplate {
                 },
             )
             .collect();
+        let inner = group_ones(inner);
         Ok(CompiledTemplate {
             lines,
             inner,
@@ -349,20 +356,20 @@ impl CompiledTemplate {
                 .unwrap_or_default()
         };
         let arena = self.inner_arena.as_slice();
+        // A line of one macro: its table (one entry per real value: a value beyond it, one the
+        // model never saw, reads nothing) and its cells.
+        let one_line = |one: &InnerOne| {
+            let base = one.base as usize;
+            let table = arena
+                .get(base..base + usize::from(one.values))
+                .unwrap_or_default();
+            (table, column(one.col, one.row))
+        };
         for step in &self.inner {
             match step {
-                InnerStep::One(one) => {
-                    let base = one.base as usize;
-                    // The line's table has one entry per real value: a value beyond it (one the
-                    // model never saw) reads nothing.
-                    let Some(w) = arena.get(base..base + usize::from(one.values)) else {
-                        continue;
-                    };
-                    for (row, &v) in rows.iter_mut().zip(column(one.col, one.row)) {
-                        if let Some(w) = w.get(usize::from(v)) {
-                            add_weights(row, w);
-                        }
-                    }
+                InnerStep::One(one) => add_lines::<L, 1>(rows, [one_line(one)]),
+                InnerStep::Ones(ones) => {
+                    add_lines::<L, ONES_AT_ONCE>(rows, ones.each_ref().map(one_line))
                 }
                 InnerStep::Compact(il) => {
                     // The line's description in registers, its table as a slice of its own.
@@ -402,6 +409,83 @@ impl CompiledTemplate {
             }
         }
     }
+}
+
+/// Adds the weights of `K` lines of one macro, each a table and its cells (one per row), to
+/// the rows, line after line for each row. A line whose cells are not one per row is left out
+/// (it cannot happen: its cells are a slice of the column as long as the rows).
+#[inline(always)]
+fn add_lines<const L: usize, const K: usize>(
+    rows: &mut [[f64; L]],
+    lines: [(&[Weights], &[u16]); K],
+) {
+    let n = rows.len();
+    let lines = lines.map(|(table, cells)| (table, cells.get(..n).unwrap_or_default()));
+    if lines.iter().any(|(_, cells)| cells.len() != n) {
+        return;
+    }
+    // Zipped slices, not indices: no bounds check on the cells.
+    match lines.as_slice() {
+        [(t0, c0)] => {
+            for (row, &v0) in rows.iter_mut().zip(*c0) {
+                if let Some(w) = t0.get(usize::from(v0)) {
+                    add_weights(row, w);
+                }
+            }
+        }
+        [(t0, c0), (t1, c1)] => {
+            for (row, (&v0, &v1)) in rows.iter_mut().zip(c0.iter().zip(*c1)) {
+                // The row stays in registers over the lines.
+                let mut r = *row;
+                if let Some(w) = t0.get(usize::from(v0)) {
+                    add_weights(&mut r, w);
+                }
+                if let Some(w) = t1.get(usize::from(v1)) {
+                    add_weights(&mut r, w);
+                }
+                *row = r;
+            }
+        }
+        _ => {
+            for (b, row) in rows.iter_mut().enumerate() {
+                let mut r = *row;
+                for (table, cells) in &lines {
+                    if let Some(w) = cells.get(b).and_then(|&v| table.get(usize::from(v))) {
+                        add_weights(&mut r, w);
+                    }
+                }
+                *row = r;
+            }
+        }
+    }
+}
+
+/// The inner steps with every run of [`ONES_AT_ONCE`] consecutive lines of one macro made one
+/// [`InnerStep::Ones`] (the rest of a run stays line by line), in the same order.
+fn group_ones(steps: Vec<InnerStep>) -> Vec<InnerStep> {
+    let mut out = Vec::with_capacity(steps.len());
+    let mut run: Vec<InnerOne> = Vec::new();
+    let flush = |run: &mut Vec<InnerOne>, out: &mut Vec<InnerStep>| {
+        let mut chunks = run.chunks_exact(ONES_AT_ONCE);
+        for chunk in chunks.by_ref() {
+            if let Ok(ones) = <[InnerOne; ONES_AT_ONCE]>::try_from(chunk) {
+                out.push(InnerStep::Ones(ones));
+            }
+        }
+        out.extend(chunks.remainder().iter().map(|&one| InnerStep::One(one)));
+        run.clear();
+    };
+    for step in steps {
+        match step {
+            InnerStep::One(one) => run.push(one),
+            other => {
+                flush(&mut run, &mut out);
+                out.push(other);
+            }
+        }
+    }
+    flush(&mut run, &mut out);
+    out
 }
 
 /// Adds the first `L` of a line's weights to a block's row of scores.
