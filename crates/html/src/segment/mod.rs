@@ -371,6 +371,16 @@ impl Segmenter {
     }
 }
 
+/// `bytes` as the text it is, when it is a piece of `doc` (attribute values are) that starts
+/// and ends at character boundaries: found by its place in `doc`, without validating it again.
+/// Bytes that lie elsewhere in memory give `None` (an address before `doc`, or a range past
+/// its end).
+#[inline]
+pub(crate) fn str_within<'d>(doc: &'d str, bytes: &[u8]) -> Option<&'d str> {
+    let start = (bytes.as_ptr() as usize).checked_sub(doc.as_ptr() as usize)?;
+    doc.get(start..start.checked_add(bytes.len())?)
+}
+
 /// What went wrong in a parse that a repair of the document can mend.
 enum Trouble {
     /// Nothing.
@@ -694,7 +704,7 @@ impl<'d> State<'d> {
             let mut prev_lower = false;
             // camelCase words are separated so that `mainContent` tokenizes like
             // `main-content`.
-            if let Ok(ascii) = std::str::from_utf8(value)
+            if let Some(ascii) = str_within(self.doc, value)
                 && ascii.is_ascii()
             {
                 // Nearly every value: copied in pieces between the camelCase joints, then

@@ -171,3 +171,18 @@ fn the_fast_path_for_printable_ascii_writes_what_the_character_loop_writes() {
         assert_eq!(collapsed(t), collapsed_slowly(t), "{t:?}");
     }
 }
+
+#[test]
+fn a_piece_of_the_document_is_read_back_as_its_text() {
+    use super::str_within;
+    let doc = "<p class=\"caf\u{e9} main\">x</p>";
+    let bytes = doc.as_bytes();
+    let value = &bytes[10..20];
+    assert_eq!(str_within(doc, value), Some("caf\u{e9} main"));
+    assert_eq!(str_within(doc, &bytes[..0]), Some(""));
+    // Cut inside the two bytes of `é`: not text.
+    assert_eq!(str_within(doc, &bytes[10..14]), None);
+    // Bytes of another buffer, before or after the document in memory.
+    let other = String::from(doc);
+    assert_eq!(str_within(doc, &other.as_bytes()[10..20]), None);
+}
