@@ -55,8 +55,8 @@ impl std::fmt::Debug for Table {
     }
 }
 
-/// A line of one or two macros within the window and a dense table, as inner blocks read it:
-/// everything the hot loop needs in 32 bytes, and a table of its own without the boundary
+/// A line of one or two macros within BOUND rows and a dense table, as inner blocks read it:
+/// everything the hot loop needs in 24 bytes, and a table of its own without the boundary
 /// slots that inner blocks never use (a fifth of the size for a line of two macros), so that
 /// the weights inner blocks read stay in the fastest cache.
 #[derive(Clone, Copy, Debug)]
