@@ -40,8 +40,9 @@ pub struct Column {
 }
 
 impl Column {
-    /// Discretizes a column of raw values into cell `col` of every row of `out` (rows of
-    /// `stride` cells), deciding the kind once per column rather than once per cell.
+    /// Discretizes a column of raw values, appending one bin per value to `out` (the table's
+    /// cells, column after column), deciding the kind once per column rather than once per
+    /// cell.
     /// `counts` is scratch space, reused from column to column.
     pub(super) fn discretize_column(
         &self,
