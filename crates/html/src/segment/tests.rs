@@ -1,5 +1,6 @@
 //! The segmenter's unit tests.
 
+use super::collapse::collapse_chars;
 use super::{collapse_into, hides, marks_main};
 
 fn collapsed(s: &str) -> (String, bool, bool) {
@@ -129,27 +130,11 @@ fn collecting_less_leaves_blocks_and_elements_alone() {
     assert_eq!(head.head, all.head);
 }
 
-/// [`collapse_into`] character by character, without its fast path for printable ASCII.
+/// [`collapse_chars`]'s output, as [`collapsed`] gives [`collapse_into`]'s.
 fn collapsed_slowly(s: &str) -> (String, bool, bool) {
     let mut out = String::from("|");
-    let (mut lead, mut in_space, mut any) = (false, false, false);
-    for c in s.chars() {
-        if c.is_whitespace() {
-            lead |= !any;
-            in_space = true;
-            continue;
-        }
-        if c.is_control() || matches!(c, '\u{200b}' | '\u{feff}' | '\u{ad}') {
-            continue;
-        }
-        if in_space && any {
-            out.push(' ');
-        }
-        in_space = false;
-        any = true;
-        out.push(c);
-    }
-    (out, lead, in_space || (!any && lead))
+    let (lead, trail) = collapse_chars(s, &mut out);
+    (out, lead, trail)
 }
 
 #[test]
