@@ -28,8 +28,6 @@ use crate::crf::CrfModel;
 /// Boundary offsets (`_B-8` .. `_B+8`) with their own slots; farther ones are never in a model
 /// trained with row offsets up to 8.
 const BOUND: i32 = 8;
-/// Lines of one macro that inner blocks read together ([`InnerStep::Ones`]).
-const ONES_AT_ONCE: usize = 2;
 /// Largest dense table per line (entries).
 const DENSE_LIMIT: usize = 1 << 16;
 
@@ -88,10 +86,10 @@ struct InnerOne {
 enum InnerStep {
     /// Through the compact form of a line of one macro.
     One(InnerOne),
-    /// [`ONES_AT_ONCE`] consecutive lines of one macro, read together block by block: a
-    /// block's row is loaded and stored once for them all (its sum still takes them in
-    /// order).
-    Ones([InnerOne; ONES_AT_ONCE]),
+    /// Two consecutive lines of one macro, read together block by block: a block's row is
+    /// loaded and stored once for both (its sum still takes them in order). Four at a time
+    /// were no faster: their pointers no longer fit in registers.
+    Pair(InnerOne, InnerOne),
     /// Through its compact form (two macros).
     Compact(InnerLine),
     /// Through the general line (its index in `lines`): three or more macros, a row beyond
@@ -255,7 +253,7 @@ impl CompiledTemplate {
                 },
             )
             .collect();
-        let inner = group_ones(inner);
+        let inner = pair_ones(inner);
         Ok(CompiledTemplate {
             lines,
             inner,
@@ -321,7 +319,7 @@ impl CompiledTemplate {
                     key += slot as u64 * sp.stride;
                 }
                 if let Some(w) = self.weights(line, key) {
-                    add(&mut acc, w);
+                    add_weights(&mut acc, w);
                 }
             }
             if let Some(row) = out.get_mut(t * l..(t + 1) * l) {
@@ -367,10 +365,8 @@ impl CompiledTemplate {
         };
         for step in &self.inner {
             match step {
-                InnerStep::One(one) => add_lines::<L, 1>(rows, [one_line(one)]),
-                InnerStep::Ones(ones) => {
-                    add_lines::<L, ONES_AT_ONCE>(rows, ones.each_ref().map(one_line))
-                }
+                InnerStep::One(one) => add_line(rows, one_line(one)),
+                InnerStep::Pair(a, b) => add_pair(rows, one_line(a), one_line(b)),
                 InnerStep::Compact(il) => {
                     // The line's description in registers, its table as a slice of its own.
                     let [n0, n1] = il.values;
@@ -411,80 +407,51 @@ impl CompiledTemplate {
     }
 }
 
-/// Adds the weights of `K` lines of one macro, each a table and its cells (one per row), to
-/// the rows, line after line for each row. A line whose cells are not one per row is left out
-/// (it cannot happen: its cells are a slice of the column as long as the rows).
+/// A line of one macro as inner blocks read it: its table, and its cells (one per row).
+type OneLine<'a> = (&'a [Weights], &'a [u16]);
+
+/// Adds the weights of a line of one macro to the rows (zipped slices: no bounds check on the
+/// cells; a line whose cells are fewer than the rows adds to the first rows only, which cannot
+/// happen: its cells are a slice of the column as long as the rows).
 #[inline(always)]
-fn add_lines<const L: usize, const K: usize>(
-    rows: &mut [[f64; L]],
-    lines: [(&[Weights], &[u16]); K],
-) {
-    let n = rows.len();
-    let lines = lines.map(|(table, cells)| (table, cells.get(..n).unwrap_or_default()));
-    if lines.iter().any(|(_, cells)| cells.len() != n) {
-        return;
-    }
-    // Zipped slices, not indices: no bounds check on the cells.
-    match lines.as_slice() {
-        [(t0, c0)] => {
-            for (row, &v0) in rows.iter_mut().zip(*c0) {
-                if let Some(w) = t0.get(usize::from(v0)) {
-                    add_weights(row, w);
-                }
-            }
-        }
-        [(t0, c0), (t1, c1)] => {
-            for (row, (&v0, &v1)) in rows.iter_mut().zip(c0.iter().zip(*c1)) {
-                // The row stays in registers over the lines.
-                let mut r = *row;
-                if let Some(w) = t0.get(usize::from(v0)) {
-                    add_weights(&mut r, w);
-                }
-                if let Some(w) = t1.get(usize::from(v1)) {
-                    add_weights(&mut r, w);
-                }
-                *row = r;
-            }
-        }
-        _ => {
-            for (b, row) in rows.iter_mut().enumerate() {
-                let mut r = *row;
-                for (table, cells) in &lines {
-                    if let Some(w) = cells.get(b).and_then(|&v| table.get(usize::from(v))) {
-                        add_weights(&mut r, w);
-                    }
-                }
-                *row = r;
-            }
+fn add_line<const L: usize>(rows: &mut [[f64; L]], (table, cells): OneLine) {
+    for (row, &v) in rows.iter_mut().zip(cells) {
+        if let Some(w) = table.get(usize::from(v)) {
+            add_weights(row, w);
         }
     }
 }
 
-/// The inner steps with every run of [`ONES_AT_ONCE`] consecutive lines of one macro made one
-/// [`InnerStep::Ones`] (the rest of a run stays line by line), in the same order.
-fn group_ones(steps: Vec<InnerStep>) -> Vec<InnerStep> {
-    let mut out = Vec::with_capacity(steps.len());
-    let mut run: Vec<InnerOne> = Vec::new();
-    let flush = |run: &mut Vec<InnerOne>, out: &mut Vec<InnerStep>| {
-        let mut chunks = run.chunks_exact(ONES_AT_ONCE);
-        for chunk in chunks.by_ref() {
-            if let Ok(ones) = <[InnerOne; ONES_AT_ONCE]>::try_from(chunk) {
-                out.push(InnerStep::Ones(ones));
-            }
+/// [`add_line`] for two lines, the first then the second for each row, the row in registers
+/// between them.
+#[inline(always)]
+fn add_pair<const L: usize>(rows: &mut [[f64; L]], (t0, c0): OneLine, (t1, c1): OneLine) {
+    for (row, (&v0, &v1)) in rows.iter_mut().zip(c0.iter().zip(c1)) {
+        let mut r = *row;
+        if let Some(w) = t0.get(usize::from(v0)) {
+            add_weights(&mut r, w);
         }
-        out.extend(chunks.remainder().iter().map(|&one| InnerStep::One(one)));
-        run.clear();
-    };
+        if let Some(w) = t1.get(usize::from(v1)) {
+            add_weights(&mut r, w);
+        }
+        *row = r;
+    }
+}
+
+/// The inner steps with each run of consecutive lines of one macro read two at a time
+/// ([`InnerStep::Pair`]; an odd one left stays alone), in the same order.
+fn pair_ones(steps: Vec<InnerStep>) -> Vec<InnerStep> {
+    let mut out: Vec<InnerStep> = Vec::with_capacity(steps.len());
     for step in steps {
-        match step {
-            InnerStep::One(one) => run.push(one),
-            other => {
-                flush(&mut run, &mut out);
-                out.push(other);
+        match (out.last_mut(), step) {
+            (Some(last @ InnerStep::One(_)), InnerStep::One(b)) => {
+                if let InnerStep::One(a) = *last {
+                    *last = InnerStep::Pair(a, b);
+                }
             }
+            (_, step) => out.push(step),
         }
     }
-    flush(&mut run, &mut out);
     out
 }
 
@@ -574,14 +541,6 @@ impl InnerLine {
         }
         Some(il)
     }
-}
-
-/// Adds a line's weights to a block's scores.
-#[inline]
-fn add(acc: &mut Weights, w: &Weights) {
-    acc[0] += w[0];
-    acc[1] += w[1];
-    acc[2] += w[2];
 }
 
 /// Mixed-radix index of a value tuple (the dense slot, or the hash key).
