@@ -63,7 +63,7 @@ impl Extractor {
         let mut best: Option<u8> = None;
         let mut outer = 0u32;
         let mut visit = |t: &str| {
-            if let Some(&g) = self.keywords.get(singular(t)) {
+            if let Some(g) = self.keywords.get(singular(t)) {
                 best = Some(best.map_or(g, |b| b.min(g)));
                 if let Some(k) = self.outer_groups.iter().position(|&o| o == g) {
                     outer |= 1 << k;

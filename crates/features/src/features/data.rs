@@ -29,19 +29,20 @@ const GROUP_UNKNOWN: u8 = u8::MAX;
 /// An element's class and id, as the key of [`GroupMemo`]'s shared computations.
 type ClassAndId<'p> = (&'p str, &'p str);
 
-/// Keyword group of every element of a page ([`Extractor::class_group`]), computed when first
-/// asked (the candidates and the class features ask for the same elements many times);
-/// elements with the same class and id (list items, cards) share one computation, which also
-/// gives their `class_outer` bits ([`Extractor::attr_facts`]).
+/// Keyword group and `class_outer` bits of every element of a page ([`Extractor::attr_facts`]),
+/// computed when first asked and kept per element (the candidates, the class features and the
+/// outer masks ask for the same elements, many times); elements with the same class and id
+/// (list items, cards) share one computation.
 pub(super) struct GroupMemo<'p> {
-    groups: Vec<Cell<u8>>,
+    /// Per element: its group ([`GROUP_UNKNOWN`] until computed) and its outer bits.
+    facts: Vec<Cell<(u8, u32)>>,
     by_attrs: RefCell<FxHashMap<ClassAndId<'p>, (u8, u32)>>,
 }
 
 impl<'p> GroupMemo<'p> {
     fn new(page: &Page) -> Self {
         GroupMemo {
-            groups: vec![Cell::new(GROUP_UNKNOWN); page.elements.len()],
+            facts: vec![Cell::new((GROUP_UNKNOWN, 0)); page.elements.len()],
             // About one element in five has a class and id pair of its own (trafilatura-eval:
             // 100,374 pairs for 452,885 elements): room for them at once, not by doubling.
             by_attrs: RefCell::new(FxHashMap::with_capacity_and_hasher(
@@ -54,32 +55,33 @@ impl<'p> GroupMemo<'p> {
     /// The keyword group of element `e`.
     #[inline]
     pub(super) fn get(&self, ex: &Extractor, page: &'p Page, e: u32) -> u8 {
-        // The group depends on the class and id alone (element 0, the root, has none).
-        let Some(memo) = self.groups.get(e as usize).filter(|_| e != 0) else {
-            return ex.class_group(page, e);
-        };
-        if memo.get() == GROUP_UNKNOWN {
-            memo.set(self.facts(ex, page, e).0);
-        }
-        memo.get()
+        self.facts(ex, page, e).0
     }
 
     /// The keyword group and the `class_outer` bits of element `e`'s class and id
-    /// ([`Extractor::attr_facts`]), read once per distinct pair.
+    /// ([`Extractor::attr_facts`]): read once per element, and once per distinct pair.
     pub(super) fn facts(&self, ex: &Extractor, page: &'p Page, e: u32) -> (u8, u32) {
-        if e == 0 {
+        // The root (element 0) has no class or id; an id past the page's elements reads as
+        // the root (`Page::element`).
+        let Some(memo) = self.facts.get(e as usize).filter(|_| e != 0) else {
             return (0, 0);
+        };
+        if memo.get().0 != GROUP_UNKNOWN {
+            return memo.get();
         }
         let el = page.element(e);
         let key = (page.class_of(el), page.id_of(el));
-        if key.0.is_empty() && key.1.is_empty() {
-            return (0, 0);
-        }
-        *self
-            .by_attrs
-            .borrow_mut()
-            .entry(key)
-            .or_insert_with(|| ex.attr_facts(key.0, key.1))
+        let facts = if key.0.is_empty() && key.1.is_empty() {
+            (0, 0)
+        } else {
+            *self
+                .by_attrs
+                .borrow_mut()
+                .entry(key)
+                .or_insert_with(|| ex.attr_facts(key.0, key.1))
+        };
+        memo.set(facts);
+        facts
     }
 }
 

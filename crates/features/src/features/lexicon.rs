@@ -16,7 +16,7 @@
 use std::hash::{BuildHasher, Hasher};
 use std::sync::OnceLock;
 
-use rustc_hash::{FxBuildHasher, FxHashSet};
+use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet};
 use victor_html::within::Within;
 
 /// Han ideographs (with extensions and compatibility ideographs), Hiragana and Katakana (with
@@ -380,6 +380,48 @@ pub(crate) fn attr_tokens(value: &str, mut each: impl FnMut(&str)) {
     }
 }
 
+/// The keyword index of the `class` module: a token (lowercase, singular) -> its keyword
+/// group. A token of at most 15 bytes (every shipped keyword; `advertisement` is 13) is looked
+/// up as one number, its bytes and its length, so that a lookup neither hashes nor compares a
+/// string; longer ones go to a map of strings, consulted only when the configuration has such
+/// keywords.
+#[derive(Debug, Default)]
+pub(crate) struct Keywords {
+    short: FxHashMap<u128, u8>,
+    long: FxHashMap<String, u8>,
+}
+
+/// A token of at most 15 bytes as one number: its bytes, zero-padded, and its length in the
+/// last byte (so that no two tokens share a key).
+#[inline]
+fn short_key(token: &str) -> Option<u128> {
+    let b = token.as_bytes();
+    let mut buf = [0u8; 16];
+    buf.get_mut(..b.len()).filter(|_| b.len() < 16)?.copy_from_slice(b);
+    buf[15] = b.len() as u8;
+    Some(u128::from_le_bytes(buf))
+}
+
+impl Keywords {
+    /// Files `token` under group `g` (a later insertion of the same token wins).
+    pub(crate) fn insert(&mut self, token: &str, g: u8) {
+        match short_key(token) {
+            Some(k) => self.short.insert(k, g),
+            None => self.long.insert(token.to_string(), g),
+        };
+    }
+
+    /// The group of `token`, if it is a keyword.
+    #[inline]
+    pub(crate) fn get(&self, token: &str) -> Option<u8> {
+        match short_key(token) {
+            Some(k) => self.short.get(&k).copied(),
+            None if self.long.is_empty() => None,
+            None => self.long.get(token).copied(),
+        }
+    }
+}
+
 /// Removes a plural `s` from a token for keyword matching (`comments` -> `comment`).
 pub(crate) fn singular(token: &str) -> &str {
     if token.len() > 3 && token.ends_with('s') && !token.ends_with("ss") {
@@ -392,6 +434,21 @@ pub(crate) fn singular(token: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn keywords_are_found_whole_whatever_their_length() {
+        let mut k = Keywords::default();
+        k.insert("nav", 2);
+        k.insert("advertisement", 1);
+        k.insert("averyveryverylongkeyword", 3);
+        k.insert("nav", 0);
+        assert_eq!(k.get("nav"), Some(0), "a later insertion wins");
+        assert_eq!(k.get("advertisement"), Some(1));
+        assert_eq!(k.get("averyveryverylongkeyword"), Some(3));
+        for miss in ["na", "navi", "nav\0", "", "advertisements", "averyveryverylongkeywor"] {
+            assert_eq!(k.get(miss), None, "{miss:?}");
+        }
+    }
 
     fn vote(ix: &StopIndex, text: &str) -> (Option<whatlang::Lang>, u16, u16) {
         let (i, best, second) = ix.votes(text).best();

@@ -56,7 +56,6 @@ pub(crate) mod structure;
 mod table;
 pub(crate) mod text;
 
-use rustc_hash::FxHashMap;
 
 pub use candidate::Candidates;
 pub use module::Module;
@@ -64,7 +63,7 @@ pub use table::{Column, FeatureTable, Kind, Schema};
 
 use crate::config::{ConfigError, FeatureConfig, LangIdMethod};
 use data::PageData;
-use lexicon::{StopIndex, StopWords, singular};
+use lexicon::{Keywords, StopIndex, StopWords, singular};
 use regexp::Regexps;
 use registry::{Columns, known_feature_name, language_codes};
 use structure::TagSet;
@@ -82,7 +81,7 @@ pub struct Extractor {
     containers: Vec<TagSet>,
     splits: Vec<TagSet>,
     regexps: Regexps,
-    keywords: FxHashMap<String, u8>,
+    keywords: Keywords,
     /// Index of the keyword group named `content`, with `class_roles` on.
     content_group: Option<u8>,
     /// Keyword groups of `class_outer`, in column order.
@@ -184,8 +183,8 @@ fn regexp_columns(c: &mut Columns<'_>) -> Result<Regexps, ConfigError> {
 /// The columns of the `class` module: the keyword group of the nearest one or two ancestors
 /// with a `class` or `id`, and a flag per `class_outer` group. Returns the keyword index
 /// (singular, lowercase token -> group) and the outer groups in column order.
-fn class_columns(c: &mut Columns<'_>) -> Result<(FxHashMap<String, u8>, Vec<u8>), ConfigError> {
-    let mut keywords = FxHashMap::default();
+fn class_columns(c: &mut Columns<'_>) -> Result<(Keywords, Vec<u8>), ConfigError> {
+    let mut keywords = Keywords::default();
     let mut outer_groups = Vec::new();
     if !c.on(Module::Class) {
         return Ok((keywords, outer_groups));
@@ -198,7 +197,7 @@ fn class_columns(c: &mut Columns<'_>) -> Result<(FxHashMap<String, u8>, Vec<u8>)
     // Earlier groups win when a token is listed twice.
     for (g, group) in config.class_keywords.iter().enumerate().rev() {
         for t in &group.tokens {
-            keywords.insert(singular(&t.to_lowercase()).to_string(), g as u8);
+            keywords.insert(singular(&t.to_lowercase()), g as u8);
         }
     }
     values.extend(config.class_keywords.iter().map(|g| g.group.clone()));
