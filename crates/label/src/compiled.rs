@@ -6,8 +6,9 @@
 //! ([`Template::parse_attribute`]), and stored in a table per line indexed by those values:
 //! a dense array when the value space is small (the usual case: bins of one or two features),
 //! a hash map otherwise. Scoring a block is then one index computation and one array read per
-//! template line. Blocks at least 8 blocks (`BOUND`) from both page ends (most of them) are
-//! scored line by line: a line reads its column of the feature table (stored column after
+//! template line. Blocks whose window of rows lies inside the page (at least the template's
+//! reach from both page ends: 2 blocks for the shipped templates, at most 8, `BOUND`; most
+//! blocks) are scored line by line: a line reads its column of the feature table (stored column after
 //! column) as one slice over all those blocks, with its table and bounds held in registers,
 //! and adds its weights to each block's row. Every block's sum still takes the lines in template
 //! order, so the scores are bit for bit those of a block-by-block loop. The blocks near the
@@ -139,6 +140,9 @@ pub(crate) struct CompiledTemplate {
     /// The tables of the inner lines (real values only), one after the other.
     inner_arena: Vec<Weights>,
     labels: usize,
+    /// The farthest row offset of a line within BOUND rows (the lines beyond take the general
+    /// path everywhere): blocks at least this far from both page ends are inner blocks.
+    reach: usize,
 }
 
 /// Slot of an encoded value (feature value or boundary code) in a macro's dimension.
@@ -254,12 +258,20 @@ impl CompiledTemplate {
             )
             .collect();
         let inner = pair_ones(inner);
+        let reach = lines
+            .iter()
+            .flat_map(|l| &l.macros)
+            .map(|m| m.row.unsigned_abs() as usize)
+            .filter(|&r| r <= BOUND as usize)
+            .max()
+            .unwrap_or(0);
         Ok(CompiledTemplate {
             lines,
             inner,
             arena,
             inner_arena,
             labels: crf.num_labels(),
+            reach,
         })
     }
 
@@ -275,9 +287,10 @@ impl CompiledTemplate {
         let Some(out) = scores.as_slice_mut() else {
             return;
         };
-        // Blocks whose window of rows lies inside the page (none for a page of 2 * BOUND + 1
-        // blocks or fewer).
-        let b = BOUND as usize;
+        // Blocks whose window of rows lies inside the page (none for a page of 2 * reach + 1
+        // blocks or fewer; every row of a near line is then on the page, so no boundary slot
+        // is read, and the general path of far lines is the same for every block).
+        let b = self.reach;
         let inner = b.min(n)..n.saturating_sub(b).max(b.min(n));
         // The inner blocks, line by line: each block's sum still takes the lines in template
         // order (the same additions in the same order as block by block, so the same bits),
@@ -331,7 +344,7 @@ impl CompiledTemplate {
 
 impl CompiledTemplate {
     /// Adds every line's weights to the rows of the inner blocks `inner` (blocks whose window
-    /// of 2 * BOUND + 1 rows lies inside the page) in `out` (blocks x `L` labels, zeros at
+    /// of 2 * reach + 1 rows lies inside the page) in `out` (blocks x `L` labels, zeros at
     /// first), one line after the other in template order.
     fn inner_scores<const L: usize>(
         &self,
@@ -344,7 +357,7 @@ impl CompiledTemplate {
             return;
         };
         // The cells of column `col` at row offset `row` from every inner block, in block order
-        // (`|row| <= BOUND <= inner.start`, so the start is inside the column).
+        // (`|row| <= reach <= inner.start` for a near line, so the start is inside the column).
         let count = rows.len();
         let column = |col: u32, row: i32| {
             let start = inner.start.wrapping_add_signed(row as isize);
