@@ -46,37 +46,81 @@ pub(super) const INTEGRATION_POINTS: &[&str] = &[
     "annotation-xml",
 ];
 
+/// The attribute names the segmenter acts on. A start tag's attributes are told apart once,
+/// by length before any comparison (most names, `src`, `alt`, `data-*`, are none of these),
+/// instead of each test comparing every name again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum AttrName {
+    Class,
+    Id,
+    Href,
+    Onclick,
+    Hidden,
+    AriaHidden,
+    Style,
+    Role,
+    Itemprop,
+    Rel,
+    /// Any other name.
+    Other,
+}
+
+impl AttrName {
+    /// The kind of an attribute name (any ASCII case).
+    #[inline(always)]
+    pub(crate) fn of(name: &[u8]) -> AttrName {
+        let is = |known: &[u8]| name.eq_ignore_ascii_case(known);
+        match name.len() {
+            2 if is(b"id") => AttrName::Id,
+            3 if is(b"rel") => AttrName::Rel,
+            4 if is(b"href") => AttrName::Href,
+            4 if is(b"role") => AttrName::Role,
+            5 if is(b"class") => AttrName::Class,
+            5 if is(b"style") => AttrName::Style,
+            6 if is(b"hidden") => AttrName::Hidden,
+            7 if is(b"onclick") => AttrName::Onclick,
+            8 if is(b"itemprop") => AttrName::Itemprop,
+            11 if is(b"aria-hidden") => AttrName::AriaHidden,
+            _ => AttrName::Other,
+        }
+    }
+}
+
 /// Whether an attribute marks its element as the page's main content: `role="main"` or
 /// `role="article"` (ARIA landmarks), `itemprop="articleBody"`, `"text"` or `"reviewBody"`
 /// (schema.org's body of an article, a post, a review). Values compare case-insensitively; an
 /// `itemprop` may list several names.
-pub(super) fn marks_main(name: &[u8], value: &[u8]) -> bool {
-    if name.eq_ignore_ascii_case(b"role") {
-        let v = value.trim_ascii();
-        return v.eq_ignore_ascii_case(b"main") || v.eq_ignore_ascii_case(b"article");
-    }
-    if name.eq_ignore_ascii_case(b"itemprop") {
-        return value.split(|&b| is_html_space(b)).any(|w| {
+#[inline]
+pub(super) fn marks_main(name: AttrName, value: &[u8]) -> bool {
+    match name {
+        AttrName::Role => {
+            let v = value.trim_ascii();
+            v.eq_ignore_ascii_case(b"main") || v.eq_ignore_ascii_case(b"article")
+        }
+        AttrName::Itemprop => value.split(|&b| is_html_space(b)).any(|w| {
             w.eq_ignore_ascii_case(b"articlebody")
                 || w.eq_ignore_ascii_case(b"text")
                 || w.eq_ignore_ascii_case(b"reviewbody")
-        });
+        }),
+        _ => false,
     }
-    false
 }
 
 /// Whether an attribute makes its element invisible: `hidden`, `aria-hidden="true"`, or a
 /// `style` with `display:none` / `visibility:hidden` (white space and case ignored).
-pub(super) fn hides(name: &[u8], value: &[u8]) -> bool {
-    if name.eq_ignore_ascii_case(b"hidden") {
-        return true;
+#[inline]
+pub(super) fn hides(name: AttrName, value: &[u8]) -> bool {
+    match name {
+        AttrName::Hidden => true,
+        AttrName::AriaHidden => value.eq_ignore_ascii_case(b"true"),
+        AttrName::Style if value.len() >= 12 => style_hides(value),
+        _ => false,
     }
-    if name.eq_ignore_ascii_case(b"aria-hidden") {
-        return value.eq_ignore_ascii_case(b"true");
-    }
-    if !name.eq_ignore_ascii_case(b"style") || value.len() < 12 {
-        return false;
-    }
+}
+
+/// Whether a `style` value says `display:none` or `visibility:hidden` (white space and case
+/// ignored, the first 1,024 bytes read).
+fn style_hides(value: &[u8]) -> bool {
     let mut squeezed = [0u8; 256];
     let mut n = 0;
     for &b in value.iter().take(1024) {

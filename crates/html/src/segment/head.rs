@@ -8,6 +8,7 @@
 //! sense of them (which headline, which date) is the `metadata` module of `victor-label`.
 
 use crate::element_id::ElementId;
+use crate::segment::attrs::AttrName;
 use crate::segment::scan;
 use memchr::memmem;
 
@@ -207,36 +208,34 @@ impl Head {
 }
 
 /// What a start tag's `rel` or `itemprop` value marks ([`Mark`]).
-pub(crate) fn mark_of(name: &[u8], value: &[u8]) -> Option<Mark> {
-    if name.len() == 3 && name.eq_ignore_ascii_case(b"rel") {
-        return value
+pub(crate) fn mark_of(name: AttrName, value: &[u8]) -> Option<Mark> {
+    match name {
+        AttrName::Rel => value
             .split(|b| b.is_ascii_whitespace())
             .any(|w| w.eq_ignore_ascii_case(b"author"))
-            .then_some(Mark::Author);
-    }
-    // A link to an author's page: `href=".../author/name"` (or `/authors/`).
-    if name.len() == 4 && name.eq_ignore_ascii_case(b"href") {
-        // From each slash (a URL holds a few; a searcher's set-up would cost more than the
-        // search on a value this short).
-        let found = value.len() < 300
-            && memchr::memchr_iter(b'/', value).any(|at| {
-                value.get(at + 1..at + 7) == Some(b"author")
-                    && matches!(
-                        value.get(at + 7..at + 9),
-                        Some([b'/', _]) | Some([b's', b'/'])
-                    )
-            });
-        return found.then_some(Mark::Author);
-    }
-    if name.len() == 8 && name.eq_ignore_ascii_case(b"itemprop") {
-        return match value {
+            .then_some(Mark::Author),
+        // A link to an author's page: `href=".../author/name"` (or `/authors/`).
+        AttrName::Href => {
+            // From each slash (a URL holds a few; a searcher's set-up would cost more than the
+            // search on a value this short).
+            let found = value.len() < 300
+                && memchr::memchr_iter(b'/', value).any(|at| {
+                    value.get(at + 1..at + 7) == Some(b"author")
+                        && matches!(
+                            value.get(at + 7..at + 9),
+                            Some([b'/', _]) | Some([b's', b'/'])
+                        )
+                });
+            found.then_some(Mark::Author)
+        }
+        AttrName::Itemprop => match value {
             b"author" | b"creator" => Some(Mark::Author),
             b"datePublished" => Some(Mark::Published),
             b"headline" => Some(Mark::Headline),
             _ => None,
-        };
+        },
+        _ => None,
     }
-    None
 }
 
 /// Stores `value` (entities decoded, white space collapsed, at most 1 KB) in an empty slot.

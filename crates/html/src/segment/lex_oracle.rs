@@ -158,29 +158,61 @@ fn victor_events(html: &str) -> Vec<String> {
     out
 }
 
+/// A tag the tokenizer reported, kept past its event (its attributes borrow the tokenizer).
+struct Kept {
+    range: std::ops::Range<usize>,
+    name: std::ops::Range<usize>,
+    end_tag: bool,
+    scan_agrees: bool,
+    attrs: Vec<(std::ops::Range<usize>, std::ops::Range<usize>)>,
+    lt_name: bool,
+}
+
+impl Kept {
+    fn of(t: Tag<'_>) -> Kept {
+        Kept {
+            range: t.range,
+            name: t.name,
+            end_tag: t.end_tag,
+            scan_agrees: t.scan_agrees,
+            attrs: t.attrs.iter().map(|a| (a.name.clone(), a.value.clone())).collect(),
+            lt_name: t.lt_name,
+        }
+    }
+}
+
 /// Checks the tags the tokenizer hands to the segmenter directly: in every gap between two spans,
 /// the gap scanner must read the same tags, up to the first one it reads otherwise
-/// ([`Tag::scan_agrees`]).
+/// ([`Tag::scan_agrees`]), and a start tag's attributes as the tokenizer listed them must be
+/// the pairs the scanner reads from its bytes (a stray `<` only where a name starts with one).
 fn check_tags(html: &str) -> Result<(), String> {
     let mut gap_start = 0;
-    let mut tags: Vec<Tag> = Vec::new();
+    let mut tags: Vec<Kept> = Vec::new();
     let mut error = None;
-    let mut check_gap = |from: usize, to: usize, tags: &mut Vec<Tag>| {
-        let direct: Vec<&Tag> = tags.iter().take_while(|t| t.scan_agrees).collect();
-        let gap = html.as_bytes().get(from..to).unwrap_or_default();
+    let bytes = html.as_bytes();
+    let mut check_gap = |from: usize, to: usize, tags: &mut Vec<Kept>| {
+        let direct: Vec<&Kept> = tags.iter().take_while(|t| t.scan_agrees).collect();
+        let gap = bytes.get(from..to).unwrap_or_default();
         let scanned: Vec<(RawTag<'_>, std::ops::Range<usize>)> =
             scan::tags(gap).take(direct.len()).collect();
         for (i, t) in direct.iter().enumerate() {
-            let name = &html.as_bytes()[t.name.clone()];
+            let name = &bytes[t.name.clone()];
             let ok = scanned.get(i).is_some_and(|(raw, r)| {
                 let range_ok = r.start + from == t.range.start && r.end + from == t.range.end;
                 range_ok
                     && match raw {
                         RawTag::End { name: n } => t.end_tag && *n == name,
                         RawTag::Start { name: n, attrs, .. } => {
+                            let listed: Vec<(&[u8], &[u8])> = t
+                                .attrs
+                                .iter()
+                                .map(|(n, v)| (&bytes[n.clone()], &bytes[v.clone()]))
+                                .collect();
                             !t.end_tag
                                 && *n == name
-                                && *attrs == &html.as_bytes()[t.name.end..t.range.end - 1]
+                                && *attrs == &bytes[t.name.end..t.range.end - 1]
+                                && listed == scan::attrs(attrs).collect::<Vec<_>>()
+                                && (t.lt_name || scan::stray_lt(attrs).is_none())
                         }
                     }
             });
@@ -199,7 +231,7 @@ fn check_tags(html: &str) -> Result<(), String> {
     Lexer::new(html.as_bytes()).run(|e| {
         let span = match e {
             Event::Tag(t) => {
-                tags.push(t);
+                tags.push(Kept::of(t));
                 return true;
             }
             Event::Text { range, .. } => range,
@@ -348,6 +380,13 @@ const PIECES: &[&str] = &[
     "<br>",
     "<b>",
     "<div class=\"x\">",
+    // Attributes as the tokenizer lists them: quoted, unquoted, without a value, after `/`, with
+    // a `<` where a name starts (a stray `<`) or inside a name or value.
+    "<a b=c<d e>",
+    "<img alt=\"x\"<br>",
+    "<a x='1'y=2 /z w = \"v\" =u>",
+    "<p a<b c= <d>",
+    "<i HREF=x onClick>",
     "<script>",
     "</script>",
     "<SCRIPT",

@@ -77,7 +77,7 @@ use std::ops::Range;
 use crate::element_id::ElementId;
 use crate::page::{Block, Page};
 use crate::within::Within;
-use attrs::{INTEGRATION_POINTS, attr_hash, hides, marks_main, noscript_may_hold};
+use attrs::{AttrName, INTEGRATION_POINTS, attr_hash, hides, marks_main, noscript_may_hold};
 use collapse::{collapse_into, is_html_space};
 use lex::{Event, Lexer, TextType};
 use recover::{original_offset, recovery_cut, swallows_markup, wrapper_len};
@@ -104,6 +104,24 @@ struct StartAttrs {
     href: Range<u32>,
     /// What its `rel` or `itemprop` says it holds ([`head::Mark`]).
     mark: Option<head::Mark>,
+}
+
+/// How a tag reached the segmenter: read out of a gap by the scanner, which leaves its
+/// attributes to be read from its bytes ([`scan::attrs`]), or handed over by the tokenizer with
+/// what it learnt on the way.
+#[derive(Clone, Copy)]
+enum Source<'t> {
+    Scanned,
+    Lexed {
+        /// The attributes: ranges of the tokenizer's input, which starts `base` bytes into
+        /// the document.
+        attrs: &'t [lex::Attr],
+        base: usize,
+        /// An attribute name starts with `<` ([`lex::Tag::lt_name`]).
+        lt_name: bool,
+        /// The name's local name hash ([`lex::Tag::name_hash`]).
+        name_hash: Option<u64>,
+    },
 }
 
 /// Why a page could not be segmented.
@@ -322,7 +340,7 @@ impl Segmenter {
                     Event::Tag(mut t) => {
                         t.range = at(t.range);
                         t.name = at(t.name);
-                        state.on_tag(t);
+                        state.on_tag(t, base);
                     }
                     Event::Comment(range) => state.on_comment(at(range)),
                     Event::Doctype {
@@ -461,14 +479,16 @@ impl<'d> State<'d> {
                 }
                 RawTag::End { .. } => 0,
             };
-            self.tag(tag, from + range.end, attrs_at);
+            self.tag(tag, from + range.end, attrs_at, Source::Scanned);
         }
     }
 
-    /// A tag the tokenizer read. It goes to the tree directly, as the gap scanner would have
-    /// read it, unless the scanner reads it otherwise: then it and the rest of the markup up to
-    /// the next span are left to the scanner ([`State::gap`]).
-    fn on_tag(&mut self, t: lex::Tag) {
+    /// A tag the tokenizer read (its ranges already moved into the document, its attributes
+    /// still ranges of the tokenizer's input, which starts `base` bytes into the document). It
+    /// goes to the tree directly, as the gap scanner would have read it, unless the scanner
+    /// reads it otherwise: then it and the rest of the markup up to the next span are left to
+    /// the scanner ([`State::gap`]).
+    fn on_tag(&mut self, t: lex::Tag<'_>, base: usize) {
         if self.scan_rest || !t.scan_agrees {
             self.scan_rest = true;
             return;
@@ -476,8 +496,14 @@ impl<'d> State<'d> {
         let doc: &'d [u8] = self.doc.as_bytes();
         self.last_end = t.range.end;
         let name = doc.within(t.name.clone());
+        let read = Source::Lexed {
+            attrs: t.attrs,
+            base,
+            lt_name: t.lt_name,
+            name_hash: t.name_hash,
+        };
         if t.end_tag {
-            self.tag(RawTag::End { name }, t.range.end, 0);
+            self.tag(RawTag::End { name }, t.range.end, 0, read);
         } else {
             // The scanner's reading: the bytes between the name and the `>`, self-closing when
             // the last of them is `/`.
@@ -490,21 +516,31 @@ impl<'d> State<'d> {
                 attrs,
                 self_closing: attrs.last() == Some(&b'/'),
             };
-            self.tag(tag, t.range.end, t.name.end);
+            self.tag(tag, t.range.end, t.name.end, read);
         }
     }
 
     /// Hands one tag to the tree: `end` is the position after its `>`, `attrs_at` that of its
-    /// attributes.
-    fn tag(&mut self, tag: RawTag<'d>, end: usize, attrs_at: usize) {
+    /// attributes, `read` where its attributes are read from.
+    fn tag(&mut self, tag: RawTag<'d>, end: usize, attrs_at: usize, read: Source<'_>) {
+        let name_hash = match read {
+            Source::Scanned => None,
+            Source::Lexed { name_hash, .. } => name_hash,
+        };
         match tag {
             RawTag::Start {
                 name,
                 attrs,
                 self_closing,
             } => {
-                let t = self.intern(name);
+                let t = self.intern(name, name_hash);
+                // A stray `<` starts an attribute name (the tokenizer says whether one does).
+                let may_stray = match read {
+                    Source::Scanned => true,
+                    Source::Lexed { lt_name, .. } => lt_name,
+                };
                 if self.stray_lt.is_none()
+                    && may_stray
                     && let Some(k) = scan::stray_lt(attrs)
                     && swallows_markup(attrs.within(k..))
                 {
@@ -513,7 +549,15 @@ impl<'d> State<'d> {
                 // Only formatting elements need the attribute hash (Noah's Ark clause).
                 let formatting = t.is(tags::Props::FORMATTING);
                 let want_href = self.collect.links && matches!(t, Tag::A | Tag::BASE);
-                let a = self.read_attrs(attrs, formatting, want_href);
+                let a = match read {
+                    Source::Scanned => self.read_attrs(scan::attrs(attrs), formatting, want_href),
+                    Source::Lexed { attrs, base, .. } => {
+                        let doc: &'d [u8] = self.doc.as_bytes();
+                        let at = |r: &Range<usize>| doc.within(r.start + base..r.end + base);
+                        let pairs = attrs.iter().map(|a| (at(&a.name), at(&a.value)));
+                        self.read_attrs(pairs, formatting, want_href)
+                    }
+                };
                 let (class, id, hidden, semantic) = (a.class, a.id, a.hidden, a.semantic);
                 // HTML5: a `<font>` with color, face or size breaks out of svg and math.
                 let breakout = t == Tag::FONT
@@ -567,7 +611,7 @@ impl<'d> State<'d> {
                 }
             }
             RawTag::End { name } => {
-                let t = self.intern(name);
+                let t = self.intern(name, name_hash);
                 self.lend_run_parent();
                 let mark = self.tree.pending.len();
                 let changed = self.tree.end(t);
@@ -636,8 +680,15 @@ impl<'d> State<'d> {
         }
     }
 
-    fn intern(&mut self, name: &[u8]) -> Tag {
-        if let Some(t) = Tag::lookup(name) {
+    /// The tag of a name; `name_hash` is its local name hash when the tokenizer computed it.
+    fn intern(&mut self, name: &[u8], name_hash: Option<u64>) -> Tag {
+        // A name with a hash is known exactly when the hash is a known name's (no two names
+        // share a hash); without one, it is looked up by its bytes.
+        let known = match name_hash {
+            Some(h) => Tag::lookup_hashed(h),
+            None => Tag::lookup(name),
+        };
+        if let Some(t) = known {
             return t;
         }
         let page = &mut self.page;
@@ -660,9 +711,15 @@ impl<'d> State<'d> {
         tag
     }
 
-    /// Copies the `class` and `id` values into the attribute arena, lowercased, with `-` between
-    /// camelCase words, and hashes all attributes when `want_hash` (see [`attr_hash`]; 0 otherwise).
-    fn read_attrs(&mut self, region: &[u8], want_hash: bool, want_href: bool) -> StartAttrs {
+    /// Copies the `class` and `id` values of a start tag's attributes (`(name, value)` pairs, in
+    /// order) into the attribute arena, lowercased, with `-` between camelCase words, and hashes
+    /// all attributes when `want_hash` (see [`attr_hash`]; 0 otherwise).
+    fn read_attrs(
+        &mut self,
+        attrs: impl Iterator<Item = (&'d [u8], &'d [u8])>,
+        want_hash: bool,
+        want_href: bool,
+    ) -> StartAttrs {
         let mut class = 0..0;
         let mut id = 0..0;
         let mut hash = 0u64;
@@ -672,19 +729,21 @@ impl<'d> State<'d> {
         let mut href = 0..0;
         let mut mark = None;
         let want_head = self.collect.head;
-        if region.is_empty() {
-            return StartAttrs::default();
-        }
-        for (name, value) in scan::attrs(region) {
+        for (name, value) in attrs {
             if want_hash {
                 hash = hash.wrapping_add(attr_hash(name, value));
             }
-            if !hidden {
-                hidden = hides(name, value);
+            // Each name is told apart once; most are none of those read here.
+            let kind = AttrName::of(name);
+            if kind == AttrName::Other {
+                continue;
             }
-            acts |= name.eq_ignore_ascii_case(b"href") || name.eq_ignore_ascii_case(b"onclick");
-            semantic |= marks_main(name, value);
-            if want_href && href.is_empty() && name.eq_ignore_ascii_case(b"href") {
+            if !hidden {
+                hidden = hides(kind, value);
+            }
+            acts |= matches!(kind, AttrName::Href | AttrName::Onclick);
+            semantic |= marks_main(kind, value);
+            if want_href && href.is_empty() && kind == AttrName::Href {
                 // Kept as written (entities decoded when used): only `<a>` and `<base>` ask.
                 let arena = &mut self.tree.attrs;
                 let start = arena.len() as u32;
@@ -692,10 +751,10 @@ impl<'d> State<'d> {
                 href = start..arena.len() as u32;
             }
             if want_head && mark.is_none() {
-                mark = head::mark_of(name, value);
+                mark = head::mark_of(kind, value);
             }
-            let is_class = name.eq_ignore_ascii_case(b"class");
-            let is_id = !is_class && name.eq_ignore_ascii_case(b"id");
+            let is_class = kind == AttrName::Class;
+            let is_id = kind == AttrName::Id;
             if !(is_class || is_id) || value.is_empty() {
                 continue;
             }
@@ -707,22 +766,29 @@ impl<'d> State<'d> {
             if let Some(ascii) = str_within(self.doc, value)
                 && ascii.is_ascii()
             {
-                // Nearly every value: copied in pieces between the camelCase joints, then
-                // lowercased in place (what the loop over characters below does with ASCII).
-                let mut from = 0;
-                for (i, pair) in value.windows(2).enumerate() {
-                    if let &[a, b] = pair
-                        && a.is_ascii_lowercase()
-                        && b.is_ascii_uppercase()
-                    {
-                        arena.push_str(ascii.within(from..i + 1));
-                        arena.push('-');
-                        from = i + 1;
+                // Nearly every value: without an upper-case letter it is copied as it is (no
+                // camelCase joint, nothing to lowercase; the test of every byte at once, which
+                // the compiler vectorizes); otherwise in pieces between the camelCase joints,
+                // then lowercased in place (what the loop over characters below does with
+                // ASCII).
+                if !value.iter().fold(false, |up, b| up | b.is_ascii_uppercase()) {
+                    arena.push_str(ascii);
+                } else {
+                    let mut from = 0;
+                    for (i, pair) in value.windows(2).enumerate() {
+                        if let &[a, b] = pair
+                            && a.is_ascii_lowercase()
+                            && b.is_ascii_uppercase()
+                        {
+                            arena.push_str(ascii.within(from..i + 1));
+                            arena.push('-');
+                            from = i + 1;
+                        }
                     }
-                }
-                arena.push_str(ascii.within(from..));
-                if let Some(copy) = arena.get_mut(start as usize..) {
-                    copy.make_ascii_lowercase();
+                    arena.push_str(ascii.within(from..));
+                    if let Some(copy) = arena.get_mut(start as usize..) {
+                        copy.make_ascii_lowercase();
+                    }
                 }
             } else {
                 for c in String::from_utf8_lossy(value).chars() {

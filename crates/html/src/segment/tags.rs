@@ -246,6 +246,25 @@ impl Tag {
         }
     }
 
+    /// The known tag whose name has lol_html's local name hash `hash` (see
+    /// [`crate::segment::lex::name_hash`]; the tokenizer hands it over with the tag), or `None`
+    /// for a name the table lacks: a lookup without reading the name again.
+    #[inline]
+    pub(crate) fn lookup_hashed(hash: u64) -> Option<Tag> {
+        let table = BY_NAME_HASH.get_or_init(build_name_hash_table);
+        let mut slot = name_hash_slot(hash);
+        loop {
+            let &(k, id) = table.get(slot)?;
+            if id == u16::MAX {
+                return None;
+            }
+            if k == hash {
+                return Some(Tag(id));
+            }
+            slot = (slot + 1) & (HASH_SLOTS - 1);
+        }
+    }
+
     /// Flags of this tag (empty for interned unknown names).
     #[inline]
     pub fn props(self) -> Props {
@@ -321,6 +340,32 @@ fn build_hash_table() -> Vec<(u128, u16)> {
     t
 }
 
+/// The table behind [`Tag::lookup_hashed`]: each slot a known name's local name hash and its
+/// id, `u16::MAX` for an empty slot (every known name has a hash: letters and the digits 1 to
+/// 6, at most 12 of them).
+static BY_NAME_HASH: std::sync::OnceLock<Vec<(u64, u16)>> = std::sync::OnceLock::new();
+
+/// The home slot of a local name hash.
+#[inline]
+fn name_hash_slot(hash: u64) -> usize {
+    (hash.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - HASH_SLOTS.trailing_zeros())) as usize
+}
+
+fn build_name_hash_table() -> Vec<(u64, u16)> {
+    let mut t = vec![(0u64, u16::MAX); HASH_SLOTS];
+    for (id, n) in NAMES.iter().enumerate() {
+        let Some(hash) = crate::segment::lex::name_hash(n.as_bytes()) else {
+            continue;
+        };
+        let mut slot = name_hash_slot(hash);
+        while t[slot].1 != u16::MAX {
+            slot = (slot + 1) & (HASH_SLOTS - 1);
+        }
+        t[slot] = (hash, id as u16);
+    }
+    t
+}
+
 /// Number of known tags.
 pub const KNOWN_TAGS: usize = Tag::FIRST_UNKNOWN as usize;
 
@@ -339,6 +384,26 @@ mod tests {
             let t = Tag(id);
             let name = t.known_name().unwrap_or_default();
             assert_eq!(Tag::lookup(name.as_bytes()), Some(t), "{name}");
+        }
+    }
+
+    #[test]
+    fn lookup_by_name_hash_agrees_with_lookup_by_name() {
+        for id in 0..Tag::FIRST_UNKNOWN {
+            let name = Tag(id).known_name().unwrap_or_default();
+            let hash = crate::segment::lex::name_hash(name.as_bytes());
+            assert!(hash.is_some(), "{name} has a local name hash");
+            assert_eq!(hash.and_then(Tag::lookup_hashed), Some(Tag(id)), "{name}");
+            let upper = name.to_ascii_uppercase();
+            assert_eq!(crate::segment::lex::name_hash(upper.as_bytes()), hash);
+        }
+        for unknown in ["divx", "p1", "o", "blockquotes", "h7", "xyz"] {
+            let hash = crate::segment::lex::name_hash(unknown.as_bytes());
+            assert_eq!(
+                hash.and_then(Tag::lookup_hashed),
+                Tag::lookup(unknown.as_bytes()),
+                "{unknown}"
+            );
         }
     }
 

@@ -1,6 +1,7 @@
 //! The segmenter's unit tests.
 
 use super::collapse::collapse_chars;
+use super::attrs::AttrName;
 use super::{collapse_into, hides, marks_main};
 
 fn collapsed(s: &str) -> (String, bool, bool) {
@@ -43,26 +44,47 @@ fn white_space_is_collapsed_and_invisible_characters_dropped() {
 }
 
 #[test]
+fn attribute_names_are_told_apart_in_any_case_and_by_whole_name() {
+    for (name, kind) in [
+        (&b"class"[..], AttrName::Class),
+        (b"ID", AttrName::Id),
+        (b"Href", AttrName::Href),
+        (b"onClick", AttrName::Onclick),
+        (b"hidden", AttrName::Hidden),
+        (b"ARIA-HIDDEN", AttrName::AriaHidden),
+        (b"style", AttrName::Style),
+        (b"role", AttrName::Role),
+        (b"itemProp", AttrName::Itemprop),
+        (b"rel", AttrName::Rel),
+    ] {
+        assert_eq!(AttrName::of(name), kind, "{:?}", String::from_utf8_lossy(name));
+    }
+    for other in [&b"classes"[..], b"ids", b"src", b"hre", b"=class", b"", b"styles", b"aria"] {
+        assert_eq!(AttrName::of(other), AttrName::Other);
+    }
+}
+
+#[test]
 fn attributes_that_hide_an_element() {
-    assert!(hides(b"hidden", b""));
-    assert!(hides(b"HIDDEN", b"hidden"));
-    assert!(hides(b"aria-hidden", b"True"));
-    assert!(!hides(b"aria-hidden", b"false"));
-    assert!(marks_main(b"role", b" Main "));
-    assert!(marks_main(b"ROLE", b"article"));
-    assert!(!marks_main(b"role", b"navigation"));
-    assert!(marks_main(b"itemprop", b"headline articleBody"));
-    assert!(marks_main(b"itemprop", b"text"));
-    assert!(!marks_main(b"itemprop", b"author"));
-    assert!(!marks_main(b"class", b"main"));
-    assert!(hides(b"style", b"color: red; Display : None"));
-    assert!(hides(b"style", b"visibility:\thidden"));
-    assert!(!hides(b"style", b"display: block; margin: 0"));
-    assert!(!hides(b"class", b"display:none"));
+    assert!(hides(AttrName::of(b"hidden"), b""));
+    assert!(hides(AttrName::of(b"HIDDEN"), b"hidden"));
+    assert!(hides(AttrName::of(b"aria-hidden"), b"True"));
+    assert!(!hides(AttrName::of(b"aria-hidden"), b"false"));
+    assert!(marks_main(AttrName::of(b"role"), b" Main "));
+    assert!(marks_main(AttrName::of(b"ROLE"), b"article"));
+    assert!(!marks_main(AttrName::of(b"role"), b"navigation"));
+    assert!(marks_main(AttrName::of(b"itemprop"), b"headline articleBody"));
+    assert!(marks_main(AttrName::of(b"itemprop"), b"text"));
+    assert!(!marks_main(AttrName::of(b"itemprop"), b"author"));
+    assert!(!marks_main(AttrName::of(b"class"), b"main"));
+    assert!(hides(AttrName::of(b"style"), b"color: red; Display : None"));
+    assert!(hides(AttrName::of(b"style"), b"visibility:\thidden"));
+    assert!(!hides(AttrName::of(b"style"), b"display: block; margin: 0"));
+    assert!(!hides(AttrName::of(b"class"), b"display:none"));
     // Short or absurdly long values cost nothing.
-    assert!(!hides(b"style", b"x"));
+    assert!(!hides(AttrName::of(b"style"), b"x"));
     let long = [b'a'; 100_000];
-    assert!(!hides(b"style", &long));
+    assert!(!hides(AttrName::of(b"style"), &long));
 }
 
 /// What a parse collects beyond the blocks ([`super::Collect`]) changes nothing else: the same

@@ -71,7 +71,7 @@ impl TextType {
 
 /// What the tokenizer reports. Ranges are byte offsets into its input.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Event {
+pub enum Event<'e> {
     /// A piece of text. Adjacent pieces may follow each other (text is cut before markup that
     /// turned out to be text).
     Text {
@@ -81,7 +81,7 @@ pub enum Event {
         kind: TextType,
     },
     /// A start or end tag, reported when it ends (tags cut off by the end of the input are not).
-    Tag(Tag),
+    Tag(Tag<'e>),
     /// A comment, bogus comments included, from `<` to its end.
     Comment(Range<usize>),
     /// A doctype, from `<!` to its `>` (or the end of the input).
@@ -99,7 +99,7 @@ pub enum Event {
 
 /// A tag as the tokenizer read it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Tag {
+pub struct Tag<'e> {
     /// From its `<` to just after its `>`.
     pub range: Range<usize>,
     /// Its name, as written.
@@ -111,6 +111,35 @@ pub struct Tag {
     /// (`<a ="x>">`): HTML5 reads that `=` as part of a name, the gap scanner as the start of a
     /// value, and a quote after it then ends the tag elsewhere.
     pub scan_agrees: bool,
+    /// Its attributes, in order, as the tokenizer stepped over them: the pairs the gap scanner's
+    /// [`super::scan::attrs`] reads from the tag's bytes when [`Tag::scan_agrees`] (the
+    /// segmenter reads them here instead of scanning the bytes a second time).
+    pub attrs: &'e [Attr],
+    /// Whether an attribute name starts with `<`: the only tags in which
+    /// [`super::scan::stray_lt`] can find a stray `<`.
+    pub lt_name: bool,
+    /// lol_html's local name hash of its name ([`name_hash`]), which the tokenizer computes
+    /// anyway: the segmenter looks the tag up by it ([`super::tags::Tag::lookup_hashed`]).
+    pub name_hash: Option<u64>,
+}
+
+/// lol_html's local name hash of a tag name: five bits a character (the digits 1 to 6, then
+/// letters in any case), `None` for a name with any other character or too long for 64 bits.
+/// Distinct names that start with a letter (every tag name does) have distinct hashes: the
+/// first character's code is not 0, so the hash is the name written in base 32.
+pub(crate) fn name_hash(name: &[u8]) -> Option<u64> {
+    let h = name.iter().fold(NameHash(0), |h, &c| h.update(c));
+    (!h.is_empty() && !name.is_empty()).then_some(h.0)
+}
+
+/// An attribute of a tag: its name and its value (without quotes; empty when it has none), as
+/// ranges of the input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Attr {
+    /// The name, as written.
+    pub name: Range<usize>,
+    /// The value, as written.
+    pub value: Range<usize>,
 }
 
 /// lol_html's local name hash: five bits a character (digits 1 to 6, then letters, any case),
@@ -345,6 +374,8 @@ struct TagToken {
     self_closing: bool,
     /// An attribute name started with `=` (see [`Tag::scan_agrees`]).
     odd: bool,
+    /// An attribute name started with `<` (see [`Tag::lt_name`]).
+    lt_name: bool,
 }
 
 /// The doctype being read.
@@ -372,6 +403,8 @@ pub struct Lexer<'a> {
     cdata_allowed: bool,
     closing_quote: u8,
     tag: TagToken,
+    /// The attributes of the tag being read (kept from tag to tag: no allocation a tag).
+    attrs: Vec<Attr>,
     doctype: DoctypeToken,
     ns_stack: Vec<Ns>,
     /// Text was reported and no other lexeme has followed it yet (see [`Lexer::emit_text`]).
@@ -403,7 +436,9 @@ impl<'a> Lexer<'a> {
                 attrs_from: 0,
                 self_closing: false,
                 odd: false,
+                lt_name: false,
             },
+            attrs: Vec::new(),
             doctype: DoctypeToken::default(),
             ns_stack: vec![Ns::Html],
             in_text_node: false,
@@ -632,8 +667,48 @@ impl<'a> Lexer<'a> {
             attrs_from: pos,
             self_closing: false,
             odd: false,
+            lt_name: false,
         };
+        self.attrs.clear();
         self.part = pos;
+    }
+
+    /// An attribute name starts with the current byte `c`.
+    #[inline(always)]
+    fn begin_attr(&mut self, c: u8) {
+        let pos = self.pos();
+        self.tag.lt_name |= c == b'<';
+        self.attrs.push(Attr {
+            name: pos..pos,
+            value: pos..pos,
+        });
+    }
+
+    /// The current attribute's name ends before the current byte.
+    #[inline(always)]
+    fn end_attr_name(&mut self) {
+        let pos = self.pos();
+        if let Some(a) = self.attrs.last_mut() {
+            a.name.end = pos;
+            a.value = pos..pos;
+        }
+    }
+
+    /// The current attribute's value starts at `from`.
+    #[inline(always)]
+    fn begin_attr_value(&mut self, from: usize) {
+        if let Some(a) = self.attrs.last_mut() {
+            a.value = from..from;
+        }
+    }
+
+    /// The current attribute's value ends before the current byte.
+    #[inline(always)]
+    fn end_attr_value(&mut self) {
+        let pos = self.pos();
+        if let Some(a) = self.attrs.last_mut() {
+            a.value.end = pos;
+        }
     }
 
     #[inline(always)]
@@ -671,6 +746,9 @@ impl<'a> Lexer<'a> {
             name: self.tag.name.clone(),
             end_tag: !self.tag.start,
             scan_agrees: !self.tag.odd,
+            attrs: &self.attrs,
+            lt_name: self.tag.lt_name,
+            name_hash: (!self.tag.hash.is_empty()).then_some(self.tag.hash.0),
         }));
         self.skip_inclusive();
         self.text_type = TextType::Data;

@@ -111,17 +111,33 @@ impl<'a> Lexer<'a> {
                     Some(b'=') => {
                         // A name that starts with `=` (see `Tag::scan_agrees`).
                         self.tag.odd = true;
+                        self.begin_attr(b'=');
                         self.to(S::AttrName)
                     }
-                    Some(_) => self.to(S::AttrName),
+                    Some(c) => {
+                        self.begin_attr(c);
+                        self.to(S::AttrName)
+                    }
                 }
             }
             S::AttrName => loop {
                 match self.consume() {
-                    Some(c) if is_ws(c) => return self.to(S::AfterAttrName),
-                    Some(b'=') => return self.to(S::BeforeAttrValue),
-                    Some(b'/') => return self.to(S::SelfClosingStartTag),
-                    Some(b'>') => return self.emit_tag(sink),
+                    Some(c) if is_ws(c) => {
+                        self.end_attr_name();
+                        return self.to(S::AfterAttrName);
+                    }
+                    Some(b'=') => {
+                        self.end_attr_name();
+                        return self.to(S::BeforeAttrValue);
+                    }
+                    Some(b'/') => {
+                        self.end_attr_name();
+                        return self.to(S::SelfClosingStartTag);
+                    }
+                    Some(b'>') => {
+                        self.end_attr_name();
+                        return self.emit_tag(sink);
+                    }
                     None => return false,
                     Some(_) => {}
                 }
@@ -130,6 +146,7 @@ impl<'a> Lexer<'a> {
                 Some(c) if is_ws(c) => true,
                 Some(q @ (b'"' | b'\'')) => {
                     self.closing_quote = q;
+                    self.begin_attr_value(self.np);
                     self.to(S::AttrValueQuoted)
                 }
                 Some(b'>') => {
@@ -139,14 +156,29 @@ impl<'a> Lexer<'a> {
                     go
                 }
                 None => false,
-                Some(_) => self.reconsume(S::AttrValueUnquoted),
+                Some(_) => {
+                    self.begin_attr_value(self.pos());
+                    self.reconsume(S::AttrValueUnquoted)
+                }
             },
-            S::AttrValueQuoted => self.skip_past(self.closing_quote) && self.to(S::BeforeAttrName),
+            S::AttrValueQuoted => {
+                let closed = self.skip_past(self.closing_quote);
+                // The value ends before its closing quote (a value cut off by the end of the
+                // input ends no tag).
+                self.end_attr_value();
+                closed && self.to(S::BeforeAttrName)
+            }
             // An unquoted value runs to white space or `>`.
             _ => loop {
                 match self.consume() {
-                    Some(c) if is_ws(c) => return self.to(S::BeforeAttrName),
-                    Some(b'>') => return self.emit_tag(sink),
+                    Some(c) if is_ws(c) => {
+                        self.end_attr_value();
+                        return self.to(S::BeforeAttrName);
+                    }
+                    Some(b'>') => {
+                        self.end_attr_value();
+                        return self.emit_tag(sink);
+                    }
                     None => return false,
                     Some(_) => {}
                 }
