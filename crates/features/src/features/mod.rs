@@ -42,6 +42,7 @@
 //! when it needs a page-level measurement that is not there yet.
 
 pub(crate) mod candidate;
+mod charinfo;
 mod class;
 mod data;
 mod fill;

@@ -6,6 +6,7 @@ use std::hash::{BuildHasher, Hasher};
 
 use rustc_hash::{FxBuildHasher, FxHashSet, FxHasher};
 
+use super::charinfo::{for_each_lower, info};
 use super::lexicon::{block_tokens, is_cjk, word_hash};
 use victor_html::within::Within;
 
@@ -62,7 +63,7 @@ pub(crate) struct TextStats {
 }
 
 #[inline]
-fn is_punct(c: char) -> bool {
+pub(crate) fn is_punct(c: char) -> bool {
     c.is_ascii_punctuation()
         || matches!(c,
             '\u{a1}' | '\u{a7}' | '\u{ab}' | '\u{b6}' | '\u{b7}' | '\u{bb}' | '\u{bf}'
@@ -206,6 +207,38 @@ const ASCII_CLASS: [u8; 128] = {
     t
 };
 
+/// Each ASCII letter lowercased, 0 for every other byte: one table read tells a letter and
+/// gives its lowercase form (the run loop of [`single_pass`]).
+static ASCII_LOWER_LETTER: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let c = b as u8;
+        if c.is_ascii_alphabetic() {
+            t[b] = c.to_ascii_lowercase();
+        }
+        b += 1;
+    }
+    t
+};
+
+/// Calls `each` with every ASCII letter, lowercased, of the run of ASCII letters at
+/// `bytes[from..]`, and returns where the run ends.
+#[inline(always)]
+fn letter_run(bytes: &[u8], from: usize, mut each: impl FnMut(u8)) -> usize {
+    let rest = bytes.get(from..).unwrap_or_default();
+    let mut n = 0;
+    for &b in rest {
+        let l = ASCII_LOWER_LETTER[usize::from(b)];
+        if l == 0 {
+            break;
+        }
+        each(l);
+        n += 1;
+    }
+    from + n
+}
+
 /// The running state of one token in [`single_pass`].
 #[derive(Default)]
 struct TokenState {
@@ -226,26 +259,7 @@ fn hash_char(h: &mut FxHasher, c: char) {
     if c.is_ascii() {
         h.write_u8(c.to_ascii_lowercase() as u8);
     } else {
-        for l in c.to_lowercase() {
-            h.write_u32(l as u32);
-        }
-    }
-}
-
-/// The class of a non-ASCII character, as [`general_pass`] classifies it: 0 letter, 1 digit,
-/// 2 punctuation, 3 white space, 4 other.
-#[inline]
-fn char_class(c: char) -> u8 {
-    if c.is_alphabetic() {
-        0
-    } else if c.is_numeric() {
-        1
-    } else if c.is_whitespace() {
-        3
-    } else if is_punct(c) {
-        2
-    } else {
-        4
+        for_each_lower(c, |l| h.write_u32(l as u32));
     }
 }
 
@@ -290,7 +304,7 @@ impl TokenTally {
                 if stop.is_some_and(|st| st.contains(&h)) {
                     s.stop_words += 1;
                 }
-                if title.contains(&h) {
+                if !title.is_empty() && title.contains(&h) {
                     s.title_words += 1;
                 }
             }
@@ -301,6 +315,44 @@ impl TokenTally {
             self.open_sentence = false;
         }
     }
+}
+
+/// Ends the current token of [`single_pass`] (if any) at a space or at the end of the text: a
+/// function inlined at both places rather than a closure called with its state.
+#[inline(always)]
+fn end_token(
+    t: &mut TokenState,
+    word: &mut FxHasher,
+    prefix: &mut FxHasher,
+    tally: &mut TokenTally,
+    s: &mut TextStats,
+    stop: Option<&FxHashSet<u64>>,
+    title: &FxHashSet<u64>,
+) {
+    if t.len == 0 {
+        return;
+    }
+    if tally.prefix_words < 2 {
+        prefix.write_u8(0xff);
+        tally.prefix_words += 1;
+    }
+    let terminal = t.core.is_some_and(is_terminal);
+    let mut w = std::mem::take(word);
+    let hash = move || {
+        w.write_u8(0xff);
+        w.finish()
+    };
+    tally.count(
+        s,
+        t.alpha,
+        t.digit,
+        t.first_letter_upper,
+        terminal,
+        hash,
+        stop,
+        title,
+    );
+    *t = TokenState::default();
 }
 
 /// Character classes, duplicate key, tokens and sentences of a text without CJK characters in
@@ -322,37 +374,6 @@ fn single_pass<const ASCII: bool>(
     let mut word = FxBuildHasher.build_hasher();
     let mut tally = TokenTally::default();
     let mut t = TokenState::default();
-    // Ends the current token (if any) at a space or at the end of the text.
-    let end_token = |t: &mut TokenState,
-                     word: &mut FxHasher,
-                     prefix: &mut FxHasher,
-                     tally: &mut TokenTally,
-                     s: &mut TextStats| {
-        if t.len == 0 {
-            return;
-        }
-        if tally.prefix_words < 2 {
-            prefix.write_u8(0xff);
-            tally.prefix_words += 1;
-        }
-        let terminal = t.core.is_some_and(is_terminal);
-        let mut w = std::mem::take(word);
-        let hash = move || {
-            w.write_u8(0xff);
-            w.finish()
-        };
-        tally.count(
-            s,
-            t.alpha,
-            t.digit,
-            t.first_letter_upper,
-            terminal,
-            hash,
-            stop,
-            title,
-        );
-        *t = TokenState::default();
-    };
     let bytes = text.as_bytes();
     let mut i = 0;
     while let Some(&b) = bytes.get(i) {
@@ -365,13 +386,13 @@ fn single_pass<const ASCII: bool>(
             if is_cjk(c) {
                 return false;
             }
-            (c, c.len_utf8(), char_class(c))
+            (c, c.len_utf8(), info(c).class)
         };
         let at = i;
         i += len;
         s.chars[usize::from(class)] += 1;
         if b == b' ' {
-            end_token(&mut t, &mut word, &mut prefix, &mut tally, s);
+            end_token(&mut t, &mut word, &mut prefix, &mut tally, s, stop, title);
             continue;
         }
         t.len += 1;
@@ -398,14 +419,14 @@ fn single_pass<const ASCII: bool>(
                 t.first_letter_upper = Some(if len == 1 {
                     b.is_ascii_uppercase()
                 } else {
-                    c.is_uppercase()
+                    info(c).upper
                 });
             }
             if tally.prefix_words < 2 {
                 if len == 1 {
                     prefix.write_u32(u32::from(lower));
                 } else {
-                    c.to_lowercase().for_each(|l| prefix.write_u32(l as u32));
+                    for_each_lower(c, |l| prefix.write_u32(l as u32));
                 }
             }
         } else {
@@ -437,20 +458,22 @@ fn single_pass<const ASCII: bool>(
             // fail inside the run (not a space, not a closing mark, no marks since the last
             // letter, the token's first letter already seen), in the same order per hash.
             let run_start = i;
-            let prefix_open = tally.prefix_words < 2;
-            while let Some(&next) = bytes.get(i)
-                && next.is_ascii_alphabetic()
-            {
-                let lower = next.to_ascii_lowercase();
-                dup.write_u8(lower);
-                if prefix_open {
-                    prefix.write_u32(u32::from(lower));
-                }
-                if want_hash {
-                    word.write_u8(lower);
-                }
-                i += 1;
-            }
+            // The loop for the hashes this run feeds, chosen once: the prefix hash takes only
+            // the first two words, the word hash only a page with stop or title words.
+            i = match (tally.prefix_words < 2, want_hash) {
+                (false, true) => letter_run(bytes, i, |l| {
+                    dup.write_u8(l);
+                    word.write_u8(l);
+                }),
+                (false, false) => letter_run(bytes, i, |l| dup.write_u8(l)),
+                (true, want_hash) => letter_run(bytes, i, |l| {
+                    dup.write_u8(l);
+                    prefix.write_u32(u32::from(l));
+                    if want_hash {
+                        word.write_u8(l);
+                    }
+                }),
+            };
             if let Some(&last) = bytes.get(run_start..i).and_then(<[u8]>::last) {
                 s.chars[0] += (i - run_start) as u32;
                 t.len += i - run_start;
@@ -459,7 +482,7 @@ fn single_pass<const ASCII: bool>(
             }
         }
     }
-    end_token(&mut t, &mut word, &mut prefix, &mut tally, s);
+    end_token(&mut t, &mut word, &mut prefix, &mut tally, s, stop, title);
     if tally.open_sentence {
         s.sentences += 1;
     }
@@ -606,10 +629,19 @@ impl TextStats {
     /// How the text begins and ends.
     fn finish(&mut self, text: &str) {
         let s = self;
+        // The first letter or digit, and whether it is not lower case (ASCII ones without the
+        // table).
         s.sentence_begin = text
             .chars()
-            .find(|c| c.is_alphanumeric())
-            .is_some_and(|c| !c.is_lowercase());
+            .find_map(|c| {
+                if c.is_ascii() {
+                    c.is_ascii_alphanumeric().then_some(!c.is_ascii_lowercase())
+                } else {
+                    let i = info(c);
+                    (i.class <= 1).then_some(!i.lower)
+                }
+            })
+            .unwrap_or(false);
         let last = text.trim_end_matches(is_closing).chars().last();
         s.sentence_end = last.is_some_and(is_terminal);
         s.end = match last {
