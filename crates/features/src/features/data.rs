@@ -101,6 +101,9 @@ pub(crate) struct PageData<'p> {
     pub(super) reps: Repeats,
     /// Per block, the `class_outer` groups on its element or an ancestor (bit per group).
     pub(super) outer: Vec<u32>,
+    /// Per split class and block (class after class), the tags of the class opened or closed
+    /// since the previous block.
+    pub(super) split_counts: Vec<u32>,
     /// Title words (distinct, with a letter or digit).
     pub(super) title_len: u32,
     pub(super) doc_words: u32,
@@ -203,6 +206,7 @@ impl<'p> PageData<'p> {
         let date_window = ex.date_window(&regex_hits, nre, n);
         let outer = ex.outer_masks(page, &groups);
         let infos: Vec<ElemInfo> = page.blocks.iter().map(|b| st.of_block(b.parent)).collect();
+        let split_counts = split_counts(ex, page);
         let bte = if ex.on(Module::Bte) {
             bte_windows(page, &stats)
         } else {
@@ -249,6 +253,7 @@ impl<'p> PageData<'p> {
             dens,
             reps,
             outer,
+            split_counts,
             title_len,
             doc_words: 0,
             doc_sents: 0,
@@ -361,6 +366,27 @@ impl<'p> PageData<'p> {
             })
             .collect();
     }
+}
+
+/// Per split class and block (class after class), the tags of the class opened or closed since
+/// the previous block: each block's split records read once, each record adding to the
+/// classes of its tag.
+fn split_counts(ex: &Extractor, page: &Page) -> Vec<u32> {
+    let n = page.blocks.len();
+    let mut counts = vec![0u32; n * ex.splits.len()];
+    for (i, b) in page.blocks.iter().enumerate() {
+        for sp in page.block_splits(b) {
+            let Some(classes) = ex.split_classes.get(usize::from(sp.tag.0)) else {
+                continue;
+            };
+            for &k in classes {
+                if let Some(c) = counts.get_mut(usize::from(k) * n + i) {
+                    *c += u32::from(sp.opened) + u32::from(sp.closed);
+                }
+            }
+        }
+    }
+    counts
 }
 
 /// One maximum-sum run search (Kadane's algorithm) of [`bte_windows`].

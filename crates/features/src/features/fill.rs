@@ -51,15 +51,11 @@ pub(super) fn hidden(d: &PageData<'_>, _: u8, out: &mut [f32]) {
 
 /// `split.NAME`: tags of split class `k` opened or closed since the previous block.
 pub(super) fn split(d: &PageData<'_>, k: u8, out: &mut [f32]) {
-    let set = &d.ex.splits[k as usize];
-    let page = d.page;
-    fill(out, |i| {
-        page.block_splits(&page.blocks[i])
-            .iter()
-            .filter(|sp| set.contains(sp.tag))
-            .map(|sp| u32::from(sp.opened) + u32::from(sp.closed))
-            .sum::<u32>() as f32
-    });
+    let from = usize::from(k) * d.n;
+    let counts = d.split_counts.get(from..from + d.n).unwrap_or_default();
+    for (v, &c) in out.iter_mut().zip(counts) {
+        *v = c as f32;
+    }
 }
 
 // content

@@ -71,7 +71,7 @@ use structure::TagSet;
 use table::Fill;
 use text::{CHAR_CLASSES, TOKEN_CLASSES};
 use victor_html::Page;
-use victor_html::Tag;
+use victor_html::{KNOWN_TAGS, Tag};
 
 /// A compiled configuration that computes feature tables. Build one and share it across threads
 /// (it is `Sync`); stop-word lists load on first use.
@@ -81,6 +81,9 @@ pub struct Extractor {
     schema: Schema,
     containers: Vec<TagSet>,
     splits: Vec<TagSet>,
+    /// Per known tag (by id), the split classes it belongs to (`splits` read the other way
+    /// round: a block's split records are read once for all the `split.*` columns).
+    split_classes: Vec<Vec<u8>>,
     regexps: Regexps,
     keywords: Keywords,
     /// Index of the keyword group named `content`, with `class_roles` on.
@@ -294,6 +297,14 @@ impl Extractor {
             config: config.clone(),
             schema: Schema { columns: cols },
             containers,
+            split_classes: (0..KNOWN_TAGS)
+                .map(|t| {
+                    (0..splits.len())
+                        .filter(|&k| splits[k].contains(Tag(t as u16)))
+                        .map(|k| k as u8)
+                        .collect()
+                })
+                .collect(),
             splits,
             regexps,
             keywords,
@@ -344,6 +355,7 @@ impl Extractor {
             columns: ncols,
             raw: Vec::with_capacity(n * ncols),
             values: Vec::with_capacity(n * ncols),
+            nan: false,
         };
         if n == 0 {
             return table;
@@ -355,6 +367,8 @@ impl Extractor {
         let mut counts: Vec<u32> = Vec::with_capacity(n);
         for col in &self.schema.columns {
             (col.fill)(&data, col.arg, &mut column);
+            // A fold rather than `any`: it tests the column a vector at a time.
+            table.nan |= column.iter().fold(false, |nan, v| nan | v.is_nan());
             table.raw.extend_from_slice(&column);
             col.discretize_column(&column, &mut table.values, &mut counts);
         }

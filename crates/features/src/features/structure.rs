@@ -200,6 +200,16 @@ pub(crate) fn hiding_class(name: &str) -> bool {
 /// element is placed after walking up to an ancestor already placed. Linear in the page.
 pub fn top_down(page: &Page) -> Vec<u32> {
     let n = page.elements.len();
+    // Most pages: every parent was created before its children, and the order is the ids'.
+    if page
+        .elements
+        .iter()
+        .enumerate()
+        .skip(1)
+        .all(|(e, el)| (el.parent as usize) < e)
+    {
+        return (1..n as u32).collect();
+    }
     let mut placed = vec![false; n];
     if n > 0 {
         placed[0] = true;

@@ -115,6 +115,9 @@ pub struct FeatureTable {
     pub(super) raw: Vec<f32>,
     /// Discretized values, column after column (`columns x blocks`).
     pub(super) values: Vec<u16>,
+    /// Whether a raw value is not a number (victor's features give none; the boosted trees
+    /// read such a value as 0, and skip that test when there is none).
+    pub(super) nan: bool,
 }
 
 impl FeatureTable {
@@ -128,6 +131,12 @@ impl FeatureTable {
             .get(col * self.blocks + block)
             .copied()
             .unwrap_or(0.0)
+    }
+
+    /// Whether any raw value is not a number.
+    #[inline]
+    pub fn has_nan(&self) -> bool {
+        self.nan
     }
 
     /// The raw values of one column, one per block.
