@@ -43,7 +43,11 @@
 use crate::within::Within;
 use std::ops::Range;
 
+mod names;
 mod states;
+
+pub(crate) use names::name_hash;
+use names::NameHash;
 
 /// The kind of a text span: which tokenizer state read it (lol_html's `TextType`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -123,15 +127,6 @@ pub struct Tag<'e> {
     pub name_hash: Option<u64>,
 }
 
-/// lol_html's local name hash of a tag name: five bits a character (the digits 1 to 6, then
-/// letters in any case), `None` for a name with any other character or too long for 64 bits.
-/// Distinct names that start with a letter (every tag name does) have distinct hashes: the
-/// first character's code is not 0, so the hash is the name written in base 32.
-pub(crate) fn name_hash(name: &[u8]) -> Option<u64> {
-    let h = name.iter().fold(NameHash(0), |h, &c| h.update(c));
-    (!h.is_empty() && !name.is_empty()).then_some(h.0)
-}
-
 /// An attribute of a tag: its name and its value (without quotes; empty when it has none), as
 /// ranges of the input.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -142,132 +137,6 @@ pub struct Attr {
     pub value: Range<usize>,
 }
 
-/// lol_html's local name hash: five bits a character (digits 1 to 6, then letters, any case),
-/// [`EMPTY`] for a name with any other character or too long to fit.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct NameHash(u64);
-
-const EMPTY: u64 = !0;
-
-impl NameHash {
-    #[inline]
-    const fn update(self, ch: u8) -> NameHash {
-        let h = self.0;
-        if h >> (64 - 5) != 0 {
-            return NameHash(EMPTY);
-        }
-        NameHash(match ch {
-            b'a'..=b'z' | b'A'..=b'Z' => (h << 5) | ((ch as u64 & 0x1F) + 5),
-            b'1'..=b'6' => (h << 5) | ((ch as u64 & 0x0F) - 1),
-            _ => EMPTY,
-        })
-    }
-
-    const fn of(name: &str) -> NameHash {
-        let b = name.as_bytes();
-        let mut h = NameHash(0);
-        let mut i = 0;
-        while i < b.len() {
-            h = h.update(b[i]);
-            i += 1;
-        }
-        h
-    }
-
-    #[inline]
-    fn is_empty(self) -> bool {
-        self.0 == EMPTY
-    }
-
-    #[inline]
-    fn is_one_of(self, names: &[NameHash]) -> bool {
-        names.contains(&self)
-    }
-}
-
-/// The hashes of the tag names the tree-builder simulator knows.
-mod names {
-    use super::NameHash;
-
-    macro_rules! hashes {
-        ($($id:ident = $s:literal),* $(,)?) => {
-            $(pub(super) const $id: NameHash = NameHash::of($s);)*
-        };
-    }
-
-    hashes!(
-        TEXTAREA = "textarea",
-        TITLE = "title",
-        PLAINTEXT = "plaintext",
-        SCRIPT = "script",
-        STYLE = "style",
-        IFRAME = "iframe",
-        XMP = "xmp",
-        NOEMBED = "noembed",
-        NOFRAMES = "noframes",
-        NOSCRIPT = "noscript",
-        SVG = "svg",
-        MATH = "math",
-        FONT = "font",
-        P = "p",
-        BR = "br",
-        MI = "mi",
-        MO = "mo",
-        MN = "mn",
-        MS = "ms",
-        MTEXT = "mtext",
-        DESC = "desc",
-        FOREIGN_OBJECT = "foreignobject",
-    );
-
-    /// Start tags that end foreign content (HTML5 13.2.6.5).
-    pub(super) const BREAKOUT: &[NameHash] = &[
-        NameHash::of("b"),
-        NameHash::of("big"),
-        NameHash::of("blockquote"),
-        NameHash::of("body"),
-        BR,
-        NameHash::of("center"),
-        NameHash::of("code"),
-        NameHash::of("dd"),
-        NameHash::of("div"),
-        NameHash::of("dl"),
-        NameHash::of("dt"),
-        NameHash::of("em"),
-        NameHash::of("embed"),
-        NameHash::of("h1"),
-        NameHash::of("h2"),
-        NameHash::of("h3"),
-        NameHash::of("h4"),
-        NameHash::of("h5"),
-        NameHash::of("h6"),
-        NameHash::of("head"),
-        NameHash::of("hr"),
-        NameHash::of("i"),
-        NameHash::of("img"),
-        NameHash::of("li"),
-        NameHash::of("listing"),
-        NameHash::of("menu"),
-        NameHash::of("meta"),
-        NameHash::of("nobr"),
-        NameHash::of("ol"),
-        P,
-        NameHash::of("pre"),
-        NameHash::of("ruby"),
-        NameHash::of("s"),
-        NameHash::of("small"),
-        NameHash::of("span"),
-        NameHash::of("strong"),
-        NameHash::of("strike"),
-        NameHash::of("sub"),
-        NameHash::of("sup"),
-        NameHash::of("table"),
-        NameHash::of("tt"),
-        NameHash::of("u"),
-        NameHash::of("ul"),
-        NameHash::of("var"),
-    ];
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Ns {
@@ -788,7 +657,7 @@ impl<'a> Lexer<'a> {
 
     /// lol_html's `get_feedback_for_start_tag` (not strict).
     fn feedback_start(&mut self, hash: NameHash, tag_end: usize) {
-        use names::*;
+        use names::known::*;
         if hash == SVG {
             self.enter_ns(Ns::Svg);
             return;
@@ -856,7 +725,7 @@ impl<'a> Lexer<'a> {
 
     /// lol_html's `get_feedback_for_end_tag` (not strict).
     fn feedback_end(&mut self, hash: NameHash) {
-        use names::*;
+        use names::known::*;
         let ns = self.current_ns();
         if ns == Ns::Html {
             let n = self.ns_stack.len();
