@@ -38,7 +38,8 @@ pub use template::{
 };
 pub use victor_html::{Ancestors, Block, Element, ElementId, Page, Split};
 pub use victor_html::{
-    Collect, DEFAULT_MAX_BLOCKS, SegmentError, Segmenter, segment, tokenize_only,
+    Collect, DEFAULT_MAX_BLOCKS, SegmentError, Segmenter, segment, tokenize_and_build,
+    tokenize_only,
 };
 pub use victor_html::{Declared, Head, Mark, Props, Tag};
 pub use victor_html::{

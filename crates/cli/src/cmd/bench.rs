@@ -5,7 +5,10 @@
 //! repetitions is reported with pages/s, MB/s and the ratio to the
 //! baseline (lol_html's tokenizer alone, with a no-op text handler), all in the same process.
 //! The second row is victor's own tokenizer alone (`segment::tokenize_only`), which the
-//! segmenter runs in place of lol_html.
+//! segmenter runs in place of lol_html; the third adds the tree builder
+//! (`segment::tokenize_and_build`): the floor under any extractor's cost. `--only` runs the
+//! stages whose names hold a text, for a profiler (eval/SPEED.md counts the floor's
+//! instructions that way).
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -13,7 +16,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::Context;
-use victor_features::{Collect, Extractor, Segmenter, decode, tokenize_only};
+use victor_features::{Collect, Extractor, Segmenter, decode, tokenize_and_build, tokenize_only};
 use victor_label::render_text;
 use victor_label::{Decoding, Labeler};
 
@@ -37,6 +40,10 @@ pub(crate) struct Args {
     /// Skip the labeling stages (no model needed).
     #[arg(long)]
     no_label: bool,
+    /// Run only the stages whose names hold TEXT (say `tree builder`): a profiler then sees
+    /// that stage alone, beside the reading of the pages.
+    #[arg(long, value_name = "TEXT")]
+    only: Option<String>,
     /// List each file the walks of folders passed over, with why.
     #[arg(long, short)]
     verbose: bool,
@@ -120,6 +127,10 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             Box::new(|p| decode(p).map_or(0, |d| tokenize_only(&d.text))),
         ),
         (
+            "victor tokenizer + tree builder (floor)",
+            Box::new(|p| decode(p).map_or(0, |d| tokenize_and_build(&d.text))),
+        ),
+        (
             "decode",
             Box::new(|p| decode(p).map(|d| d.text.len()).unwrap_or(0)),
         ),
@@ -186,6 +197,9 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                 })
             }),
         ));
+    }
+    if let Some(only) = &args.only {
+        work.retain(|(name, _)| name.contains(only.as_str()));
     }
     // Round robin: every repetition runs each stage once, so that a phase of load on a shared
     // machine slows all the stages alike instead of the few that ran through it.

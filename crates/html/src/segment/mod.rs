@@ -62,6 +62,7 @@
 mod attrs;
 mod collapse;
 pub mod declared;
+mod floor;
 pub mod head;
 pub mod lex;
 #[cfg(test)]
@@ -978,6 +979,7 @@ impl<'d> State<'d> {
     }
 }
 
+pub use floor::tokenize_and_build;
 pub use lex::tokenize_only;
 
 #[cfg(test)]
