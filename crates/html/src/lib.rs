@@ -37,5 +37,6 @@ pub use segment::declared::Declared;
 pub use segment::head::{Head, Mark};
 pub use segment::tags::{KNOWN_TAGS, Props, Tag};
 pub use segment::{
-    Collect, DEFAULT_MAX_BLOCKS, SegmentError, Segmenter, segment, tokenize_and_build, tokenize_only,
+    Collect, DEFAULT_MAX_BLOCKS, SegmentError, Segmenter, segment, tokenize_and_build,
+    tokenize_only,
 };

@@ -103,7 +103,9 @@ mod tests {
     #[test]
     fn the_table_says_what_the_standard_library_says() {
         // Every code point of both ranges and their neighbours, and a few beyond them.
-        let points = (0..0x900).chain(0x1ff0..0x2100).chain([0x3000, 0x4e00, 0x1f600]);
+        let points = (0..0x900)
+            .chain(0x1ff0..0x2100)
+            .chain([0x3000, 0x4e00, 0x1f600]);
         for c in points.filter_map(char::from_u32) {
             assert_eq!(info(c), Info::of(c), "{c:?}");
             let mut via: Vec<char> = Vec::new();

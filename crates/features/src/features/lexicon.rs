@@ -397,7 +397,9 @@ pub(crate) struct Keywords {
 fn short_key(token: &str) -> Option<u128> {
     let b = token.as_bytes();
     let mut buf = [0u8; 16];
-    buf.get_mut(..b.len()).filter(|_| b.len() < 16)?.copy_from_slice(b);
+    buf.get_mut(..b.len())
+        .filter(|_| b.len() < 16)?
+        .copy_from_slice(b);
     buf[15] = b.len() as u8;
     Some(u128::from_le_bytes(buf))
 }
@@ -445,7 +447,14 @@ mod tests {
         assert_eq!(k.get("nav"), Some(0), "a later insertion wins");
         assert_eq!(k.get("advertisement"), Some(1));
         assert_eq!(k.get("averyveryverylongkeyword"), Some(3));
-        for miss in ["na", "navi", "nav\0", "", "advertisements", "averyveryverylongkeywor"] {
+        for miss in [
+            "na",
+            "navi",
+            "nav\0",
+            "",
+            "advertisements",
+            "averyveryverylongkeywor",
+        ] {
             assert_eq!(k.get(miss), None, "{miss:?}");
         }
     }

@@ -57,7 +57,6 @@ pub(crate) mod structure;
 mod table;
 pub(crate) mod text;
 
-
 pub use candidate::Candidates;
 pub use module::Module;
 pub use table::{Column, FeatureTable, Kind, Schema};

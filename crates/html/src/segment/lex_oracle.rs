@@ -175,7 +175,11 @@ impl Kept {
             name: t.name,
             end_tag: t.end_tag,
             scan_agrees: t.scan_agrees,
-            attrs: t.attrs.iter().map(|a| (a.name.clone(), a.value.clone())).collect(),
+            attrs: t
+                .attrs
+                .iter()
+                .map(|a| (a.name.clone(), a.value.clone()))
+                .collect(),
             lt_name: t.lt_name,
         }
     }

@@ -772,7 +772,10 @@ impl<'d> State<'d> {
                 // the compiler vectorizes); otherwise in pieces between the camelCase joints,
                 // then lowercased in place (what the loop over characters below does with
                 // ASCII).
-                if !value.iter().fold(false, |up, b| up | b.is_ascii_uppercase()) {
+                if !value
+                    .iter()
+                    .fold(false, |up, b| up | b.is_ascii_uppercase())
+                {
                     arena.push_str(ascii);
                 } else {
                     let mut from = 0;

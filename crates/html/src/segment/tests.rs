@@ -1,7 +1,7 @@
 //! The segmenter's unit tests.
 
-use super::collapse::collapse_chars;
 use super::attrs::AttrName;
+use super::collapse::collapse_chars;
 use super::{collapse_into, hides, marks_main};
 
 fn collapsed(s: &str) -> (String, bool, bool) {
@@ -57,9 +57,23 @@ fn attribute_names_are_told_apart_in_any_case_and_by_whole_name() {
         (b"itemProp", AttrName::Itemprop),
         (b"rel", AttrName::Rel),
     ] {
-        assert_eq!(AttrName::of(name), kind, "{:?}", String::from_utf8_lossy(name));
+        assert_eq!(
+            AttrName::of(name),
+            kind,
+            "{:?}",
+            String::from_utf8_lossy(name)
+        );
     }
-    for other in [&b"classes"[..], b"ids", b"src", b"hre", b"=class", b"", b"styles", b"aria"] {
+    for other in [
+        &b"classes"[..],
+        b"ids",
+        b"src",
+        b"hre",
+        b"=class",
+        b"",
+        b"styles",
+        b"aria",
+    ] {
         assert_eq!(AttrName::of(other), AttrName::Other);
     }
 }
@@ -73,7 +87,10 @@ fn attributes_that_hide_an_element() {
     assert!(marks_main(AttrName::of(b"role"), b" Main "));
     assert!(marks_main(AttrName::of(b"ROLE"), b"article"));
     assert!(!marks_main(AttrName::of(b"role"), b"navigation"));
-    assert!(marks_main(AttrName::of(b"itemprop"), b"headline articleBody"));
+    assert!(marks_main(
+        AttrName::of(b"itemprop"),
+        b"headline articleBody"
+    ));
     assert!(marks_main(AttrName::of(b"itemprop"), b"text"));
     assert!(!marks_main(AttrName::of(b"itemprop"), b"author"));
     assert!(!marks_main(AttrName::of(b"class"), b"main"));

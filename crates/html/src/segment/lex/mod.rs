@@ -46,8 +46,8 @@ use std::ops::Range;
 mod names;
 mod states;
 
-pub(crate) use names::name_hash;
 use names::NameHash;
+pub(crate) use names::name_hash;
 
 /// The kind of a text span: which tokenizer state read it (lol_html's `TextType`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -136,7 +136,6 @@ pub struct Attr {
     /// The value, as written.
     pub value: Range<usize>,
 }
-
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Ns {
