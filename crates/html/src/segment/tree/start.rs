@@ -21,6 +21,8 @@ impl Tree {
 
     /// Handles a start tag. `class` and `id` are ranges of [`Tree::attrs`]; `token` says what
     /// else the tag tells. Returns whether it changed the tree (an ignored start tag does not).
+    // Inlined into its callers, as `Tree::end`.
+    #[inline(always)]
     pub fn start(
         &mut self,
         tag: Tag,
@@ -59,6 +61,7 @@ impl Tree {
         }
     }
 
+    #[inline(always)]
     pub(super) fn start_inner(
         &mut self,
         tag: Tag,

@@ -6,6 +6,8 @@ use super::*;
 impl Tree {
     /// Decides where text goes. `has_text` tells whether it has anything but white space. Returns
     /// `None` for text the tree drops (white space before the body, frameset pages).
+    // Inlined into its callers, as `Tree::end`.
+    #[inline(always)]
     pub fn text(&mut self, has_text: bool) -> Option<TextTarget> {
         loop {
             match self.phase {
