@@ -92,6 +92,8 @@ impl Tree {
         self.end_in_body_modes(tag);
     }
 
+    // One caller (`end_inner`); kept inline as it was before the floor became a second caller.
+    #[inline(always)]
     pub(super) fn end_in_body_modes(&mut self, tag: Tag) {
         // Bounded: each retry pops at least one element or changes the mode element.
         for _ in 0..4 {

@@ -192,6 +192,8 @@ impl Tree {
         }
     }
 
+    // One caller (`start_inner`); kept inline as `end_in_body_modes`.
+    #[inline(always)]
     pub(super) fn start_in_body_modes(
         &mut self,
         tag: Tag,
