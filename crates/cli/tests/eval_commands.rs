@@ -104,7 +104,7 @@ fn eval_on_an_annotated_set_matches_a_direct_computation() {
         let a = page.unwrap();
         let table = model.extractor.extract(&a.page);
         let mut labels = Vec::new();
-        labeler.viterbi(&table, &mut labels).unwrap();
+        labeler.viterbi(&a.page, &table, &mut labels).unwrap();
         counts.add_page(&a.labels, &labels).unwrap();
         let (mut gold, mut got) = (String::new(), String::new());
         render_text(&a.page, &a.labels, false, &mut gold);

@@ -17,6 +17,7 @@ use victor_features::{Extractor, FEATURE_VERSION, FeatureConfig, Template};
 use crate::boost::{BoostInfo, CompiledForest};
 use crate::compiled::CompiledTemplate;
 use crate::crf::{CrfModel, ModelError};
+use crate::gate::{BASE_DIR, Gate, PageSample};
 use victor_core::{Calibration, Decoding, DecodingChoice, ExpectedOptions, Threshold};
 
 /// Name of the CRFsuite model file in a bundle.
@@ -59,6 +60,16 @@ pub struct BundleMeta {
     /// absent for a bundle trained from scratch.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub origin: Option<Origin>,
+    /// Profiles of a sample of the pages the bundle was trained on ([`crate::gate`]): what the
+    /// gate of a bundle adapted from this one is fitted against. Absent in bundles made before
+    /// it was recorded: those adapt without a gate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pages: Option<PageSample>,
+    /// The gate of an adapted bundle ([`crate::gate`]): how much of it applies to a page, the
+    /// rest being the bundle it was adapted from, kept in its folder `base/`. Absent: the
+    /// bundle applies to every page in full.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gate: Option<Gate>,
 }
 
 /// The lineage of an adapted bundle: the bundle it was adapted from and how. The pages it was
@@ -450,6 +461,51 @@ impl BundleMeta {
     }
 }
 
+/// A bundle's files as bytes: its `victor.json` and `model.crfsuite`, and, for a gated bundle,
+/// its base's in turn (the folder `base/`). What adapting copies of the bundle it adapts into
+/// the new bundle's `base/`, whether the bundle was a folder or built in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BundleImage {
+    /// The text of `victor.json`.
+    pub meta: String,
+    /// The bytes of `model.crfsuite`.
+    pub model: Vec<u8>,
+    /// A gated bundle's base.
+    pub base: Option<Box<BundleImage>>,
+}
+
+impl BundleImage {
+    /// Reads a bundle folder's files (a gated bundle's `base/` too, as deep as it goes).
+    pub fn read(dir: &Path) -> Result<BundleImage, BundleError> {
+        Self::read_at_depth(dir, 0)
+    }
+
+    fn read_at_depth(dir: &Path, depth: usize) -> Result<BundleImage, BundleError> {
+        let (meta, model) = Model::read_files(dir)?;
+        let gated = BundleMeta::parse(&meta, dir)?.gate.is_some();
+        let base = if gated {
+            if depth + 1 >= MAX_GATED_DEPTH {
+                return Err(BundleError::Inconsistent(format!(
+                    "{}: gated bundles nested more than {MAX_GATED_DEPTH} deep",
+                    dir.display()
+                )));
+            }
+            Some(Box::new(Self::read_at_depth(
+                &dir.join(BASE_DIR),
+                depth + 1,
+            )?))
+        } else {
+            None
+        };
+        Ok(BundleImage { meta, model, base })
+    }
+
+    /// [`bundle_digest`] of its two files.
+    pub fn digest(&self) -> String {
+        bundle_digest(self.meta.as_bytes(), &self.model)
+    }
+}
+
 /// A loaded bundle, ready to label pages. Share it across threads.
 #[derive(Debug)]
 pub struct Model {
@@ -468,11 +524,60 @@ pub struct Model {
     pub(crate) forest: Option<(CompiledForest, f64)>,
     /// Which bundle this is, as it was asked for ([`Model::name`]).
     pub(crate) name: String,
+    /// A gated bundle's base (its folder `base/`), with the gate: how much of this bundle
+    /// applies to a page, the base taking the rest ([`crate::gate`]).
+    pub(crate) gated: Option<(Gate, Box<Model>)>,
 }
 
+/// How deep gated bundles may nest (a base that is itself gated, and so on): a bundle adapted
+/// from an adapted one adapted from ..., within reason, and no endless chain of links.
+const MAX_GATED_DEPTH: usize = 8;
+
 impl Model {
-    /// Loads a bundle folder.
+    /// Loads a bundle folder; a gated bundle with its base (its folder `base/`), which must be
+    /// the bundle its `origin` names by digest.
     pub fn load(dir: &Path) -> Result<Model, BundleError> {
+        Self::load_at_depth(dir, 0)
+    }
+
+    fn load_at_depth(dir: &Path, depth: usize) -> Result<Model, BundleError> {
+        let (meta, bytes) = Self::read_files(dir)?;
+        let mut model = Self::build(&meta, &bytes, dir, true)?;
+        if let Some(gate) = model.meta.gate.clone() {
+            let base_dir = dir.join(BASE_DIR);
+            if depth + 1 >= MAX_GATED_DEPTH {
+                return Err(BundleError::Inconsistent(format!(
+                    "{}: gated bundles nested more than {MAX_GATED_DEPTH} deep",
+                    base_dir.display()
+                )));
+            }
+            let (base_meta, base_bytes) = Self::read_files(&base_dir)?;
+            let digest = bundle_digest(base_meta.as_bytes(), &base_bytes);
+            let named = model.meta.origin.as_ref().map(|o| o.digest.as_str());
+            if named != Some(digest.as_str()) {
+                return Err(BundleError::Inconsistent(format!(
+                    "{} is not the bundle it was adapted from (sha256 {}, where victor.json's origin names {})",
+                    base_dir.display(),
+                    digest.get(..12).unwrap_or(&digest),
+                    named.map_or("none".to_string(), |d| excerpt(d.get(..12).unwrap_or(d)))
+                )));
+            }
+            let base = Self::load_at_depth(&base_dir, depth + 1)?;
+            if base.meta.features != model.meta.features
+                || base.meta.template != model.meta.template
+            {
+                return Err(BundleError::Inconsistent(format!(
+                    "{}: its features or template differ from the adapted bundle's",
+                    base_dir.display()
+                )));
+            }
+            model.gated = Some((gate, Box::new(base)));
+        }
+        Ok(model)
+    }
+
+    /// The contents of a bundle folder's `victor.json` and `model.crfsuite`.
+    fn read_files(dir: &Path) -> Result<(String, Vec<u8>), BundleError> {
         let meta_path = dir.join(META_FILE);
         let model_path = dir.join(MODEL_FILE);
         let meta = std::fs::read_to_string(&meta_path).map_err(|source| BundleError::Io {
@@ -483,15 +588,27 @@ impl Model {
             path: model_path.clone(),
             source,
         })?;
-        Self::from_parts(&meta, &bytes, dir)
+        Ok((meta, bytes))
     }
 
     /// Builds a model from the contents of `victor.json` and `model.crfsuite` (`origin` names
-    /// them in errors).
+    /// them in errors). A gated bundle needs its base, which only [`Model::load`] reads: its
+    /// description is refused here.
     pub fn from_parts(
         meta_json: &str,
         model_bytes: &[u8],
         origin: &Path,
+    ) -> Result<Model, BundleError> {
+        Self::build(meta_json, model_bytes, origin, false)
+    }
+
+    /// [`Model::from_parts`]; `gated_ok`: a gated description is accepted (its base attached
+    /// by the caller).
+    fn build(
+        meta_json: &str,
+        model_bytes: &[u8],
+        origin: &Path,
+        gated_ok: bool,
     ) -> Result<Model, BundleError> {
         let meta = BundleMeta::parse(meta_json, origin)?;
         check_meta(&meta).map_err(|reason| BundleError::BadValue {
@@ -548,6 +665,19 @@ impl Model {
                 Some((CompiledForest::new(&b.forest), b.weight))
             }
         };
+        if let Some(gate) = &meta.gate {
+            if !gated_ok {
+                return Err(BundleError::Inconsistent(format!(
+                    "{} is an adapted bundle with a gate: load it from its folder, which holds the bundle it was adapted from in {BASE_DIR}/",
+                    origin.display()
+                )));
+            }
+            gate.check().map_err(BundleError::Inconsistent)?;
+        }
+        if let Some(pages) = &meta.pages {
+            // Decoded only to be checked: adapting decodes it again when it needs it.
+            pages.profiles().map_err(BundleError::Inconsistent)?;
+        }
         Ok(Model {
             meta,
             crf,
@@ -557,7 +687,14 @@ impl Model {
             label_ids,
             forest,
             name: origin.display().to_string(),
+            gated: None,
         })
+    }
+
+    /// A gated bundle's gate and base ([`crate::gate`]); `None` for a bundle that applies to
+    /// every page in full.
+    pub fn gated(&self) -> Option<(&Gate, &Model)> {
+        self.gated.as_ref().map(|(g, b)| (g, b.as_ref()))
     }
 
     /// Which bundle this is: the folder it was loaded from, or the name of a built-in bundle

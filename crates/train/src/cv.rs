@@ -306,7 +306,7 @@ pub fn cross_validate(
         let model = Model::from_parts(&meta_json, &bytes, dir.path())?;
         if let Some(keep) = &cv.keep_models {
             let out = keep.join(format!("fold-{}", fold + 1));
-            crate::bundle::write_bundle_replacing(&out, &meta, &model_path, cv.replace)?;
+            crate::bundle::write_bundle_replacing(&out, &meta, &model_path, None, cv.replace)?;
             let ids: String = test.iter().map(|p| format!("{}\n", p.id)).collect();
             let list = out.join(crate::bundle::HELD_OUT_FILE);
             victor_features::file::write_file(&list, ids.as_bytes())
@@ -336,8 +336,8 @@ pub fn cross_validate(
                         Ok(p) if p.is_partial() => {}
                         Ok(p) => {
                             let inferred = labeler
-                                .probabilities(&p.table, probs)
-                                .and_then(|()| labeler.viterbi(&p.table, vit));
+                                .probabilities(&p.page, &p.table, probs)
+                                .and_then(|()| labeler.viterbi(&p.page, &p.table, vit));
                             match inferred {
                                 Ok(()) => match a.add_page(&p.page, &p.labels, probs, vit, scratch)
                                 {

@@ -467,6 +467,7 @@ impl Cleaner {
             probs,
             labels,
             words,
+            share: None,
         }
     }
 }
