@@ -176,21 +176,19 @@ fn adapt_on(
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let a = args()?;
     let base = Model::load(&a.model)?;
-    let digest = victor_label::bundle_digest(
-        &std::fs::read(a.model.join(victor_label::META_FILE))?,
-        &std::fs::read(a.model.join(victor_label::MODEL_FILE))?,
-    );
+    let image = victor_label::BundleImage::read(&a.model)?;
     let lp = AdaptLoop {
         adapt: victor_train::Adapt {
             base: Arc::new(victor_train::Base::new(
                 &base,
                 a.model.display().to_string(),
-                digest,
+                image,
             )),
             prior: a.prior,
             trees: victor_train::DEFAULT_TREES,
             leaf_prior: victor_train::DEFAULT_LEAF_PRIOR,
             decoding: victor_train::AdaptDecoding::Base,
+            gate: true,
         },
         every: a.every,
     };

@@ -18,6 +18,8 @@
 //! - `select`: model selection: folds merged ([`merge_folds`]), the recommended decoding chosen
 //!   ([`recommend`]);
 //! - `bundle`: the bundle description and its atomic writing ([`write_bundle`]);
+//! - [`gate`]: the gate of an adapted bundle fitted on the pages' profiles, and the sample of
+//!   profiles every bundle stores;
 //! - `make`: annotated pages to a bundle folder, the whole of `victor train` ([`train_bundle`]),
 //!   and the check of the pages before any work ([`check_pages`]).
 //!
@@ -35,6 +37,7 @@ mod boost;
 mod bundle;
 mod crf;
 mod cv;
+pub mod gate;
 mod make;
 mod parallel;
 mod pipeline;

@@ -231,7 +231,7 @@ pub fn train_bundle(
     let data = train_crf(pages, setup, opts, &model_path, &|e| {
         on(MakeEvent::Train(e))
     })?;
-    let meta = make_meta(
+    let mut meta = make_meta(
         setup,
         opts,
         &data,
@@ -239,7 +239,22 @@ pub fn train_bundle(
         recommendation,
         plan.notes.clone(),
     );
-    write_bundle_replacing(out, &meta, &model_path, plan.replace)?;
+    // Adapting with a gate: fitted on these pages' profiles against the base's sample, and the
+    // base kept whole as the new bundle's `base/`.
+    let gated = opts
+        .adapt
+        .as_ref()
+        .filter(|a| a.gate)
+        .and_then(|a| Some((a, a.base.sample.as_ref()?.profiles().ok()?)));
+    let base_image = match gated {
+        Some((a, sample)) if !sample.is_empty() => {
+            let user: Vec<_> = data.profiles.iter().map(|(_, p)| *p).collect();
+            meta.gate = Some(crate::gate::fit_gate(&user, &sample));
+            Some(&a.base.image)
+        }
+        _ => None,
+    };
+    write_bundle_replacing(out, &meta, &model_path, base_image, plan.replace)?;
     Ok(Made {
         data,
         meta,

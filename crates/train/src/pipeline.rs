@@ -87,6 +87,9 @@ pub struct DataSummary {
     pub attributes: usize,
     /// The boosted trees, when the options asked for them.
     pub boost: Option<victor_label::boost::BoostInfo>,
+    /// Each page's profile with its set's name, in page order ([`victor_features::PageProfile`]):
+    /// what the bundle's page sample and an adapted bundle's gate are made of.
+    pub profiles: Vec<(String, victor_features::PageProfile)>,
 }
 
 /// Why training failed.
@@ -225,6 +228,8 @@ fn stream_pages(
                         continue;
                     }
                     sink(&p, &x)?;
+                    sum.profiles
+                        .push((p.set.clone(), victor_features::PageProfile::of(&p.page)));
                     digest.update(p.id.as_bytes());
                     digest.update([0]);
                     digest.update(p.sha256.as_bytes());

@@ -11,7 +11,7 @@
 
 use std::path::{Path, PathBuf};
 
-use victor_label::{BundleError, META_FILE, Model};
+use victor_label::{BundleError, BundleImage, META_FILE, Model};
 
 include!(concat!(env!("OUT_DIR"), "/built_in_models.rs"));
 
@@ -161,13 +161,35 @@ pub fn bundle_files(name_or_dir: &Path) -> Result<BundleFiles, ModelError> {
 ///
 /// As [`bundle_files`], or a bundle that does not load.
 pub fn open_with_digest(name_or_dir: &Path) -> Result<(Model, String), ModelError> {
+    let (m, image) = open_with_image(name_or_dir)?;
+    Ok((m, image.digest()))
+}
+
+/// [`open`], and the bundle's files as they were read ([`BundleImage`], a gated bundle's base
+/// too): what adapting keeps of the bundle it adapts. The model is named as [`open`] names it.
+///
+/// # Errors
+///
+/// As [`bundle_files`], or a bundle that does not load.
+pub fn open_with_image(name_or_dir: &Path) -> Result<(Model, BundleImage), ModelError> {
     let f = bundle_files(name_or_dir)?;
-    let digest = victor_label::bundle_digest(f.meta.as_bytes(), &f.model);
-    let m = Model::from_parts(&f.meta, &f.model, &f.place).map_err(|source| ModelError::Load {
+    let load = |source| ModelError::Load {
         place: f.place.display().to_string(),
         source,
-    })?;
-    Ok((m.with_name(f.name), digest))
+    };
+    if f.place.join(META_FILE).is_file() {
+        // A folder: a gated bundle loads with its base, and its image holds the base's files.
+        let image = BundleImage::read(&f.place).map_err(load)?;
+        let m = Model::load(&f.place).map_err(load)?;
+        return Ok((m.with_name(f.name), image));
+    }
+    let m = Model::from_parts(&f.meta, &f.model, &f.place).map_err(load)?;
+    let image = BundleImage {
+        meta: f.meta,
+        model: f.model,
+        base: None,
+    };
+    Ok((m.with_name(f.name), image))
 }
 
 /// The built-in default bundle (`models/default`).

@@ -78,6 +78,9 @@ pub struct AdaptOptions {
     pub trees: usize,
     /// Which decoding the new bundle recommends (`--adapt-decoding`).
     pub decoding: AdaptDecoding,
+    /// Whether the new bundle gets a gate (`--no-gate` turns it off): the adaptation applies
+    /// where pages are like the adapted ones, the base bundle elsewhere.
+    pub gate: bool,
     /// Folds of the cross-validation that chooses the decoding (`--threshold-folds`).
     pub folds: usize,
     /// Folds trained at once.
@@ -97,6 +100,7 @@ impl Default for AdaptOptions {
             prior: DEFAULT_PRIOR,
             trees: DEFAULT_TREES,
             decoding: AdaptDecoding::Base,
+            gate: true,
             folds: 5,
             parallel_folds: 2,
             skip_bad_pages: false,
@@ -208,15 +212,16 @@ pub fn adapt_with(
     on: &(dyn Fn(MakeEvent) + Sync),
 ) -> Result<Made, Error> {
     let (corpus, pages) = usable_pages(dirs, o.skip_bad_pages)?;
-    let (model, digest) = models::open_with_digest(base)?;
+    let (model, image) = models::open_with_image(base)?;
     let name = base.display().to_string();
     let opts = TrainOptions {
         adapt: Some(Adapt {
-            base: Arc::new(Base::new(&model, name, digest)),
+            base: Arc::new(Base::new(&model, name, image)),
             prior: o.prior,
             trees: o.trees,
             leaf_prior: victor_train::DEFAULT_LEAF_PRIOR,
             decoding: o.decoding,
+            gate: o.gate,
         }),
         ..TrainOptions::default()
     };

@@ -83,8 +83,8 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (model, adapt) = match &args.model {
         Some(m) if args.adapt => {
             // The digest names the base bundle in the adapted models' lineage.
-            let (model, digest) = victor::models::open_with_digest(m)?;
-            let base = victor_train::Base::new(&model, m.display().to_string(), digest);
+            let (model, image) = victor::models::open_with_image(m)?;
+            let base = victor_train::Base::new(&model, m.display().to_string(), image);
             let adapt = AdaptLoop {
                 adapt: victor_train::Adapt {
                     base: std::sync::Arc::new(base),
@@ -92,6 +92,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                     trees: victor_train::DEFAULT_TREES,
                     leaf_prior: victor_train::DEFAULT_LEAF_PRIOR,
                     decoding: victor_train::AdaptDecoding::Base,
+                    gate: true,
                 },
                 every: args.adapt_every,
             };

@@ -48,6 +48,16 @@ pub(crate) struct TrainArgs {
     /// Trees fitted on the pages after the adapted bundle's forest (0: its forest as it is).
     #[arg(long, value_name = "N", default_value_t = victor_train::DEFAULT_TREES, requires = "adapt")]
     pub adapt_trees: usize,
+    /// Precision of the prior at 0 on the further trees' leaves: larger keeps them closer to
+    /// the adapted bundle's forest, smaller follows the pages more.
+    #[arg(long, value_name = "L", default_value_t = victor_train::DEFAULT_LEAF_PRIOR,
+          requires = "adapt", value_parser = non_negative)]
+    pub adapt_leaf_prior: f64,
+    /// Adapt without a gate: the adapted model applies to every page. By default an adapted
+    /// bundle applies where pages are like the ones adapted on, and the adapted bundle's own
+    /// labels stand elsewhere (its copy is kept in the new bundle's base/).
+    #[arg(long, requires = "adapt")]
+    pub no_gate: bool,
     /// Which decoding the adapted bundle recommends: the bundle's own (measured on the pages
     /// by the cross-validation), or the one that cross-validation scores best on the pages.
     #[arg(long, value_enum, default_value_t = victor_train::AdaptDecoding::Base, requires = "adapt")]
@@ -145,17 +155,18 @@ impl TrainArgs {
         let mut adapt = None;
         let (config, text) = match (&self.adapt, &self.like) {
             (Some(name), _) => {
-                let (model, digest) = victor::models::open_with_digest(name).context("--adapt")?;
+                let (model, image) = victor::models::open_with_image(name).context("--adapt")?;
                 // Named as the user named it (`web`); the digest says which bundle it was.
-                let base = victor_train::Base::new(&model, name.display().to_string(), digest);
+                let base = victor_train::Base::new(&model, name.display().to_string(), image);
                 let (features, template) =
                     (model.meta.features.clone(), model.meta.template.clone());
                 adapt = Some(victor_train::Adapt {
                     base: std::sync::Arc::new(base),
                     prior: self.prior,
                     trees: self.adapt_trees,
-                    leaf_prior: victor_train::DEFAULT_LEAF_PRIOR,
+                    leaf_prior: self.adapt_leaf_prior,
                     decoding: self.adapt_decoding,
+                    gate: !self.no_gate,
                 });
                 (features, template)
             }
