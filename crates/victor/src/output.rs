@@ -47,6 +47,9 @@ pub struct JsonlMeta<'a> {
     /// The page's Markdown ([`crate::MarkdownStyle::render`]), written as a `markdown` field
     /// when given (without its last line break).
     pub markdown: Option<&'a str>,
+    /// For a gated bundle, the share of the adapted model in the page's marginals
+    /// ([`victor_label::LabeledPage::share`]), written as `adapted`; left out when `None`.
+    pub adapted: Option<f64>,
     /// Fields written before the page's own, in this order, each a string or `null` (`victor
     /// label` over WARC files gives the record's `WARC-Date`, `WARC-Record-ID` and
     /// `WARC-Target-URI`: capitalised names sort before the page's keys, so the object's keys
@@ -82,6 +85,7 @@ pub fn write_jsonl(
     let md = victor_label::metadata_with(page, labels, ctx);
     let obj = JsonPage {
         fields: Fields(meta.fields),
+        adapted: meta.adapted,
         author: md.author.as_deref(),
         canonical: md.canonical.as_deref(),
         confidence: victor_label::confidence(page, labels, probs, words),
@@ -111,6 +115,9 @@ pub fn write_jsonl(
 struct JsonPage<'a> {
     #[serde(flatten)]
     fields: Fields<'a>,
+    /// How much of a gated bundle's adapted model labelled the page; left out otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    adapted: Option<f64>,
     author: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     blocks: Option<JsonBlocks<'a>>,
@@ -389,6 +396,7 @@ mod tests {
             [0.0, 0.9, 0.1],
         ];
         let meta = JsonlMeta {
+            adapted: None,
             source: "a.html",
             language: Some("eng"),
             decoding: "threshold 0.5",
@@ -451,6 +459,7 @@ mod tests {
         let p = page("<p>Body text.</p>");
         let fields = [("WARC-Date", Some("2024-01-01")), ("WARC-Record-ID", None)];
         let meta = JsonlMeta {
+            adapted: None,
             source: "a.html",
             language: None,
             decoding: "viterbi",

@@ -210,6 +210,7 @@ fn render(
             write_jsonl(
                 out,
                 JsonlMeta {
+                    adapted: lp.share,
                     source,
                     language: lp.processed.table.language,
                     decoding: job.decoding_name,

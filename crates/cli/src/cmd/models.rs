@@ -99,6 +99,15 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             origin = o.from.as_deref();
             depth += 1;
         }
+        if let Some(g) = &meta.gate {
+            println!("  gate:     {}", g.describe());
+        }
+        if let Some(p) = &meta.pages {
+            println!(
+                "  profiles: {} (what an adapted bundle's gate is fitted against)",
+                p.describe()
+            );
+        }
         if !meta.notes.is_empty() {
             println!("  notes:    {}", meta.notes);
         }
