@@ -202,7 +202,8 @@ impl Cleaner {
     /// A page's URL, metadata (title: the headline; author; date: the publication date, ISO
     /// 8601; date_source: where the date came from, `json-ld`, `meta`, `time`, `url` or
     /// `text`; sitename; canonical), confidence (the expected F1 of its extraction, in [0, 1]),
-    /// language, cleaned text and blocks (text, start, end, label, and the probabilities of
+    /// adapted (for a bundle adapted with a gate, the share of the adapted model in the page's
+    /// labels, in [0, 1]; None otherwise), language, cleaned text and blocks (text, start, end, label, and the probabilities of
     /// header, text and other), as a dict.
     ///
     /// `charset` and `url` as for `clean`; `url` is returned in the dict (None when not given).
@@ -239,6 +240,7 @@ impl Cleaner {
         d.set_item("sitename", doc.sitename)?;
         d.set_item("canonical", doc.canonical)?;
         d.set_item("confidence", doc.confidence)?;
+        d.set_item("adapted", doc.adapted)?;
         d.set_item("language", doc.language)?;
         d.set_item("text", doc.text)?;
         let blocks = PyList::empty(py);
@@ -738,6 +740,7 @@ fn made_dict<'py>(
         Some(o) => d.set_item("origin", origin_dict(py, o)?)?,
         None => d.set_item("origin", py.None())?,
     }
+    d.set_item("gate", m.meta.gate.as_ref().map(|g| g.describe()))?;
     Ok(d)
 }
 
@@ -753,17 +756,18 @@ fn folders(pages: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
 
 /// Adapts a trained bundle to annotated pages and writes the new bundle:
 /// `adapt(pages, out, base="web", prior=None, trees=None, decoding="base", folds=5,
-/// skip_bad_pages=False, force=False, notes="")`, as `victor train PAGES --adapt BASE --out
-/// OUT` does (see README, "Your own guideline"). `pages` is an annotated folder or a list of
+/// skip_bad_pages=False, force=False, notes="", gate=True)`, as `victor train PAGES --adapt
+/// BASE --out OUT` does (see README, "Your own guideline"); `gate=False` is `--no-gate`. `pages` is an annotated folder or a list of
 /// them; `base` a built-in name or a bundle folder; `prior` the strength of the prior on the
 /// base's weights (default: victor's), `trees` the trees added to its forest, `decoding`
 /// "base" (keep the base's) or "pages" (the best in cross-validation on the pages). Returns a
-/// dict (pages, blocks, seconds, decoding, decoding_chosen_by, origin); the GIL is released
+/// dict (pages, blocks, seconds, decoding, decoding_chosen_by, origin, gate: what the gate
+/// does, as `victor models` says it, or None); the GIL is released
 /// while it trains. Raises VictorError (bad pages, a base that does not load, a destination
 /// that holds something other than a bundle).
 #[pyfunction]
 #[pyo3(signature = (pages, out, base = "web", prior = None, trees = None, decoding = "base",
-                    folds = 5, skip_bad_pages = false, force = false, notes = ""))]
+                    folds = 5, skip_bad_pages = false, force = false, notes = "", gate = true))]
 #[allow(clippy::too_many_arguments)]
 fn adapt<'py>(
     py: Python<'py>,
@@ -777,6 +781,7 @@ fn adapt<'py>(
     skip_bad_pages: bool,
     force: bool,
     notes: &str,
+    gate: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let dirs = folders(pages)?;
     let decoding = match decoding {
@@ -802,6 +807,7 @@ fn adapt<'py>(
         skip_bad_pages,
         force,
         notes: notes.to_string(),
+        gate,
         ..victor::train::AdaptOptions::default()
     };
     let refs: Vec<&std::path::Path> = dirs.iter().map(PathBuf::as_path).collect();

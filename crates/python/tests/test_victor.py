@@ -190,6 +190,13 @@ def test_adapt_writes_a_bundle_that_knows_where_it_came_from(tmp_path):
     assert victor.Cleaner().origin is None
     page = (examples / "pages").iterdir().__next__().read_bytes()
     assert isinstance(c.clean(page), str)
+    # web stores its pages' profiles: the adapted bundle has a gate, and says how much of it
+    # labelled a page; web itself and a bundle adapted without a gate do not.
+    assert made["gate"].startswith("the adapted model applies")
+    assert 0.0 <= c.label(page)["adapted"] <= 1.0
+    assert victor.Cleaner().label(page)["adapted"] is None
+    plain = victor.adapt(examples, tmp_path / "plain", trees=2, gate=False)
+    assert plain["gate"] is None and victor.Cleaner(str(tmp_path / "plain")).label(page)["adapted"] is None
     # Adapting again nests the lineage.
     again = victor.adapt([examples], tmp_path / "again", base=str(out), prior=float("inf"), trees=0)
     assert again["origin"]["from"] == made["origin"]

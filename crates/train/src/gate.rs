@@ -200,11 +200,15 @@ pub fn fit_gate(user: &[PageProfile], base: &[PageProfile]) -> Gate {
     let mut held_out: Vec<f64> = Vec::with_capacity(user.len());
     if user.len() >= FOLDS {
         for k in 0..FOLDS {
-            let (test, train): (Vec<(usize, &PageProfile)>, Vec<(usize, &PageProfile)>) =
-                user.iter().enumerate().partition(|(i, _)| i % FOLDS == k);
-            let train: Vec<PageProfile> = train.into_iter().map(|(_, p)| *p).collect();
+            let train: Vec<PageProfile> = user
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| i % FOLDS != k)
+                .map(|(_, p)| *p)
+                .collect();
+            let test = user.iter().enumerate().filter(|(i, _)| i % FOLDS == k);
             let m = fit_logistic(&train, base, GATE_L2);
-            held_out.extend(test.iter().map(|(_, p)| m.log_odds(p)));
+            held_out.extend(test.map(|(_, p)| m.log_odds(p)));
         }
     } else {
         // Too few pages to hold any out: their own scores, which flatter the gate.

@@ -146,6 +146,10 @@ pub struct Document {
     /// How good victor expects its extraction of this page to be, in [0, 1]: the expected
     /// text-level F1 of the kept blocks under the marginals.
     pub confidence: f64,
+    /// For a gated bundle (adapted with a gate), the share of the adapted model in the page's
+    /// marginals, in [0, 1]: how much of the user's guideline applied to it. `None` otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub adapted: Option<f64>,
     /// The page's language (ISO 639-3), when identified.
     pub language: Option<String>,
     /// The cleaned text: the kept blocks, one paragraph a line (no final line break).
@@ -382,6 +386,7 @@ impl Cleaner {
                 sitename: md.sitename,
                 canonical: md.canonical,
                 confidence: victor_label::confidence(p, &lp.labels, &lp.probs, &lp.words),
+                adapted: lp.share,
                 language: lp.processed.table.language.map(str::to_string),
                 text,
                 blocks,
