@@ -220,3 +220,33 @@ fn base_folders_are_replaced_only_when_victor_wrote_them() {
         );
     }
 }
+
+#[test]
+fn each_fold_of_an_adapted_cross_validation_is_gated_as_the_bundle_would_be() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let (b0, folds) = (tmp.path().join("b0"), tmp.path().join("folds"));
+    base(&b0);
+    let set = examples();
+    run_ok(&[
+        "cv",
+        s(&set),
+        "--adapt",
+        s(&b0),
+        "--adapt-trees",
+        "2",
+        "--folds",
+        "2",
+        "--keep-models",
+        s(&folds),
+    ]);
+    for k in [1, 2] {
+        let fold = folds.join(format!("fold-{k}"));
+        assert!(meta(&fold)["gate"]["model"]["terms"].is_array(), "fold {k}");
+        assert_eq!(
+            std::fs::read(fold.join("base/model.crfsuite")).expect("base"),
+            std::fs::read(b0.join("model.crfsuite")).expect("b0")
+        );
+        // A kept fold loads and labels, with its gate.
+        assert!(label(&fold, "jsonl-text").contains("\"adapted\":"));
+    }
+}

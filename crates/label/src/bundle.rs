@@ -537,47 +537,55 @@ impl Model {
     /// Loads a bundle folder; a gated bundle with its base (its folder `base/`), which must be
     /// the bundle its `origin` names by digest.
     pub fn load(dir: &Path) -> Result<Model, BundleError> {
-        Self::load_at_depth(dir, 0)
+        Self::from_image(&BundleImage::read(dir)?, dir)
     }
 
-    fn load_at_depth(dir: &Path, depth: usize) -> Result<Model, BundleError> {
-        let (meta, bytes) = Self::read_files(dir)?;
-        let mut model = Self::build(&meta, &bytes, dir, true)?;
-        if let Some(gate) = model.meta.gate.clone() {
-            let base_dir = dir.join(BASE_DIR);
-            if depth + 1 >= MAX_GATED_DEPTH {
-                return Err(BundleError::Inconsistent(format!(
-                    "{}: gated bundles nested more than {MAX_GATED_DEPTH} deep",
-                    base_dir.display()
-                )));
-            }
-            let (base_meta, base_bytes) = Self::read_files(&base_dir)?;
-            let digest = bundle_digest(base_meta.as_bytes(), &base_bytes);
-            let named = model.meta.origin.as_ref().map(|o| o.digest.as_str());
-            if named != Some(digest.as_str()) {
-                return Err(BundleError::Inconsistent(format!(
-                    "{} is not the bundle it was adapted from (sha256 {}, where victor.json's origin names {})",
-                    base_dir.display(),
-                    digest.get(..12).unwrap_or(&digest),
-                    named.map_or("none".to_string(), |d| excerpt(d.get(..12).unwrap_or(d)))
-                )));
-            }
-            let base = Self::load_at_depth(&base_dir, depth + 1)?;
-            if base.meta.features != model.meta.features
-                || base.meta.template != model.meta.template
-            {
-                return Err(BundleError::Inconsistent(format!(
-                    "{}: its features or template differ from the adapted bundle's",
-                    base_dir.display()
-                )));
-            }
-            model.gated = Some((gate, Box::new(base)));
+    /// Builds a model from a bundle's files held in memory (`origin` names them in errors); a
+    /// gated bundle's base from its image's `base`, checked as [`Model::load`] checks it.
+    pub fn from_image(image: &BundleImage, origin: &Path) -> Result<Model, BundleError> {
+        let model = Self::build(&image.meta, &image.model, origin, true)?;
+        let Some(gate) = model.meta.gate.clone() else {
+            return Ok(model);
+        };
+        let base_dir = origin.join(BASE_DIR);
+        let Some(base_image) = &image.base else {
+            return Err(BundleError::Inconsistent(format!(
+                "{}: a gated bundle without the bundle it was adapted from",
+                base_dir.display()
+            )));
+        };
+        let digest = base_image.digest();
+        let named = model.meta.origin.as_ref().map(|o| o.digest.as_str());
+        if named != Some(digest.as_str()) {
+            return Err(BundleError::Inconsistent(format!(
+                "{} is not the bundle it was adapted from (sha256 {}, where victor.json's origin names {})",
+                base_dir.display(),
+                digest.get(..12).unwrap_or(&digest),
+                named.map_or("none".to_string(), |d| excerpt(d.get(..12).unwrap_or(d)))
+            )));
         }
-        Ok(model)
+        let base = Self::from_image(base_image, &base_dir)?;
+        model.with_gate(gate, base)
+    }
+
+    /// This model gated ([`crate::gate`]): `gate` decides how much of it applies to a page,
+    /// `base` labels the rest. The two must compute the same features (the same configuration
+    /// and template), as an adapted bundle and its base do.
+    pub fn with_gate(mut self, gate: Gate, base: Model) -> Result<Model, BundleError> {
+        gate.check().map_err(BundleError::Inconsistent)?;
+        if base.meta.features != self.meta.features || base.meta.template != self.meta.template {
+            return Err(BundleError::Inconsistent(format!(
+                "{}: the base's features or template differ from the adapted bundle's",
+                base.name
+            )));
+        }
+        self.meta.gate = Some(gate.clone());
+        self.gated = Some((gate, Box::new(base)));
+        Ok(self)
     }
 
     /// The contents of a bundle folder's `victor.json` and `model.crfsuite`.
-    fn read_files(dir: &Path) -> Result<(String, Vec<u8>), BundleError> {
+    pub(crate) fn read_files(dir: &Path) -> Result<(String, Vec<u8>), BundleError> {
         let meta_path = dir.join(META_FILE);
         let model_path = dir.join(MODEL_FILE);
         let meta = std::fs::read_to_string(&meta_path).map_err(|source| BundleError::Io {

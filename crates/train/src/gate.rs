@@ -9,7 +9,29 @@
 //! log-odds that [`FULL_QUANTILE`] of them reach, and the base alone [`RAMP`] below.
 
 use victor_features::{PROFILE_DIMS, PageProfile, profile_names};
+use victor_label::BundleImage;
 use victor_label::gate::{Gate, GateFit, Logistic, PageSample, SampledSet, Term};
+
+use crate::crf::TrainOptions;
+use crate::pipeline::DataSummary;
+
+/// The gate of a bundle trained with `opts` on the pages `data` summarises, and the base's
+/// files it keeps as `base/`: when adapting with a gate (`Adapt::gate`) from a base that stores
+/// a page sample; `None` otherwise. What `victor train --adapt` writes and what each fold of its
+/// cross-validation labels with.
+pub fn for_adaptation<'a>(
+    opts: &'a TrainOptions,
+    data: &DataSummary,
+) -> Option<(Gate, &'a BundleImage)> {
+    let a = opts.adapt.as_ref().filter(|a| a.gate)?;
+    // The sample was checked as the base was loaded.
+    let sample = a.base.sample.as_ref()?.profiles().ok()?;
+    if sample.is_empty() || data.profiles.is_empty() {
+        return None;
+    }
+    let user: Vec<PageProfile> = data.profiles.iter().map(|(_, p)| *p).collect();
+    Some((fit_gate(&user, &sample), &a.base.image))
+}
 
 /// Most pages a bundle's [`PageSample`] holds (about 60 KB of `victor.json`); a bundle trained
 /// on more stores an even spread of each set's pages, in proportion to the sets' sizes.

@@ -241,19 +241,10 @@ pub fn train_bundle(
     );
     // Adapting with a gate: fitted on these pages' profiles against the base's sample, and the
     // base kept whole as the new bundle's `base/`.
-    let gated = opts
-        .adapt
-        .as_ref()
-        .filter(|a| a.gate)
-        .and_then(|a| Some((a, a.base.sample.as_ref()?.profiles().ok()?)));
-    let base_image = match gated {
-        Some((a, sample)) if !sample.is_empty() => {
-            let user: Vec<_> = data.profiles.iter().map(|(_, p)| *p).collect();
-            meta.gate = Some(crate::gate::fit_gate(&user, &sample));
-            Some(&a.base.image)
-        }
-        _ => None,
-    };
+    let base_image = crate::gate::for_adaptation(opts, &data).map(|(gate, image)| {
+        meta.gate = Some(gate);
+        image
+    });
     write_bundle_replacing(out, &meta, &model_path, base_image, plan.replace)?;
     Ok(Made {
         data,
