@@ -318,8 +318,10 @@ impl Cleaner {
     }
 
     /// The HTML pages of a WARC file (gzipped or not), streamed: an iterator of dicts with
-    /// `record_id`, `url`, `date`, `title`, `language`, `text` (and `error`, the reason, with
-    /// `text` None, for a page that could not be cleaned). Bodies sent chunked or compressed
+    /// `record_id`, `url`, `warc_date` (the record's WARC-Date: when the page was fetched),
+    /// `date` and `date_source` (its publication date, as `label` gives it), `title`,
+    /// `language`, `text` (and `error`, the reason, with `text` None, for a page that could not
+    /// be cleaned). Bodies sent chunked or compressed
     /// (gzip, deflate, br) are decoded. `markdown=True` adds `markdown`, the page's Markdown as
     /// `Cleaner.markdown` gives it (the page is labelled a second time for it).
     ///
@@ -459,7 +461,8 @@ impl WarcPages {
 struct WarcPage {
     record_id: Option<String>,
     url: Option<String>,
-    date: Option<String>,
+    /// The record's `WARC-Date`: when the page was fetched.
+    warc_date: Option<String>,
     doc: Result<victor::Document, String>,
     /// Its Markdown, when asked for (None for a page that could not be cleaned).
     markdown: Option<String>,
@@ -518,7 +521,7 @@ fn next_page(
         return Some(WarcPage {
             record_id: rec.header("WARC-Record-ID").map(str::to_string),
             url: url.map(str::to_string),
-            date: rec.header("WARC-Date").map(str::to_string),
+            warc_date: rec.header("WARC-Date").map(str::to_string),
             doc,
             markdown: md,
         });
@@ -579,17 +582,23 @@ impl WarcPages {
         let d = PyDict::new(py);
         d.set_item("record_id", p.record_id)?;
         d.set_item("url", p.url)?;
-        d.set_item("date", p.date)?;
+        // Two dates, named apart: the record's (when the page was fetched) and the page's
+        // publication date, `date` as everywhere else (`label()`, `--format jsonl`).
+        d.set_item("warc_date", p.warc_date)?;
         if self.markdown {
             d.set_item("markdown", p.markdown)?;
         }
         match p.doc {
             Ok(doc) => {
+                d.set_item("date", doc.date)?;
+                d.set_item("date_source", doc.date_source)?;
                 d.set_item("title", doc.title)?;
                 d.set_item("language", doc.language)?;
                 d.set_item("text", doc.text)?;
             }
             Err(e) => {
+                d.set_item("date", py.None())?;
+                d.set_item("date_source", py.None())?;
                 d.set_item("title", py.None())?;
                 d.set_item("language", py.None())?;
                 d.set_item("text", py.None())?;

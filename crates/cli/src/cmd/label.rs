@@ -160,7 +160,8 @@ pub(crate) struct Args {
     /// pages; `warc` reads every input (`-` too) as a WARC file, gzipped or not, walking folders
     /// for *.warc and *.warc.gz; `html` reads them as pages. From a WARC file, `response`
     /// records of HTML (and `resource` records of HTML) are labelled, with the charset of their
-    /// HTTP header; jsonl formats add `WARC-Record-ID`, `WARC-Target-URI` and `WARC-Date`;
+    /// HTTP header; jsonl formats add `WARC-Record-ID`, `WARC-Target-URI` and `warc_date` (the
+    /// record's WARC-Date, when the page was fetched; `date` is its publication date);
     /// `--out DIR` writes one file per WARC file.
     #[arg(long, value_enum, default_value_t = Input::Auto)]
     input: Input,
@@ -182,14 +183,24 @@ struct Md<'a> {
     url: Option<&'a str>,
 }
 
-/// Renders a labelled page in the job's format; `fields` go first in a JSON line (a WARC
+/// The fields of a JSON line besides the page's own: those written before its keys and those
+/// after them (a WARC record's; none for a page file).
+#[derive(Clone, Copy, Default)]
+pub(super) struct Fields<'a> {
+    /// Before the page's keys.
+    pub(super) before: &'a [(&'a str, Option<&'a str>)],
+    /// After the page's keys.
+    pub(super) after: &'a [(&'a str, Option<&'a str>)],
+}
+
+/// Renders a labelled page in the job's format; `fields` go into a JSON line (a WARC
 /// record's).
 fn render(
     job: Job<'_>,
     md: Md<'_>,
     fetched: Option<&str>,
     source: &str,
-    fields: &[(&str, Option<&str>)],
+    fields: Fields<'_>,
     lp: &LabeledPage<'_>,
     out: &mut Vec<u8>,
 ) -> anyhow::Result<()> {
@@ -216,7 +227,8 @@ fn render(
                     url: md.url,
                     fetched,
                     markdown: markdown.as_deref(),
-                    fields,
+                    fields: fields.before,
+                    fields_after: fields.after,
                 },
                 page,
                 &lp.labels,
@@ -329,13 +341,13 @@ impl Job<'_> {
     }
 }
 
-/// Labels and renders one page into `buf` (cleared first), `fields` first in a JSON line; an
+/// Labels and renders one page into `buf` (cleared first), with `fields` in a JSON line; an
 /// error is the reason the failure report gives.
 fn label_html(
     cleaner: &Cleaner,
     page: RawPage<'_>,
     source: &str,
-    fields: &[(&str, Option<&str>)],
+    fields: Fields<'_>,
     job: Job<'_>,
     buf: &mut Vec<u8>,
 ) -> Result<(), String> {
@@ -370,7 +382,7 @@ fn label_page(
         html: &bytes,
         ..RawPage::default()
     };
-    label_html(cleaner, page, &source, &[], job, buf)
+    label_html(cleaner, page, &source, Fields::default(), job, buf)
 }
 
 /// A page that failed, with the reason the report gives.

@@ -121,7 +121,11 @@ class Origin(TypedDict):
 class WarcPage(TypedDict, total=False):
     record_id: str | None
     url: str | None
+    # The record's WARC-Date (when the page was fetched); `date` is the page's publication
+    # date, as in Document.
+    warc_date: str | None
     date: str | None
+    date_source: Literal["json-ld", "meta", "time", "url", "text"] | None
     title: str | None
     language: str | None
     text: str | None

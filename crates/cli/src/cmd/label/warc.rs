@@ -11,7 +11,7 @@ use rayon::prelude::*;
 use victor::warc::{Counts, Reader, Record, html_page};
 use victor::{Cleaner, RawPage};
 
-use super::{Args, Format, Input, Job, StdoutState, label_html, thread_pool, to_stdout};
+use super::{Args, Fields, Format, Input, Job, StdoutState, label_html, thread_pool, to_stdout};
 use crate::util::{inputs, interrupt, output};
 
 /// Records labelled together on the pool (bounded, so memory stays flat).
@@ -108,9 +108,16 @@ fn label_record(
         url: uri,
         fetched: rec.header("WARC-Date"),
     };
-    // Their capitalised names sort before the page's lower-case keys, keeping the keys in order.
-    let fields = ["WARC-Date", "WARC-Record-ID", "WARC-Target-URI"].map(|k| (k, rec.header(k)));
-    label_html(cleaner, p, &source, &fields, job, &mut buf).map_err(Failure::Failed)?;
+    // Their capitalised names sort before the page's lower-case keys, and `warc_date` after
+    // them, keeping the keys in order. The record's date is named apart from the page's
+    // publication date, `date` as in every other JSON line.
+    let before = ["WARC-Record-ID", "WARC-Target-URI"].map(|k| (k, rec.header(k)));
+    let after = [("warc_date", rec.header("WARC-Date"))];
+    let fields = Fields {
+        before: &before,
+        after: &after,
+    };
+    label_html(cleaner, p, &source, fields, job, &mut buf).map_err(Failure::Failed)?;
     Ok(buf)
 }
 
