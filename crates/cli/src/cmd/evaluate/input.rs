@@ -92,7 +92,10 @@ impl Input {
             });
         }
         anyhow::bail!(
-            "{} is neither an annotated set (no {SET_FILE}) nor a data set (no manifest.jsonl)",
+            "{} is neither an annotated set (no {SET_FILE}: pages with block labels, made by \
+             `victor import` from a gold standard or by `victor annotate PAGES --out SET` in a \
+             browser) nor a data set (no manifest.jsonl: pages with gold files; \
+             annotations/README.md)",
             dir.display()
         )
     }
