@@ -14,7 +14,7 @@ use std::sync::{Mutex, OnceLock};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyTypeError, PyUserWarning, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyString};
+use pyo3::types::{PyBytes, PyDict, PyInt, PyList, PyString};
 use victor::{DecodingChoice, Threshold};
 
 create_exception!(
@@ -37,6 +37,60 @@ fn err(e: victor::Error) -> PyErr {
     VictorError::new_err(e.to_string())
 }
 
+/// A whole-number argument (`threads`, `trees`, `folds`, `max_blocks`): any Python int, so that
+/// a negative or huge one reaches the argument's own check, a VictorError that names the range,
+/// as the README promises for bad arguments (pyo3's `usize` would raise OverflowError). Any
+/// other type is a TypeError.
+struct Whole {
+    /// The value, when it fits a `usize` (not negative, not huge).
+    value: Option<usize>,
+    /// The value as Python writes it, for the message.
+    text: String,
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Whole {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if !obj.is_instance_of::<PyInt>() {
+            return Err(PyTypeError::new_err(format!(
+                "expected a whole number (int), not {}",
+                obj.get_type().name()?
+            )));
+        }
+        Ok(Whole {
+            value: obj.extract::<usize>().ok(),
+            text: obj.str()?.to_string(),
+        })
+    }
+}
+
+impl Whole {
+    /// A default value.
+    const fn of(n: usize) -> Whole {
+        Whole {
+            value: Some(n),
+            text: String::new(),
+        }
+    }
+
+    /// The value, if it is at least `min`; else a VictorError naming `name` and the range
+    /// (`why` says what the argument counts).
+    fn at_least(&self, name: &str, min: usize, why: &str) -> PyResult<usize> {
+        match self.value {
+            Some(n) if n >= min => Ok(n),
+            _ => Err(VictorError::new_err(format!(
+                "{name} must be at least {min}, a whole number ({why}), not {}",
+                if self.text.is_empty() {
+                    self.value.unwrap_or_default().to_string()
+                } else {
+                    self.text.clone()
+                }
+            ))),
+        }
+    }
+}
+
 /// The bytes of a page given as `bytes` (raw, any encoding) or `str` (encoded as UTF-8).
 fn page_bytes<'a>(html: &'a Bound<'_, PyAny>) -> PyResult<std::borrow::Cow<'a, [u8]>> {
     if let Ok(b) = html.cast::<PyBytes>() {
@@ -49,6 +103,15 @@ fn page_bytes<'a>(html: &'a Bound<'_, PyAny>) -> PyResult<std::borrow::Cow<'a, [
         "a page is str or bytes, not {}",
         html.get_type().name()?
     )))
+}
+
+/// The bytes of a page to clean, refused when they hold no page (none, or white space only),
+/// by the rule the `victor` command follows ([`victor::check_input`]): a VictorError, never a
+/// silent empty text.
+fn input_bytes<'a>(html: &'a Bound<'_, PyAny>) -> PyResult<std::borrow::Cow<'a, [u8]>> {
+    let bytes = page_bytes(html)?;
+    victor::check_input(&bytes).map_err(|e| VictorError::new_err(e.to_string()))?;
+    Ok(bytes)
 }
 
 /// The HTTP charset of a page given as bytes; a `str` page is text already (passed on as UTF-8),
@@ -102,8 +165,11 @@ fn make_cleaner(
     model: Option<PathBuf>,
     threshold: Option<f64>,
     decoding: Option<&str>,
-    max_blocks: Option<usize>,
+    max_blocks: Option<Whole>,
 ) -> PyResult<victor::Cleaner> {
+    let max_blocks = max_blocks
+        .map(|m| m.at_least("max_blocks", 1, "every page has a block or more to refuse"))
+        .transpose()?;
     let base = match model {
         None => default_cleaner()?,
         // A bundle folder or a name ("news"), looked up as the victor command looks it up.
@@ -112,11 +178,6 @@ fn make_cleaner(
     // The block limit of `victor label --max-blocks`.
     let base = match max_blocks {
         None => base,
-        Some(0) => {
-            return Err(VictorError::new_err(
-                "max_blocks must be at least 1 (every page has a block or more to refuse)",
-            ));
-        }
         Some(n) => base.with_max_blocks(n),
     };
     // The decoding named, read as the victor command reads it ("threshold 0.4" included).
@@ -157,7 +218,7 @@ impl Cleaner {
         model: Option<PathBuf>,
         threshold: Option<f64>,
         decoding: Option<&str>,
-        max_blocks: Option<usize>,
+        max_blocks: Option<Whole>,
     ) -> PyResult<Self> {
         Ok(Cleaner {
             inner: make_cleaner(model, threshold, decoding, max_blocks)?,
@@ -217,7 +278,7 @@ impl Cleaner {
         url: Option<&str>,
         fetched: Option<&str>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let bytes = page_bytes(html)?;
+        let bytes = input_bytes(html)?;
         let charset = bytes_charset(html, charset)?;
         let c = &self.inner;
         let doc = py
@@ -265,19 +326,16 @@ impl Cleaner {
     /// `errors="raise"` (the default): a page that cannot be cleaned raises VictorError naming
     /// its index, after the whole batch was tried. `errors="skip"`: such a page (or one that is
     /// not str or bytes) gives None, and the result's `errors` dict maps its index to the reason.
-    #[pyo3(signature = (pages, threads=1, errors="raise"))]
+    #[pyo3(signature = (pages, threads=Whole::of(1), errors="raise"))]
     fn clean_many<'py>(
         &self,
         py: Python<'py>,
         pages: &Bound<'py, PyAny>,
-        threads: usize,
+        threads: Whole,
         errors: &str,
     ) -> PyResult<Bound<'py, PyAny>> {
-        if threads == 0 {
-            return Err(VictorError::new_err(
-                "threads must be at least 1 (the pages are cleaned on that many threads)",
-            ));
-        }
+        let threads =
+            threads.at_least("threads", 1, "the pages are cleaned on that many threads")?;
         let skip = match errors {
             "raise" => false,
             "skip" => true,
@@ -402,7 +460,11 @@ fn clean_all(
                             return done;
                         };
                         let r = match page {
-                            Ok(bytes) => c.clean(bytes).map_err(|e| e.to_string()),
+                            // An empty page fails as `clean` fails on it.
+                            Ok(bytes) => victor::check_input(bytes)
+                                .map_err(victor::Error::from)
+                                .and_then(|()| c.clean(bytes))
+                                .map_err(|e| e.to_string()),
                             Err(reason) => Err(reason.clone()),
                         };
                         done.push((i, r));
@@ -640,7 +702,7 @@ fn clean(
     charset: Option<&str>,
     url: Option<&str>,
     format: &str,
-    max_blocks: Option<usize>,
+    max_blocks: Option<Whole>,
 ) -> PyResult<String> {
     let cleaner = make_cleaner(model, None, None, max_blocks)?;
     match format {
@@ -661,7 +723,7 @@ fn markdown_page(
     url: Option<&str>,
     style: victor::MarkdownStyle,
 ) -> PyResult<String> {
-    let bytes = page_bytes(html)?;
+    let bytes = input_bytes(html)?;
     let charset = bytes_charset(html, charset)?;
     py.detach(|| {
         let page = victor::RawPage {
@@ -683,7 +745,7 @@ fn clean_page(
     charset: Option<&str>,
     url: Option<&str>,
 ) -> PyResult<String> {
-    let bytes = page_bytes(html)?;
+    let bytes = input_bytes(html)?;
     let charset = bytes_charset(html, charset)?;
     py.detach(|| {
         cleaner.clean_with(victor::RawPage {

@@ -288,28 +288,23 @@ pub(crate) fn read_page(path: &Path) -> std::io::Result<Vec<u8>> {
 }
 
 /// Why a page's bytes (after decompression) are an empty input, if they are: none, or nothing
-/// but white space. `label` and `features` report such a page as a failure, not as a page that
-/// keeps nothing; the reason names a FIFO that no program wrote to.
+/// but white space ([`victor::check_input`], the rule the Python package follows too). `label`
+/// and `features` report such a page as a failure, not as a page that keeps nothing; the reason
+/// names a FIFO that no program wrote to.
 pub(crate) fn empty_input(path: &Path, bytes: &[u8]) -> Option<String> {
-    if !bytes.iter().all(u8::is_ascii_whitespace) {
-        return None;
-    }
-    let what = if bytes.is_empty() {
-        "0 bytes".to_string()
-    } else {
-        format!("{} bytes of white space only", bytes.len())
-    };
+    let empty = victor::check_input(bytes).err()?;
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;
         if !is_stdin(path) && std::fs::metadata(path).is_ok_and(|m| m.file_type().is_fifo()) {
             return Some(format!(
-                "empty input ({what}): nothing came through the FIFO (no program opened it for writing within {} s, or it wrote nothing)",
+                "empty input ({}): nothing came through the FIFO (no program opened it for writing within {} s, or it wrote nothing)",
+                empty.what(),
                 file::FIFO_WAIT.as_secs()
             ));
         }
     }
-    Some(format!("empty input ({what}): no page"))
+    Some(empty.to_string())
 }
 
 /// A page found by [`collect_pages`].

@@ -45,7 +45,9 @@ class Cleaner:
     """Cleans web pages with a victor model: a bundle folder, or a name ("news", "corpus", ...)
     looked up as the victor command looks it up; the built-in default when model is None.
     max_blocks is the block limit of `victor label --max-blocks` (a page with more text blocks
-    raises VictorError); charset must be a charset victor knows, threads at least 1."""
+    raises VictorError); charset must be a charset victor knows, threads at least 1. A page with
+    no bytes or only white space raises VictorError ("empty input"), as `victor label` fails on
+    it; so does an argument out of range."""
 
     def __init__(
         self,
@@ -91,10 +93,12 @@ class Cleaner:
         errors: Literal["raise", "skip"] = "raise",
     ) -> Texts:
         """The texts of many pages, in order, cleaned on `threads` threads. errors="raise": a
-        page that cannot be cleaned raises VictorError naming its index; errors="skip": it gives
-        None and the result's `errors` maps its index to the reason."""
+        page that cannot be cleaned (an empty one too) raises VictorError naming its index;
+        errors="skip": it gives None and the result's `errors` maps its index to the reason."""
     def clean_warc(self, path: str | PathLike[str], *, markdown: bool = False) -> WarcPages:
-        """The HTML pages of a WARC file (gzipped or not), cleaned as they are read. A broken
+        """The HTML pages of a WARC file (gzipped or not), cleaned as they are read: record_id,
+        url, warc_date (the record's WARC-Date), date and date_source (the publication date, as
+        `label` gives it), title, language, text. A broken
         record is skipped with a WarcWarning naming the file, its byte offset and the reason.
         markdown=True adds each page's Markdown (`Cleaner.markdown`) as `markdown`."""
     @property
