@@ -207,9 +207,9 @@ impl std::str::FromStr for SetWeight {
 /// Provenance of the training data.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct DataInfo {
-    /// Annotated folders used, with page counts.
+    /// Annotated folders used, with the pages trained on and those left out.
     pub sets: Vec<TrainingSet>,
-    /// Pages in all.
+    /// Pages trained on, in all (the sum of the sets' [`TrainingSet::pages`]).
     pub pages: usize,
     /// Blocks in all.
     pub blocks: usize,
@@ -229,8 +229,21 @@ pub struct TrainingSet {
     pub source: String,
     /// Split filter applied (`dev`, or empty for all).
     pub split: String,
-    /// Pages taken from it.
+    /// Pages trained on: the folder's pages (of the split) but those of [`left_out`](Self::left_out).
     pub pages: usize,
+    /// Its pages left out of the training, each with why (a malformed annotation left out by
+    /// `--skip-bad-pages`, a page that no longer reads); absent when none was.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub left_out: Vec<LeftOut>,
+}
+
+/// A page of a training set left out of the training.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LeftOut {
+    /// The page's id in its set.
+    pub id: String,
+    /// Why it could not be used.
+    pub reason: String,
 }
 
 /// The decoding a bundle recommends, how it was chosen and what it scored: an other-threshold,

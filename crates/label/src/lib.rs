@@ -39,7 +39,7 @@ mod metadata;
 mod text;
 
 pub use bundle::{
-    BUNDLE_FORMAT, BundleError, BundleMeta, DataInfo, DecodingRecommendation, META_FILE,
+    BUNDLE_FORMAT, BundleError, BundleMeta, DataInfo, DecodingRecommendation, LeftOut, META_FILE,
     MODEL_FILE, Model, NoThreshold, Origin, RecommendedDecoding, SetWeight, TrainingInfo,
     TrainingSet, bundle_digest,
 };

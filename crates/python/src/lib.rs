@@ -774,8 +774,8 @@ fn origin_dict<'py>(py: Python<'py>, o: &victor::Origin) -> PyResult<Bound<'py, 
     Ok(d)
 }
 
-/// What `adapt` and `train` report: pages, blocks, the decoding and how it was chosen, the
-/// bundle's origin.
+/// What `adapt` and `train` report: pages trained on, the pages left out (with why), blocks,
+/// the decoding and how it was chosen, the bundle's origin.
 fn made_dict<'py>(
     py: Python<'py>,
     m: &victor::train::Made,
@@ -784,6 +784,18 @@ fn made_dict<'py>(
     let d = PyDict::new(py);
     d.set_item("bundle", out)?;
     d.set_item("pages", m.data.pages)?;
+    // The pages left out, with why, as victor.json records them (set by set).
+    let left_out = PyList::empty(py);
+    for set in &m.meta.data.sets {
+        for l in &set.left_out {
+            let e = PyDict::new(py);
+            e.set_item("set", &set.path)?;
+            e.set_item("id", &l.id)?;
+            e.set_item("reason", &l.reason)?;
+            left_out.append(e)?;
+        }
+    }
+    d.set_item("left_out", left_out)?;
     d.set_item("blocks", m.data.blocks)?;
     d.set_item("seconds", m.data.seconds)?;
     d.set_item(
@@ -812,6 +824,14 @@ fn made_dict<'py>(
     Ok(d)
 }
 
+/// The folds of the cross-validation that chooses a new bundle's decoding: 0 (none) or at least
+/// 2, checked by the rule `victor train --threshold-folds` follows
+/// ([`victor::train::check_threshold_folds`]), before any page is read.
+fn folds_of(folds: &Whole) -> PyResult<usize> {
+    let n = folds.at_least("folds", 0, "0: no cross-validation; else at least 2")?;
+    victor::train::check_threshold_folds(n).map_err(|e| VictorError::new_err(format!("folds: {e}")))
+}
+
 /// The annotated folders a training call names: one path or a list of them.
 fn folders(pages: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
     if let Ok(p) = pages.extract::<PathBuf>() {
@@ -829,12 +849,12 @@ fn folders(pages: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
 /// them; `base` a built-in name or a bundle folder; `prior` the strength of the prior on the
 /// base's weights (default: victor's), `trees` the trees added to its forest, `decoding`
 /// "base" (keep the base's) or "pages" (the best in cross-validation on the pages). Returns a
-/// dict (pages, blocks, seconds, decoding, decoding_chosen_by, origin); the GIL is released
+/// dict (pages, left_out, blocks, seconds, decoding, decoding_chosen_by, origin); the GIL is released
 /// while it trains. Raises VictorError (bad pages, a base that does not load, a destination
 /// that holds something other than a bundle).
 #[pyfunction]
 #[pyo3(signature = (pages, out, base = "web", prior = None, trees = None, decoding = "base",
-                    folds = 5, skip_bad_pages = false, force = false, notes = ""))]
+                    folds = Whole::of(5), skip_bad_pages = false, force = false, notes = ""))]
 #[allow(clippy::too_many_arguments)]
 fn adapt<'py>(
     py: Python<'py>,
@@ -842,9 +862,9 @@ fn adapt<'py>(
     out: PathBuf,
     base: &str,
     prior: Option<f64>,
-    trees: Option<usize>,
+    trees: Option<Whole>,
     decoding: &str,
-    folds: usize,
+    folds: Whole,
     skip_bad_pages: bool,
     force: bool,
     notes: &str,
@@ -865,11 +885,15 @@ fn adapt<'py>(
             "prior {prior} is not a number at or above 0"
         )));
     }
+    let trees = match trees {
+        Some(t) => t.at_least("trees", 0, "trees added to the base's forest")?,
+        None => victor::train::DEFAULT_TREES,
+    };
     let o = victor::train::AdaptOptions {
         prior,
-        trees: trees.unwrap_or(victor::train::DEFAULT_TREES),
+        trees,
         decoding,
-        folds,
+        folds: folds_of(&folds)?,
         skip_bad_pages,
         force,
         notes: notes.to_string(),
@@ -888,7 +912,7 @@ fn adapt<'py>(
 /// `victor train PAGES --out OUT [--like LIKE] [--boost]` does. Returns what `adapt` returns
 /// (origin None).
 #[pyfunction]
-#[pyo3(signature = (pages, out, like = None, c2 = 1.0, boost = false, folds = 5,
+#[pyo3(signature = (pages, out, like = None, c2 = 1.0, boost = false, folds = Whole::of(5),
                     skip_bad_pages = false, force = false, notes = ""))]
 #[allow(clippy::too_many_arguments)]
 fn train<'py>(
@@ -898,7 +922,7 @@ fn train<'py>(
     like: Option<PathBuf>,
     c2: f64,
     boost: bool,
-    folds: usize,
+    folds: Whole,
     skip_bad_pages: bool,
     force: bool,
     notes: &str,
@@ -913,7 +937,7 @@ fn train<'py>(
         like,
         c2,
         boost: boost.then(victor::train::BoostOptions::default),
-        folds,
+        folds: folds_of(&folds)?,
         skip_bad_pages,
         force,
         notes: notes.to_string(),

@@ -179,10 +179,10 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     eprintln!(
         "victor cv: {} pages{}, {folds} folds, {} at a time",
         pages.len(),
-        if bad == 0 {
+        if bad.is_empty() {
             String::new()
         } else {
-            format!(" ({bad} bad ones left out)")
+            format!(" ({} bad ones left out)", bad.len())
         },
         args.parallel_folds
     );

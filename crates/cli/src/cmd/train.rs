@@ -6,12 +6,12 @@ use std::process::ExitCode;
 use anyhow::Context;
 use victor_annotations::{Corpus, PageRef};
 use victor_features::{Extractor, Template};
-use victor_label::{DecodingRecommendation, RecommendedDecoding, TrainingSet};
+use victor_label::{DecodingRecommendation, RecommendedDecoding};
 use victor_train::BoostOptions;
 use victor_train::export_crfsuite;
 use victor_train::{Algorithm, Engine, Event, Setup, TrainError, TrainOptions};
 use victor_train::{CvEvent, DecodingSource, MakeEvent, Plan, sort_out_pages, train_bundle};
-use victor_train::{Replace, check_replaceable};
+use victor_train::{BadPage, Replace, check_replaceable};
 
 use crate::util::{capture::Capture, progress};
 
@@ -285,43 +285,18 @@ pub(crate) struct Args {
     quiet: bool,
 }
 
-pub(crate) fn training_sets(
-    corpus: &Corpus,
-    dirs: &[PathBuf],
-    split: Option<&str>,
-) -> Vec<TrainingSet> {
-    dirs.iter()
-        .map(|d| {
-            let pages = corpus.pages().iter().filter(|p| p.dir == *d).count();
-            let source = corpus
-                .pages()
-                .iter()
-                .find(|p| p.dir == *d)
-                .map(|p| p.set.clone())
-                // A folder without pages has no set name: the row says so with `""`.
-                .unwrap_or_default();
-            TrainingSet {
-                path: d.display().to_string(),
-                source,
-                // No --split: every page, written as `""`.
-                split: split.unwrap_or("").to_string(),
-                pages,
-            }
-        })
-        .collect()
-}
-
 /// The pages a run can use: every page is loaded once before any work, so that a malformed
 /// annotation is reported first (`victor CMD: bad page ...`) and stops the run unless the user
-/// chose to leave such pages out (`skip`). Returns the usable pages and how many were left out.
+/// chose to leave such pages out (`skip`). Returns the usable pages and those left out, with
+/// why.
 pub(crate) fn usable_pages(
     all: &[PageRef],
     skip: bool,
     cmd: &str,
-) -> anyhow::Result<(Vec<PageRef>, usize)> {
+) -> anyhow::Result<(Vec<PageRef>, Vec<BadPage>)> {
     let (pages, bad) = sort_out_pages(all);
-    for (id, reason) in &bad {
-        eprintln!("victor {cmd}: bad page {id}: {reason}");
+    for (page, reason) in &bad {
+        eprintln!("victor {cmd}: bad page {}: {reason}", page.id);
     }
     if !bad.is_empty() && !skip {
         anyhow::bail!(
@@ -333,7 +308,7 @@ pub(crate) fn usable_pages(
     if pages.is_empty() {
         anyhow::bail!("no usable annotated page ({} bad)", bad.len());
     }
-    Ok((pages, bad.len()))
+    Ok((pages, bad))
 }
 
 /// Runs the subcommand.
@@ -344,10 +319,10 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     eprintln!(
         "victor train: {} annotated pages{}, {}, template of {} lines",
         pages.len(),
-        if bad == 0 {
+        if bad.is_empty() {
             String::new()
         } else {
-            format!(" ({bad} bad ones left out)")
+            format!(" ({} bad ones left out)", bad.len())
         },
         match &l.opts.adapt {
             Some(a) => format!(
@@ -372,7 +347,9 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let plan = Plan {
         threshold_folds: args.threshold_folds,
         parallel_folds: args.parallel_folds,
-        sets: training_sets(&l.corpus, &args.annotations, args.train.split.as_deref()),
+        folders: args.annotations.clone(),
+        split: args.train.split.clone(),
+        left_out: bad,
         notes: args.notes.clone(),
         replace,
     };

@@ -158,9 +158,16 @@ def clean(
     `charset` (the HTTP header's) and `url` as for `Cleaner.clean`; format="markdown" gives
     `Cleaner.markdown`'s Markdown."""
 
+class LeftOut(TypedDict):
+    set: str
+    id: str
+    reason: str
+
 class Made(TypedDict):
     bundle: str
+    # Pages trained on; those left out (skip_bad_pages=True), with why, in left_out.
     pages: int
+    left_out: list[LeftOut]
     blocks: int
     seconds: float
     decoding: str
