@@ -83,16 +83,18 @@ pub struct Origin {
 }
 
 impl Origin {
-    /// One line a person reads: `web (sha256 1a2b3c4d5e6f, 2,000 pages), prior 10, 10 trees
-    /// added`, then `, itself adapted from ...` down the chain.
+    /// One line a person reads: `web (sha256 1a2b3c4d5e6f, trained on 2000 pages), prior 10,
+    /// 10 trees added`, then `; it was adapted from ...` down the chain.
     pub fn describe(&self) -> String {
         let mut s = format!(
-            "{} (sha256 {}, trained on {} pages), prior {}, {} trees added",
+            "{} (sha256 {}, trained on {} page{}), prior {}, {} tree{} added",
             self.bundle,
             self.digest.get(..12).unwrap_or(&self.digest),
             self.base_pages,
+            if self.base_pages == 1 { "" } else { "s" },
             self.prior,
-            self.trees
+            self.trees,
+            if self.trees == 1 { "" } else { "s" },
         );
         if let Some(from) = &self.from {
             s.push_str("; it was adapted from ");

@@ -14,6 +14,7 @@ use victor::{Cleaner, Collect, RawPage};
 use victor_features::DEFAULT_MAX_BLOCKS;
 use victor_label::{LabeledPage, TextOptions, render_text_with};
 
+use crate::util::streams::say;
 use crate::util::{inputs, interrupt, model, output, progress};
 
 mod warc;
@@ -150,7 +151,8 @@ pub(crate) struct Args {
     out: Option<PathBuf>,
     /// Refuse a page that splits into more text blocks than this (labeling needs about 1 KB
     /// a block; the pages of the shared gold standards have at most a few thousand).
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_BLOCKS)]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_BLOCKS,
+          value_parser = crate::util::values::count)]
     max_blocks: usize,
     /// Threads (default: all cores).
     #[arg(long, short, value_name = "N", value_parser = crate::util::values::jobs)]
@@ -516,22 +518,15 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let written = AtomicUsize::new(0);
     let stdout = std::io::stdout();
     let stdout_state = StdoutState::default();
-    // Standard output was closed by its reader (`victor label DIR | head -1`): the batch stops
-    // at once and the run ends quietly, as `grep` and `rg` do.
-    let closed = AtomicBool::new(false);
-    // Any other failed write to standard output (`> /dev/full`) stops the batch too: every
-    // later page would fail the same way. The first error is the run's error.
+    // A failed write to standard output stops the batch at once: every later page would fail
+    // the same way. The first error is the run's error: a closed pipe (`victor label DIR |
+    // head -1`) then ends the run quietly (util::streams), any other (`> /dev/full`) is said.
     let stdout_error = std::sync::OnceLock::<std::io::Error>::new();
-    let stopped =
-        || closed.load(Ordering::SeqCst) || stdout_error.get().is_some() || interrupt::requested();
+    let stopped = || stdout_error.get().is_some() || interrupt::requested();
     // Writes a page to standard output; false if it could not be (the batch then stops).
     let write_stdout = |lock: &mut std::io::StdoutLock<'_>, page: &[u8]| -> bool {
         match to_stdout(lock, args.format, page, &stdout_state) {
             Ok(()) => true,
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
-                closed.store(true, Ordering::SeqCst);
-                false
-            }
             Err(e) => {
                 // Only the first error is kept: the batch stops after it.
                 let _ = stdout_error.set(e);
@@ -637,32 +632,28 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         });
     }
     bar.finish_and_clear();
-    if closed.load(Ordering::SeqCst) {
-        return Ok(ExitCode::SUCCESS);
-    }
     if let Some(e) = stdout_error.into_inner() {
         return Err(anyhow::Error::new(e).context("cannot write to standard output"));
     }
-    match std::io::stdout().flush() {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
-        r => r.context("cannot write to standard output")?,
-    }
+    std::io::stdout()
+        .flush()
+        .context("cannot write to standard output")?;
     let failures = into_failures(failures);
     if !failures.is_empty() {
-        eprintln!(
+        say!(
             "victor label: {} of {} pages failed:",
             failures.len(),
             pages.len()
         );
         for (p, r) in failures.iter().take(20) {
-            eprintln!("  {}: {r}", p.display());
+            say!("  {}: {r}", p.display());
         }
         if failures.len() > 20 {
-            eprintln!("  ... and {} more", failures.len() - 20);
+            say!("  ... and {} more", failures.len() - 20);
         }
     }
     if interrupt::requested() {
-        eprintln!(
+        say!(
             "victor label: interrupted: {} of {} pages written, the rest not started",
             written.load(Ordering::Relaxed),
             pages.len()
@@ -675,7 +666,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     if !args.quiet && args.out.is_some() {
         let n = written.load(Ordering::Relaxed);
         let pages = if n == 1 { "page" } else { "pages" };
-        eprintln!("victor label: {n} {pages} labelled ({decoding_name})");
+        say!("victor label: {n} {pages} labelled ({decoding_name})");
     }
     Ok(ExitCode::SUCCESS)
 }

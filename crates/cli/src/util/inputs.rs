@@ -17,6 +17,8 @@ use std::sync::Mutex;
 use anyhow::Context;
 use victor_features::file;
 
+use super::streams::say;
+
 /// File name extensions taken when walking a folder (also with `.gz` after them, and with a
 /// crawler's saved query string after them: `m.html?x=1`). The server-script names (`php`,
 /// `asp`, `aspx`, `jsp`) are how crawlers save dynamic pages.
@@ -396,11 +398,11 @@ impl Walk {
     /// and with `verbose` one more line per path; nothing when nothing was skipped.
     pub(crate) fn report(&self, verbose: bool) {
         if let Some(line) = self.summary() {
-            eprintln!("victor: {line}");
+            say!("victor: {line}");
         }
         if verbose {
             for (path, why) in &self.skipped {
-                eprintln!("victor: skipped {}: {}", path.display(), why.reason());
+                say!("victor: skipped {}: {}", path.display(), why.reason());
             }
         }
     }

@@ -189,7 +189,8 @@ def adapt(
     """Adapts the bundle `base` (a built-in name or a folder) to the annotated pages and writes
     the new bundle to `out`, as `victor train PAGES --adapt BASE --out OUT` does; `prior` is the
     strength of the prior on the base's weights (default: victor's), `trees` the trees added to
-    its forest, `decoding` "base" (keep the base's) or "pages" (the best in cross-validation)."""
+    its forest, `decoding` "base" (keep the base's) or "pages" (the best in cross-validation),
+    `folds` those of the cross-validation: 0 (none) or at least 2, as `--threshold-folds`."""
 
 def train(
     pages: str | PathLike[str] | list[str | PathLike[str]],

@@ -10,6 +10,7 @@
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
+use crate::util::streams::say;
 use anyhow::Context;
 use victor_annotations::{Corpus, PageRef, SET_FILE};
 use victor_annotations::{ImportOptions, ManifestEntry, SourceKind, read_manifest};
@@ -158,7 +159,7 @@ pub(crate) fn open_all(
     for d in dirs {
         let mut input = Input::open(d, split, importer, options)?;
         if input.is_empty() {
-            eprintln!(
+            say!(
                 "victor: warning: no pages in {}{}",
                 d.display(),
                 split
