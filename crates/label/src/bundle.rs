@@ -94,16 +94,18 @@ pub struct Origin {
 }
 
 impl Origin {
-    /// One line a person reads: `web (sha256 1a2b3c4d5e6f, 2,000 pages), prior 10, 10 trees
-    /// added`, then `, itself adapted from ...` down the chain.
+    /// One line a person reads: `web (sha256 1a2b3c4d5e6f, trained on 2000 pages), prior 10,
+    /// 10 trees added`, then `; it was adapted from ...` down the chain.
     pub fn describe(&self) -> String {
         let mut s = format!(
-            "{} (sha256 {}, trained on {} pages), prior {}, {} trees added",
+            "{} (sha256 {}, trained on {} page{}), prior {}, {} tree{} added",
             self.bundle,
             self.digest.get(..12).unwrap_or(&self.digest),
             self.base_pages,
+            if self.base_pages == 1 { "" } else { "s" },
             self.prior,
-            self.trees
+            self.trees,
+            if self.trees == 1 { "" } else { "s" },
         );
         if let Some(from) = &self.from {
             s.push_str("; it was adapted from ");
@@ -218,9 +220,9 @@ impl std::str::FromStr for SetWeight {
 /// Provenance of the training data.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct DataInfo {
-    /// Annotated folders used, with page counts.
+    /// Annotated folders used, with the pages trained on and those left out.
     pub sets: Vec<TrainingSet>,
-    /// Pages in all.
+    /// Pages trained on, in all (the sum of the sets' [`TrainingSet::pages`]).
     pub pages: usize,
     /// Blocks in all.
     pub blocks: usize,
@@ -240,8 +242,21 @@ pub struct TrainingSet {
     pub source: String,
     /// Split filter applied (`dev`, or empty for all).
     pub split: String,
-    /// Pages taken from it.
+    /// Pages trained on: the folder's pages (of the split) but those of [`left_out`](Self::left_out).
     pub pages: usize,
+    /// Its pages left out of the training, each with why (a malformed annotation left out by
+    /// `--skip-bad-pages`, a page that no longer reads); absent when none was.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub left_out: Vec<LeftOut>,
+}
+
+/// A page of a training set left out of the training.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LeftOut {
+    /// The page's id in its set.
+    pub id: String,
+    /// Why it could not be used.
+    pub reason: String,
 }
 
 /// The decoding a bundle recommends, how it was chosen and what it scored: an other-threshold,

@@ -42,7 +42,7 @@ mod text;
 
 pub use bundle::{
     BUNDLE_FORMAT, BundleError, BundleImage, BundleMeta, DataInfo, DecodingRecommendation,
-    META_FILE, MODEL_FILE, Model, NoThreshold, Origin, RecommendedDecoding, SetWeight,
+    LeftOut, META_FILE, MODEL_FILE, Model, NoThreshold, Origin, RecommendedDecoding, SetWeight,
     TrainingInfo, TrainingSet, bundle_digest,
 };
 pub use confidence::confidence;

@@ -56,12 +56,16 @@ pub fn make_meta(
         recommendation,
         boost: data.boost.clone(),
         notes: match &opts.adapt {
-            // The lineage where people read first, besides `origin`.
+            // The lineage where people read first, besides `origin`. The pages adapted on come
+            // first: after the base's description they would read as the base's.
             Some(a) => {
                 let line = format!(
-                    "Adapted from {} on {} pages.",
-                    a.origin().describe(),
-                    data.pages
+                    "Adapted on {} from {}.",
+                    match data.pages {
+                        1 => "1 page".to_string(),
+                        n => format!("{n} pages"),
+                    },
+                    a.origin().describe()
                 );
                 if notes.is_empty() {
                     line

@@ -52,8 +52,8 @@ pub use bundle::{Replace, check_replaceable, make_meta, write_bundle, write_bund
 pub use crf::{Algorithm, CrfError, CrfTrainer, Engine, TrainOptions};
 pub use cv::{CurveOrder, CvEvent, CvOptions, FoldResult, cross_validate};
 pub use make::{
-    DecodingSource, Made, MakeEvent, Plan, check_pages, choose_decoding, sort_out_pages,
-    train_bundle,
+    BadPage, DecodingSource, Made, MakeEvent, Plan, check_pages, check_threshold_folds,
+    choose_decoding, sort_out_pages, train_bundle,
 };
 pub use parallel::{LbfgsParams, Outcome, ParallelError, ParallelTrainer, Prior};
 pub use pipeline::{

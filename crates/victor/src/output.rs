@@ -51,10 +51,15 @@ pub struct JsonlMeta<'a> {
     /// ([`victor_label::LabeledPage::share`]), written as `adapted`; left out when `None`.
     pub adapted: Option<f64>,
     /// Fields written before the page's own, in this order, each a string or `null` (`victor
-    /// label` over WARC files gives the record's `WARC-Date`, `WARC-Record-ID` and
-    /// `WARC-Target-URI`: capitalised names sort before the page's keys, so the object's keys
-    /// stay in order). Names must differ from the page's.
+    /// label` over WARC files gives the record's `WARC-Record-ID` and `WARC-Target-URI`:
+    /// capitalised names sort before the page's keys, so the object's keys stay in order).
+    /// Names must differ from the page's.
     pub fields: &'a [(&'a str, Option<&'a str>)],
+    /// Fields written after the page's own, in this order, each a string or `null` (`victor
+    /// label` over WARC files gives `warc_date`, the record's `WARC-Date`: named apart from
+    /// `date`, the page's publication date, it sorts after the page's keys). Names must differ
+    /// from the page's.
+    pub fields_after: &'a [(&'a str, Option<&'a str>)],
 }
 
 /// One page as a JSON object on one line (`--format jsonl` with `blocks`, `--format jsonl-text`
@@ -104,13 +109,14 @@ pub fn write_jsonl(
         source: meta.source,
         text: text.strip_suffix('\n').unwrap_or(&text),
         title: md.title.as_deref(),
+        after: Fields(meta.fields_after),
     };
     serde_json::to_writer(&mut *out, &obj)?;
     out.write_all(b"\n")
 }
 
-/// The object `write_jsonl` writes (the caller's fields, then the page's in alphabetical
-/// order, as they appear).
+/// The object `write_jsonl` writes (the caller's fields, the page's in alphabetical order, the
+/// caller's fields after them, as they appear).
 #[derive(Serialize)]
 struct JsonPage<'a> {
     #[serde(flatten)]
@@ -138,6 +144,8 @@ struct JsonPage<'a> {
     source: &'a str,
     text: &'a str,
     title: Option<&'a str>,
+    #[serde(flatten)]
+    after: Fields<'a>,
 }
 
 /// The caller's fields of a JSON line, as entries of its object.
@@ -404,6 +412,7 @@ mod tests {
             fetched: None,
             markdown: None,
             fields: &[],
+            fields_after: &[],
         };
         let line = |blocks| {
             let mut out = Vec::new();
@@ -455,9 +464,12 @@ mod tests {
     }
 
     #[test]
-    fn a_callers_fields_come_first_in_the_order_given() {
+    fn a_callers_fields_come_first_and_last_in_the_order_given() {
         let p = page("<p>Body text.</p>");
-        let fields = [("WARC-Date", Some("2024-01-01")), ("WARC-Record-ID", None)];
+        let fields = [
+            ("WARC-Record-ID", None),
+            ("WARC-Target-URI", Some("http://a.example/")),
+        ];
         let meta = JsonlMeta {
             adapted: None,
             source: "a.html",
@@ -467,6 +479,7 @@ mod tests {
             fetched: None,
             markdown: None,
             fields: &fields,
+            fields_after: &[("warc_date", Some("2024-01-01"))],
         };
         let mut out = Vec::new();
         write_jsonl(
@@ -481,9 +494,12 @@ mod tests {
         .expect("writes");
         let s = String::from_utf8(out).expect("utf-8");
         assert!(
-            s.starts_with("{\"WARC-Date\":\"2024-01-01\",\"WARC-Record-ID\":null,\"author\":"),
+            s.starts_with(
+                "{\"WARC-Record-ID\":null,\"WARC-Target-URI\":\"http://a.example/\",\"author\":"
+            ),
             "{s}"
         );
+        assert!(s.ends_with(",\"warc_date\":\"2024-01-01\"}\n"), "{s}");
         let v: serde_json::Value = serde_json::from_str(&s).expect("one JSON object");
         assert_eq!(v["text"], "Body text.");
     }

@@ -300,6 +300,7 @@ fn pipeline(labeler: &mut Labeler<'_>, bytes: &[u8]) -> Result<(), TestCaseError
                 fetched: None,
                 markdown: None,
                 fields: &[],
+                fields_after: &[],
             };
             write_jsonl(
                 &mut out, meta, page, &lp.labels, &lp.probs, &lp.words, blocks,
