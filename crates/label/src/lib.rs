@@ -41,8 +41,8 @@ mod metadata;
 mod text;
 
 pub use bundle::{
-    BUNDLE_FORMAT, BundleError, BundleImage, BundleMeta, DataInfo, DecodingRecommendation,
-    LeftOut, META_FILE, MODEL_FILE, Model, NoThreshold, Origin, RecommendedDecoding, SetWeight,
+    BUNDLE_FORMAT, BundleError, BundleImage, BundleMeta, DataInfo, DecodingRecommendation, LeftOut,
+    META_FILE, MODEL_FILE, Model, NoThreshold, Origin, RecommendedDecoding, SetWeight,
     TrainingInfo, TrainingSet, bundle_digest,
 };
 pub use confidence::confidence;
