@@ -80,6 +80,49 @@ def wcxb_f1(out: Path, page_type=None):
     return float("nan")
 
 
+# A label's size in the SVG's 11 px sans-serif: width per character (an upper bound for digits and
+# lower-case letters) and the height of a line above its baseline.
+CHAR_WIDTH, LABEL_HEIGHT = 6.4, 11
+
+
+def label_box(text, x, y, anchor):
+    """The box (left, top, right, bottom) a label at (x, y) with that anchor covers."""
+    w = CHAR_WIDTH * len(text)
+    left = {"start": x, "middle": x - w / 2, "end": x - w}[anchor]
+    return left, y - LABEL_HEIGHT + 2, left + w, y + 3
+
+
+def crosses(box, line, pad=3.0):
+    """Whether the polyline `line` (its points, in order) passes through `box` (widened by the
+    stroke and a margin, `pad`)."""
+    left, top, right, bottom = box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad
+    for (ax, ay), (bx, by) in zip(line, line[1:]):
+        steps = max(1, int(max(abs(bx - ax), abs(by - ay))))
+        for k in range(steps + 1):
+            x, y = ax + (bx - ax) * k / steps, ay + (by - ay) * k / steps
+            if left <= x <= right and top <= y <= bottom:
+                return True
+    return False
+
+
+def label_spot(text, y_line, frame, curves):
+    """Where a value label goes beside its horizontal line at `y_line` inside `frame` (x0, x1,
+    top, bottom): above or below the line, at its right end, left end or middle, the first spot
+    that no curve crosses; None when every spot is crossed."""
+    x0, x1, top, bottom = frame
+    for y in (y_line - 3, y_line + LABEL_HEIGHT + 1):
+        for x, anchor in ((x1 - 2, "end"), (x0 + 2, "start"), ((x0 + x1) / 2, "middle")):
+            box = label_box(text, x, y, anchor)
+            inside = top <= box[1] and box[3] <= bottom
+            if inside and not any(crosses(box, c) for c in curves):
+                return x, y, anchor
+    # The frame's headroom, above every curve (svg keeps it free).
+    y = top + LABEL_HEIGHT + 1
+    if not any(crosses(label_box(text, x1 - 2, y, "end"), c) for c in curves):
+        return x1 - 2, y, "end"
+    return None
+
+
 def svg(rows, targets, path: Path):
     """Two panels per target (its own test F1; wcxb test F1) against pages, log scale."""
     W, H, M = 300, 210, 46
@@ -101,9 +144,13 @@ def svg(rows, targets, path: Path):
         sizes = sorted({r["pages"] for r in pts})
         vals = [r[key] for r in pts] + [r[f"base_{key}"] for r in pts]
         lo, hi = min(vals), max(vals)
+        top = hi
         lo, hi = math.floor(lo * 50) / 50, math.ceil(hi * 50) / 50
         if hi - lo < 0.02:
             hi = lo + 0.02
+        # Headroom over the highest point, where a value label can always go (label_spot).
+        while (hi - top) / (hi - lo) * (H - 56) < 2 * LABEL_HEIGHT:
+            hi += 0.02
         x0, x1, y0, y1 = ox + M, ox + W - 12, oy + H - 34, oy + 22
         lx = lambda n: x0 + (math.log(n) - math.log(sizes[0])) / max(1e-9, math.log(sizes[-1]) - math.log(sizes[0])) * (x1 - x0)
         ly = lambda v: y0 - (v - lo) / (hi - lo) * (y0 - y1)
@@ -120,16 +167,24 @@ def svg(rows, targets, path: Path):
         out.append(f'<text x="{(x0+x1)/2}" y="{y0+27}" text-anchor="middle">pages</text>')
         base = pts[0][f"base_{key}"]
         out.append(f'<line x1="{x0}" x2="{x1}" y1="{ly(base)}" y2="{ly(base)}" stroke="#888" stroke-dasharray="2,3"/>')
-        # Above the line, or below it where the frame's top is too near.
-        ty = ly(base) - 3 if ly(base) - y1 > 14 else ly(base) + 11
-        out.append(f'<text x="{x1-2}" y="{ty}" text-anchor="end" fill="#666">web as shipped {base:.3f}</text>')
+        curves = []
         for method, colour, dash in (("adapt", "#1f77b4", ""), ("scratch", "#d62728", ' stroke-dasharray="6,4"')):
             ps = sorted((r["pages"], r[key]) for r in pts if r["method"] == method)
             if ps:
-                d = " ".join(f"{lx(n):.1f},{ly(v):.1f}" for n, v in ps)
+                line = [(lx(n), ly(v)) for n, v in ps]
+                curves.append(line)
+                d = " ".join(f"{x:.1f},{y:.1f}" for x, y in line)
                 out.append(f'<polyline points="{d}" fill="none" stroke="{colour}" stroke-width="2"{dash}/>')
-                for n, v in ps:
-                    out.append(f'<circle cx="{lx(n):.1f}" cy="{ly(v):.1f}" r="2.5" fill="{colour}"/>')
+                for x, y in line:
+                    out.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="2.5" fill="{colour}"/>')
+        # The value label beside its dotted line where no curve passes (issue 67: it sat on the
+        # solid line), else in the frame's headroom.
+        text = f"web as shipped {base:.3f}"
+        spot = label_spot(text, ly(base), (x0, x1, y1, y0), curves)
+        if spot is None:
+            sys.exit(f"{title}: no free spot for the label {text!r}")
+        tx, ty, anchor = spot
+        out.append(f'<text x="{tx:.1f}" y="{ty:.1f}" text-anchor="{anchor}" fill="#666">{text}</text>')
     out.append("</svg>")
     path.write_text("\n".join(out) + "\n")
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Clean WARC files with victor on Spark: one task per WARC file (mapPartitions over the list
 of paths), one victor.Cleaner per partition, output JSONL or Parquet with the record id, URL,
-date, title, language and text of every HTML response.
+the record's date (warc_date), the publication date (date, date_source), title, language and
+text of every HTML response.
 
 Local (the CI test):   python scripts/spark_warc.py --master 'local[2]' --out OUT a.warc.gz ...
 A cluster:             spark-submit --master spark://HOST:7077 scripts/spark_warc.py --out
@@ -75,7 +76,7 @@ def main(argv=None):
     if args.format == "jsonl":
         rdd.map(lambda d: json.dumps(d, ensure_ascii=False)).saveAsTextFile(args.out)
     else:
-        fields = ["warc", "record_id", "url", "date", "title", "language", "text", "error"]
+        fields = ["warc", "record_id", "url", "warc_date", "date", "date_source", "title", "language", "text", "error"]
         schema = StructType([StructField(f, StringType(), True) for f in fields])
         spark.createDataFrame(rdd.map(lambda d: tuple(d.get(f) for f in fields)), schema).write.parquet(args.out)
     seconds = time.time() - start

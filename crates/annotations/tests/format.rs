@@ -250,12 +250,14 @@ fn damaged_sets_fail_per_page_or_per_set() {
         .load(&mut Segmenter::new())
         .unwrap_err();
     assert!(matches!(err, LoadError::IdMismatch { .. }), "{err}");
-    // A folder that is not a set.
+    // A folder that is not a set: what one is, and how it is made (issue 67).
     let empty = tempfile::tempdir().unwrap();
-    assert!(matches!(
-        Corpus::open([empty.path()], None),
-        Err(LoadError::Io { .. })
-    ));
+    let err = Corpus::open([empty.path()], None).unwrap_err();
+    assert!(
+        matches!(&err, LoadError::NotASet { why, .. } if why == "it has no set.json"),
+        "{err}"
+    );
+    assert!(err.to_string().contains("`victor import`"), "{err}");
     assert!(matches!(
         SetWriter::open(empty.path()),
         Err(StoreError::NotASet(_))

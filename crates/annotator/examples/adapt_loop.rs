@@ -16,6 +16,7 @@
 //!                    lowest first, ranked again after each adaptation, as the tool does), or
 //!                    random:SEED
 //!   --prior C        the prior's strength (default victor_train::DEFAULT_PRIOR)
+//!   --gate on|off    whether the adapted bundles have a gate (default on)
 //!   --held-out H     hold every H-th page by id out of the pool (never annotated); at the end,
 //!                    the effort of the fixed model and of the model adapted on all the pages
 //!                    annotated, on them: the effort the next pages would cost, which does not
@@ -51,6 +52,7 @@ struct Args {
     lag: usize,
     order: Order,
     prior: f64,
+    gate: bool,
     held_out: Option<usize>,
     keep: Option<PathBuf>,
     at: Vec<usize>,
@@ -58,7 +60,7 @@ struct Args {
 
 fn args() -> Result<Args, Box<dyn std::error::Error>> {
     let usage = "usage: adapt_loop SET MODEL_DIR [--pages K] [--every N] [--lag L] \
-                 [--order given|uncertain|random:SEED] [--prior C] [--held-out H] \
+                 [--order given|uncertain|random:SEED] [--prior C] [--gate on|off] [--held-out H] \
                  [--keep DIR --at K,K]";
     let mut it = std::env::args().skip(1);
     let mut a = Args {
@@ -69,6 +71,7 @@ fn args() -> Result<Args, Box<dyn std::error::Error>> {
         lag: 1,
         order: Order::Given,
         prior: victor_train::DEFAULT_PRIOR,
+        gate: true,
         held_out: None,
         keep: None,
         at: Vec::new(),
@@ -80,6 +83,7 @@ fn args() -> Result<Args, Box<dyn std::error::Error>> {
             "--every" => a.every = v.parse::<usize>()?.max(1),
             "--lag" => a.lag = v.parse::<usize>()?.max(1),
             "--prior" => a.prior = v.parse()?,
+            "--gate" => a.gate = v != "off",
             "--held-out" => a.held_out = Some(v.parse::<usize>()?.max(2)),
             "--keep" => a.keep = Some(v.into()),
             "--at" => a.at = v.split(',').map(str::parse).collect::<Result<_, _>>()?,
@@ -176,21 +180,19 @@ fn adapt_on(
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let a = args()?;
     let base = Model::load(&a.model)?;
-    let digest = victor_label::bundle_digest(
-        &std::fs::read(a.model.join(victor_label::META_FILE))?,
-        &std::fs::read(a.model.join(victor_label::MODEL_FILE))?,
-    );
+    let image = victor_label::BundleImage::read(&a.model)?;
     let lp = AdaptLoop {
         adapt: victor_train::Adapt {
             base: Arc::new(victor_train::Base::new(
                 &base,
                 a.model.display().to_string(),
-                digest,
+                image,
             )),
             prior: a.prior,
             trees: victor_train::DEFAULT_TREES,
             leaf_prior: victor_train::DEFAULT_LEAF_PRIOR,
             decoding: victor_train::AdaptDecoding::Base,
+            gate: a.gate,
         },
         every: a.every,
     };

@@ -18,7 +18,7 @@
 use std::path::{Path, PathBuf};
 
 use victor_annotations::{Corpus, LoadError};
-use victor_label::{BundleError, Model, TrainingSet};
+use victor_label::{BundleError, Model};
 use victor_train::{Plan, Replace, Setup, TrainError, TrainOptions};
 
 /// Saved pages between two adaptations when none is said (`victor annotate --adapt-every`):
@@ -98,7 +98,11 @@ pub fn adapt_to_set(
     dir: &Path,
 ) -> Result<Adapted, AdaptError> {
     let corpus = Corpus::open([set], None)?;
-    let (pages, skipped) = victor_train::sort_out_pages(corpus.pages());
+    let (pages, bad) = victor_train::sort_out_pages(corpus.pages());
+    let skipped: Vec<(String, String)> = bad
+        .iter()
+        .map(|(p, why)| (p.id.clone(), why.clone()))
+        .collect();
     if pages.is_empty() {
         return Err(AdaptError::NoPages(skipped));
     }
@@ -111,12 +115,9 @@ pub fn adapt_to_set(
         // by default, and below 10 pages always), and the loop stays quick.
         threshold_folds: 0,
         parallel_folds: 1,
-        sets: vec![TrainingSet {
-            path: set.display().to_string(),
-            source: pages.first().map(|p| p.set.clone()).unwrap_or_default(),
-            split: String::new(),
-            pages: pages.len(),
-        }],
+        folders: vec![set.to_path_buf()],
+        split: None,
+        left_out: bad,
         notes: format!(
             "{} adapted by victor annotate to the {} pages saved so far",
             adapt.base.name,

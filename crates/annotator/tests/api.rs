@@ -212,16 +212,14 @@ fn examples() -> (std::path::PathBuf, Vec<(String, Vec<Label>)>) {
 fn web_loop(every: usize) -> (Model, AdaptLoop) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models/web");
     let model = Model::load(&dir).expect("the shipped web model loads");
-    let digest = victor_label::bundle_digest(
-        &std::fs::read(dir.join(victor_label::META_FILE)).expect("victor.json"),
-        &std::fs::read(dir.join(victor_label::MODEL_FILE)).expect("model"),
-    );
+    let image = victor_label::BundleImage::read(&dir).expect("the bundle's files");
     let adapt = victor_train::Adapt {
-        base: std::sync::Arc::new(victor_train::Base::new(&model, "web", digest)),
+        base: std::sync::Arc::new(victor_train::Base::new(&model, "web", image)),
         prior: victor_train::DEFAULT_PRIOR,
         trees: victor_train::DEFAULT_TREES,
         leaf_prior: victor_train::DEFAULT_LEAF_PRIOR,
         decoding: victor_train::AdaptDecoding::Base,
+        gate: true,
     };
     (model, AdaptLoop { adapt, every })
 }

@@ -322,19 +322,17 @@ async fn the_loop_changes_the_prelabels_after_an_adaptation() {
     let model_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../models/web");
     let load = || Model::load(&model_dir).expect("the shipped web model loads");
     let model = load();
-    let digest = victor_label::bundle_digest(
-        &std::fs::read(model_dir.join(victor_label::META_FILE)).expect("victor.json"),
-        &std::fs::read(model_dir.join(victor_label::MODEL_FILE)).expect("model"),
-    );
+    let image = victor_label::BundleImage::read(&model_dir).expect("the bundle's files");
     // A weak prior: two pages are enough to move the model (the defaults' strength is measured
     // in eval/annotate-adapt.md; here the test only needs the labels to change).
     let adapt = AdaptLoop {
         adapt: victor_train::Adapt {
-            base: std::sync::Arc::new(victor_train::Base::new(&model, "web", digest)),
+            base: std::sync::Arc::new(victor_train::Base::new(&model, "web", image)),
             prior: 0.1,
             trees: victor_train::DEFAULT_TREES,
             leaf_prior: 1.0,
             decoding: victor_train::AdaptDecoding::Base,
+            gate: true,
         },
         every: 2,
     };

@@ -54,8 +54,32 @@ enum Command {
     Models(cmd::models::Args),
 }
 
+/// The command line as clap reads it: [`Cli`], with every option's value allowed to look like
+/// a negative number. `--prior -1` then reaches the option's parser, which says the range it
+/// takes (`util::values`); left to clap, `-1` would be taken for an option, with the wrong tip
+/// to write `-- -1`.
+fn command() -> clap::Command {
+    fn negative_values(cmd: clap::Command) -> clap::Command {
+        cmd.mut_args(|a| {
+            if a.get_action().takes_values() && !a.is_positional() {
+                a.allow_negative_numbers(true)
+            } else {
+                a
+            }
+        })
+        .mut_subcommands(negative_values)
+    }
+    negative_values(<Cli as clap::CommandFactory>::command())
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match command()
+        .try_get_matches()
+        .and_then(|m| <Cli as clap::FromArgMatches>::from_arg_matches(&m))
+    {
+        Ok(cli) => cli,
+        Err(e) => return util::streams::clap_exit(&e),
+    };
     let result = match cli.command {
         Command::Features(a) => cmd::features::run(a),
         Command::Import(a) => cmd::import::run(a),
@@ -69,13 +93,6 @@ fn main() -> ExitCode {
         Command::Bench(a) => cmd::bench::run(a),
         Command::Models(a) => cmd::models::run(a),
     };
-    match result {
-        Ok(code) => code,
-        // The reader of standard output has gone: nothing more to say, and no one to say it to.
-        Err(e) if util::errors::is_broken_pipe(&e) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprintln!("victor: error: {}", util::errors::message(&e));
-            ExitCode::FAILURE
-        }
-    }
+    // One rule for every command: a closed pipe ends the run quietly (util::streams).
+    util::streams::finish(result)
 }

@@ -78,10 +78,19 @@ fn an_adapted_bundle_records_its_lineage_down_the_chain() {
     assert_eq!(m1["template"], m0["template"]);
     assert_eq!(m1["threshold"], m0["threshold"]);
     assert_eq!(m1["boost"]["trees"], 5);
+    // The lineage note names the pages adapted on before the base, whose own pages it gives
+    // in its description: "... trees added on 5 pages" would read as if they were the base's.
+    let notes = m1["notes"].as_str().expect("notes");
     assert!(
-        m1["notes"]
-            .as_str()
-            .is_some_and(|n| n.contains("Adapted from"))
+        notes.starts_with(&format!("Adapted on 5 pages from {} (sha256 ", s(&b0))),
+        "{notes}"
+    );
+    assert!(
+        notes.ends_with(&format!(
+            "trained on {} pages), prior 7, 2 trees added.",
+            meta(&b0)["data"]["pages"]
+        )),
+        "{notes}"
     );
 
     // Adapting the adapted bundle nests the first origin in the second.
@@ -159,10 +168,35 @@ fn a_bad_annotated_page_stops_training_before_any_work_unless_skipped() {
     let err = String::from_utf8_lossy(&out.stderr);
     // The header counts the pages used.
     assert!(
-        err.contains("4 annotated pages (1 bad ones left out)"),
+        err.contains("4 annotated pages (1 bad one left out)"),
         "{err}"
     );
-    assert_eq!(meta(&out_dir)["data"]["pages"], 4);
+    // victor.json records what the bundle was trained on: the set's pages used, and the page
+    // left out with why (issue 67); `victor models` says both.
+    let m = meta(&out_dir);
+    assert_eq!(m["data"]["pages"], 4);
+    let sets = m["data"]["sets"].as_array().expect("sets");
+    assert_eq!(sets.len(), 1);
+    assert_eq!(sets[0]["pages"], 4);
+    let bad_id = first
+        .file_stem()
+        .and_then(|n| n.to_str())
+        .expect("an id")
+        .to_string();
+    let left_out = sets[0]["left_out"].as_array().expect("left_out");
+    assert_eq!(left_out.len(), 1, "{left_out:?}");
+    assert_eq!(left_out[0]["id"], bad_id.as_str());
+    let why = left_out[0]["reason"].as_str().expect("reason");
+    assert!(why.contains("not a valid record"), "{why}");
+    let shown = run_ok(&["models", s(&out_dir)]);
+    let shown = String::from_utf8_lossy(&shown.stdout);
+    assert!(
+        shown.contains(&format!(
+            "trained:  4 pages, {} blocks: examples (4 pages; 1 page left out: {bad_id}: ",
+            m["data"]["blocks"]
+        )),
+        "{shown}"
+    );
     // Cross-validation follows the same rule: stopped before any fold, or run on the 4.
     let out = run(&["cv", s(&set), "--folds", "2", "-q"]);
     assert!(!out.status.success());
@@ -173,7 +207,7 @@ fn a_bad_annotated_page_stops_training_before_any_work_unless_skipped() {
     );
     let out = run_ok(&["cv", s(&set), "--folds", "2", "--skip-bad-pages", "-q"]);
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("4 pages (1 bad ones left out)"), "{err}");
+    assert!(err.contains("4 pages (1 bad one left out)"), "{err}");
 }
 
 #[test]

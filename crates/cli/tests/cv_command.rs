@@ -55,11 +55,11 @@ fn folds_by_site_keep_a_sites_pages_together() {
     // city.example (2 pages) goes first, to the first fold; the three single pages (two sites and
     // the forum page, which has no URL and no declared one) fill the second, then the first.
     assert!(
-        stderr.contains("folds by site (3 sites, 1 pages without a known site"),
+        stderr.contains("folds by site (3 sites, 1 page without a known site"),
         "{stderr}"
     );
     assert!(stderr.contains("pages per fold: 3 2"), "{stderr}");
-    assert!(stderr.contains("fold 2 of 2: trained in"), "{stderr}");
+    assert!(stderr.contains("2 of 2 folds done (fold "), "{stderr}");
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(
         stdout.contains("2-fold cross-validation by site (5 pages)"),

@@ -5,6 +5,9 @@
 //! (block counts, the scorer's tokens) and, for manifest sets, against the text files that
 //! `victor label --format text` writes, scored page by page as `checks/score.py` scores them.
 //! One test also runs on the real l3s-gn1 test split when `../shared/data` is there.
+// The tests say what they skip on standard error; the rule of src/util/streams.rs (no
+// `eprintln!`) is the binary's.
+#![allow(clippy::disallowed_macros)]
 
 mod common;
 
@@ -104,7 +107,7 @@ fn eval_on_an_annotated_set_matches_a_direct_computation() {
         let a = page.unwrap();
         let table = model.extractor.extract(&a.page);
         let mut labels = Vec::new();
-        labeler.viterbi(&table, &mut labels).unwrap();
+        labeler.viterbi(&a.page, &table, &mut labels).unwrap();
         counts.add_page(&a.labels, &labels).unwrap();
         let (mut gold, mut got) = (String::new(), String::new());
         render_text(&a.page, &a.labels, false, &mut gold);
@@ -245,7 +248,10 @@ fn eval_on_a_manifest_set_scores_label_outputs_like_the_scorer() {
         "-q",
     ]);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("1 pages could not be labelled"), "{stderr}");
+    assert!(
+        stderr.contains("victor eval: 1 page could not be labelled"),
+        "{stderr}"
+    );
 
     // What `victor label --format text` writes, scored as checks/score.py scores it.
     let texts = tmp.path().join("texts");

@@ -3,6 +3,9 @@
 //! through `victor label` in every output format and `victor features` in every format, as one
 //! batch each. No run may crash, and each output must parse. The many-case property test over
 //! the same pipeline, in the library, is crates/victor/tests/fuzz_pages.rs.
+// The tests say what they skip on standard error; the rule of src/util/streams.rs (no
+// `eprintln!`) is the binary's.
+#![allow(clippy::disallowed_macros)]
 
 mod common;
 

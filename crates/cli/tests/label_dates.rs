@@ -52,8 +52,12 @@ fn a_warc_records_date_bounds_the_page_date_and_its_uri_gives_one() {
     std::fs::write(&file, &warc).expect("write");
     let l = lines(&["label", "-q", "--format", "jsonl-text", s(&file)]);
     assert_eq!(l.len(), 2);
+    // Two dates named apart (issue 67): the record's, `warc_date`, and the page's publication
+    // date, `date` as in every JSON line.
+    assert_eq!(l[0]["warc_date"], "2020-01-02T10:00:00Z");
     assert_eq!(l[0]["date"], "2019-12-30T08:00:00Z");
     assert_eq!(l[0]["date_source"], "meta");
+    assert_eq!(l[1]["warc_date"], "2020-01-02T10:00:00Z");
     assert_eq!(l[1]["date"], "2019-11-05");
     assert_eq!(l[1]["date_source"], "url");
     // The same first page as a file: no fetch date, so the shown date stands (the headline's

@@ -112,3 +112,99 @@ fn a_piece_out_of_order_or_changed_is_caught() {
     assert_eq!(missing_piece("c,3\n...\na,1", output), Some("a,1"));
     assert_eq!(missing_piece("b,2.5", output), Some("b,2.5"));
 }
+
+/// The value of a command's `--model`.
+fn model_of<'a>(c: &[&'a str]) -> Option<&'a str> {
+    c.iter()
+        .position(|a| *a == "--model")
+        .and_then(|k| c.get(k + 1).copied())
+}
+
+/// The README's section `title`: its text up to the next `## ` heading.
+fn section<'a>(readme: &'a str, title: &str) -> &'a str {
+    let start = readme
+        .find(&format!("\n## {title}\n"))
+        .unwrap_or_else(|| panic!("README has no section {title}"));
+    let rest = &readme[start + 1..];
+    let end = rest[3..].find("\n## ").map_or(rest.len(), |k| k + 3);
+    &rest[..end]
+}
+
+#[test]
+fn your_own_guideline_runs_and_compares_the_adapted_bundle_with_web() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let text = section(&readme, "Your own guideline");
+    let block = text
+        .split("```sh\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .expect("a sh block");
+    // Every command of the block, comments off, one per `;`.
+    let commands: Vec<Vec<&str>> = block
+        .lines()
+        .map(|l| l.split(" #").next().unwrap_or(""))
+        .flat_map(|l| l.split(';'))
+        .map(|c| c.split_whitespace().collect::<Vec<_>>())
+        .filter(|c| !c.is_empty())
+        .collect();
+    // Issue 67: the adapted bundle and web, scored on pages it was not trained on.
+    let evals: Vec<&Vec<&str>> = commands
+        .iter()
+        .filter(|c| c.get(1) == Some(&"eval"))
+        .collect();
+    let trained = commands
+        .iter()
+        .find(|c| c.get(1) == Some(&"train"))
+        .and_then(|c| c.get(2).copied())
+        .expect("a victor train");
+    let mut models: Vec<&str> = evals.iter().filter_map(|c| model_of(c)).collect();
+    models.sort_unstable();
+    assert_eq!(models, ["models/mine", "web"], "{block}");
+    for e in &evals {
+        assert_ne!(
+            e.get(2).copied(),
+            Some(trained),
+            "scored on the training pages: {e:?}"
+        );
+    }
+    // The commands run (but the annotation tool, a server): the example set stands for the
+    // annotated and the held-out pages.
+    let tmp = tempfile::tempdir().expect("tempdir");
+    for c in &commands {
+        for arg in c.iter().skip(2).filter(|a| a.ends_with('/')) {
+            let dir = tmp.path().join(arg.trim_end_matches('/'));
+            if dir.exists() || *arg == "clean/" {
+                continue;
+            }
+            let from = if *arg == "pages/" {
+                examples().join("pages")
+            } else {
+                examples()
+            };
+            std::os::unix::fs::symlink(from, dir).expect("symlink");
+        }
+    }
+    std::fs::create_dir(tmp.path().join("models")).expect("mkdir");
+    for c in commands.iter().filter(|c| c.get(1) != Some(&"annotate")) {
+        assert_eq!(c[0], "victor", "{c:?}");
+        let o = Command::new(VICTOR)
+            .args(&c[1..])
+            .arg("-q")
+            .current_dir(tmp.path())
+            .output()
+            .expect("victor runs");
+        assert!(
+            o.status.success(),
+            "{c:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        if c[1] == "eval" {
+            let out = String::from_utf8_lossy(&o.stdout);
+            let model = model_of(c).expect("a model");
+            assert!(
+                out.starts_with(&format!("victor eval: model {model}, ")),
+                "{out}"
+            );
+        }
+    }
+}

@@ -240,7 +240,9 @@ fn a_closed_stdout_ends_the_run_quietly_and_at_once() {
     ] {
         let o = run_with_closed_stdout(&args, 10);
         let err = stderr(&o);
-        assert!(o.status.success(), "{args:?}: {:?} {err}", o.status);
+        // 128 + SIGPIPE, as a shell reports a program the signal ended (issue 67; every
+        // command, by a pipe closed before the run: tests/closed_pipes.rs).
+        assert_eq!(o.status.code(), Some(141), "{args:?}: {:?} {err}", o.status);
         // Neither "Broken pipe" nor the failing last page: the batch stopped.
         assert!(err.is_empty(), "{args:?}: {err}");
     }
@@ -881,10 +883,11 @@ fn cv_counts_folds_from_one() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let err = stderr(&o);
-    assert!(
-        err.contains("fold 1 of 2") && err.contains("fold 2 of 2"),
-        "{err}"
-    );
+    // Progress counts the folds as they finish (issue 67: "fold 7 of 10" came before "fold 3"),
+    // and says which one it was.
+    let first = err.find("victor cv: 1 of 2 folds done (fold ").expect(&err);
+    let second = err.find("victor cv: 2 of 2 folds done (fold ").expect(&err);
+    assert!(first < second, "{err}");
     assert!(!err.contains("fold 0"), "{err}");
     assert!(keep.join("fold-1").is_dir() && keep.join("fold-2").is_dir());
     // Issue 60: the table's rows line up, the last (expected-F1 with its settings, the longest
@@ -905,6 +908,14 @@ fn cv_counts_folds_from_one() {
     for line in &table {
         assert_eq!(line.chars().count(), width, "misaligned: {line:?}\n{out}");
     }
+    // Then each fold, in fold order.
+    let folds: Vec<&str> = out
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with("fold "))
+        .skip(1)
+        .map(|l| l.split_whitespace().next().unwrap_or(""))
+        .collect();
+    assert_eq!(folds, ["1", "2"], "{out}");
     let header = std::fs::read_to_string(&csv).expect("csv");
     assert!(
         header

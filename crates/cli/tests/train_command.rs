@@ -189,7 +189,7 @@ fn boost_fits_trees_that_like_passes_on_and_a_broken_forest_is_refused() {
         s(&tmp.path().join("z")),
     ]);
     assert!(!out.status.success());
-    assert!(String::from_utf8_lossy(&out.stderr).contains("between 0 and 1"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("from 0 to 1"));
     let mut broken = m.clone();
     broken["boost"]["forest"]["trees"][0]["feature"][0] = serde_json::json!(100000);
     std::fs::write(boosted.join("victor.json"), broken.to_string()).expect("write");

@@ -20,6 +20,7 @@
 
 mod config;
 mod features;
+mod profile;
 mod template;
 
 pub use victor_html::{file, within};
@@ -32,6 +33,7 @@ pub use features::lexicon::{BlockTokens, StopWords, block_tokens, is_cjk, iso639
 pub use features::seeds;
 pub use features::structure::top_down;
 pub use features::{Candidates, Column, Extractor, FeatureTable, Kind, Module, Schema};
+pub use profile::{PROFILE_DIMS, PROFILE_VERSION, PageProfile, profile_names};
 pub use template::{
     BOUNDARY, DEFAULT_TEMPLATE, Line, MAX_MACROS, Macro, ParsedAttr, Template, TemplateError,
     boundary_code, boundary_offset,

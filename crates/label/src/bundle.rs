@@ -17,6 +17,7 @@ use victor_features::{Extractor, FEATURE_VERSION, FeatureConfig, Template};
 use crate::boost::{BoostInfo, CompiledForest};
 use crate::compiled::CompiledTemplate;
 use crate::crf::{CrfModel, ModelError};
+use crate::gate::{BASE_DIR, Gate, PageSample};
 use victor_core::{Calibration, Decoding, DecodingChoice, ExpectedOptions, Threshold};
 
 /// Name of the CRFsuite model file in a bundle.
@@ -59,6 +60,16 @@ pub struct BundleMeta {
     /// absent for a bundle trained from scratch.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub origin: Option<Origin>,
+    /// Profiles of a sample of the pages the bundle was trained on ([`crate::gate`]): what the
+    /// gate of a bundle adapted from this one is fitted against. Absent in bundles made before
+    /// it was recorded: those adapt without a gate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pages: Option<PageSample>,
+    /// The gate of an adapted bundle ([`crate::gate`]): how much of it applies to a page, the
+    /// rest being the bundle it was adapted from, kept in its folder `base/`. Absent: the
+    /// bundle applies to every page in full.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gate: Option<Gate>,
 }
 
 /// The lineage of an adapted bundle: the bundle it was adapted from and how. The pages it was
@@ -83,16 +94,18 @@ pub struct Origin {
 }
 
 impl Origin {
-    /// One line a person reads: `web (sha256 1a2b3c4d5e6f, 2,000 pages), prior 10, 10 trees
-    /// added`, then `, itself adapted from ...` down the chain.
+    /// One line a person reads: `web (sha256 1a2b3c4d5e6f, trained on 2000 pages), prior 10,
+    /// 10 trees added`, then `; it was adapted from ...` down the chain.
     pub fn describe(&self) -> String {
         let mut s = format!(
-            "{} (sha256 {}, trained on {} pages), prior {}, {} trees added",
+            "{} (sha256 {}, trained on {} page{}), prior {}, {} tree{} added",
             self.bundle,
             self.digest.get(..12).unwrap_or(&self.digest),
             self.base_pages,
+            if self.base_pages == 1 { "" } else { "s" },
             self.prior,
-            self.trees
+            self.trees,
+            if self.trees == 1 { "" } else { "s" },
         );
         if let Some(from) = &self.from {
             s.push_str("; it was adapted from ");
@@ -207,9 +220,9 @@ impl std::str::FromStr for SetWeight {
 /// Provenance of the training data.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct DataInfo {
-    /// Annotated folders used, with page counts.
+    /// Annotated folders used, with the pages trained on and those left out.
     pub sets: Vec<TrainingSet>,
-    /// Pages in all.
+    /// Pages trained on, in all (the sum of the sets' [`TrainingSet::pages`]).
     pub pages: usize,
     /// Blocks in all.
     pub blocks: usize,
@@ -229,8 +242,21 @@ pub struct TrainingSet {
     pub source: String,
     /// Split filter applied (`dev`, or empty for all).
     pub split: String,
-    /// Pages taken from it.
+    /// Pages trained on: the folder's pages (of the split) but those of [`left_out`](Self::left_out).
     pub pages: usize,
+    /// Its pages left out of the training, each with why (a malformed annotation left out by
+    /// `--skip-bad-pages`, a page that no longer reads); absent when none was.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub left_out: Vec<LeftOut>,
+}
+
+/// A page of a training set left out of the training.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LeftOut {
+    /// The page's id in its set.
+    pub id: String,
+    /// Why it could not be used.
+    pub reason: String,
 }
 
 /// The decoding a bundle recommends, how it was chosen and what it scored: an other-threshold,
@@ -450,6 +476,51 @@ impl BundleMeta {
     }
 }
 
+/// A bundle's files as bytes: its `victor.json` and `model.crfsuite`, and, for a gated bundle,
+/// its base's in turn (the folder `base/`). What adapting copies of the bundle it adapts into
+/// the new bundle's `base/`, whether the bundle was a folder or built in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BundleImage {
+    /// The text of `victor.json`.
+    pub meta: String,
+    /// The bytes of `model.crfsuite`.
+    pub model: Vec<u8>,
+    /// A gated bundle's base.
+    pub base: Option<Box<BundleImage>>,
+}
+
+impl BundleImage {
+    /// Reads a bundle folder's files (a gated bundle's `base/` too, as deep as it goes).
+    pub fn read(dir: &Path) -> Result<BundleImage, BundleError> {
+        Self::read_at_depth(dir, 0)
+    }
+
+    fn read_at_depth(dir: &Path, depth: usize) -> Result<BundleImage, BundleError> {
+        let (meta, model) = Model::read_files(dir)?;
+        let gated = BundleMeta::parse(&meta, dir)?.gate.is_some();
+        let base = if gated {
+            if depth + 1 >= MAX_GATED_DEPTH {
+                return Err(BundleError::Inconsistent(format!(
+                    "{}: gated bundles nested more than {MAX_GATED_DEPTH} deep",
+                    dir.display()
+                )));
+            }
+            Some(Box::new(Self::read_at_depth(
+                &dir.join(BASE_DIR),
+                depth + 1,
+            )?))
+        } else {
+            None
+        };
+        Ok(BundleImage { meta, model, base })
+    }
+
+    /// [`bundle_digest`] of its two files.
+    pub fn digest(&self) -> String {
+        bundle_digest(self.meta.as_bytes(), &self.model)
+    }
+}
+
 /// A loaded bundle, ready to label pages. Share it across threads.
 #[derive(Debug)]
 pub struct Model {
@@ -468,11 +539,68 @@ pub struct Model {
     pub(crate) forest: Option<(CompiledForest, f64)>,
     /// Which bundle this is, as it was asked for ([`Model::name`]).
     pub(crate) name: String,
+    /// A gated bundle's base (its folder `base/`), with the gate: how much of this bundle
+    /// applies to a page, the base taking the rest ([`crate::gate`]).
+    pub(crate) gated: Option<(Gate, Box<Model>)>,
 }
 
+/// How deep gated bundles may nest (a base that is itself gated, and so on): a bundle adapted
+/// from an adapted one adapted from ..., within reason, and no endless chain of links.
+const MAX_GATED_DEPTH: usize = 8;
+
 impl Model {
-    /// Loads a bundle folder.
+    /// Loads a bundle folder; a gated bundle with its base (its folder `base/`), which must be
+    /// the bundle its `origin` names by digest.
     pub fn load(dir: &Path) -> Result<Model, BundleError> {
+        Self::from_image(&BundleImage::read(dir)?, dir)
+    }
+
+    /// Builds a model from a bundle's files held in memory (`origin` names them in errors); a
+    /// gated bundle's base from its image's `base`, checked as [`Model::load`] checks it.
+    pub fn from_image(image: &BundleImage, origin: &Path) -> Result<Model, BundleError> {
+        let model = Self::build(&image.meta, &image.model, origin, true)?;
+        let Some(gate) = model.meta.gate.clone() else {
+            return Ok(model);
+        };
+        let base_dir = origin.join(BASE_DIR);
+        let Some(base_image) = &image.base else {
+            return Err(BundleError::Inconsistent(format!(
+                "{}: a gated bundle without the bundle it was adapted from",
+                base_dir.display()
+            )));
+        };
+        let digest = base_image.digest();
+        let named = model.meta.origin.as_ref().map(|o| o.digest.as_str());
+        if named != Some(digest.as_str()) {
+            return Err(BundleError::Inconsistent(format!(
+                "{} is not the bundle it was adapted from (sha256 {}, where victor.json's origin names {})",
+                base_dir.display(),
+                digest.get(..12).unwrap_or(&digest),
+                named.map_or("none".to_string(), |d| excerpt(d.get(..12).unwrap_or(d)))
+            )));
+        }
+        let base = Self::from_image(base_image, &base_dir)?;
+        model.with_gate(gate, base)
+    }
+
+    /// This model gated ([`crate::gate`]): `gate` decides how much of it applies to a page,
+    /// `base` labels the rest. The two must compute the same features (the same configuration
+    /// and template), as an adapted bundle and its base do.
+    pub fn with_gate(mut self, gate: Gate, base: Model) -> Result<Model, BundleError> {
+        gate.check().map_err(BundleError::Inconsistent)?;
+        if base.meta.features != self.meta.features || base.meta.template != self.meta.template {
+            return Err(BundleError::Inconsistent(format!(
+                "{}: the base's features or template differ from the adapted bundle's",
+                base.name
+            )));
+        }
+        self.meta.gate = Some(gate.clone());
+        self.gated = Some((gate, Box::new(base)));
+        Ok(self)
+    }
+
+    /// The contents of a bundle folder's `victor.json` and `model.crfsuite`.
+    pub(crate) fn read_files(dir: &Path) -> Result<(String, Vec<u8>), BundleError> {
         let meta_path = dir.join(META_FILE);
         let model_path = dir.join(MODEL_FILE);
         let meta = std::fs::read_to_string(&meta_path).map_err(|source| BundleError::Io {
@@ -483,15 +611,27 @@ impl Model {
             path: model_path.clone(),
             source,
         })?;
-        Self::from_parts(&meta, &bytes, dir)
+        Ok((meta, bytes))
     }
 
     /// Builds a model from the contents of `victor.json` and `model.crfsuite` (`origin` names
-    /// them in errors).
+    /// them in errors). A gated bundle needs its base, which only [`Model::load`] reads: its
+    /// description is refused here.
     pub fn from_parts(
         meta_json: &str,
         model_bytes: &[u8],
         origin: &Path,
+    ) -> Result<Model, BundleError> {
+        Self::build(meta_json, model_bytes, origin, false)
+    }
+
+    /// [`Model::from_parts`]; `gated_ok`: a gated description is accepted (its base attached
+    /// by the caller).
+    fn build(
+        meta_json: &str,
+        model_bytes: &[u8],
+        origin: &Path,
+        gated_ok: bool,
     ) -> Result<Model, BundleError> {
         let meta = BundleMeta::parse(meta_json, origin)?;
         check_meta(&meta).map_err(|reason| BundleError::BadValue {
@@ -548,6 +688,19 @@ impl Model {
                 Some((CompiledForest::new(&b.forest), b.weight))
             }
         };
+        if let Some(gate) = &meta.gate {
+            if !gated_ok {
+                return Err(BundleError::Inconsistent(format!(
+                    "{} is an adapted bundle with a gate: load it from its folder, which holds the bundle it was adapted from in {BASE_DIR}/",
+                    origin.display()
+                )));
+            }
+            gate.check().map_err(BundleError::Inconsistent)?;
+        }
+        if let Some(pages) = &meta.pages {
+            // Decoded only to be checked: adapting decodes it again when it needs it.
+            pages.profiles().map_err(BundleError::Inconsistent)?;
+        }
         Ok(Model {
             meta,
             crf,
@@ -557,7 +710,14 @@ impl Model {
             label_ids,
             forest,
             name: origin.display().to_string(),
+            gated: None,
         })
+    }
+
+    /// A gated bundle's gate and base ([`crate::gate`]); `None` for a bundle that applies to
+    /// every page in full.
+    pub fn gated(&self) -> Option<(&Gate, &Model)> {
+        self.gated.as_ref().map(|(g, b)| (g, b.as_ref()))
     }
 
     /// Which bundle this is: the folder it was loaded from, or the name of a built-in bundle

@@ -8,7 +8,7 @@
 
 use ndarray::Array2;
 use victor_core::{Decoding, Label, Probs, decide_page};
-use victor_features::{Collect, FeatureTable, Page, PageError, Processed, Segmenter};
+use victor_features::{Collect, FeatureTable, Page, PageError, PageProfile, Processed, Segmenter};
 
 use crate::boost;
 use crate::bundle::Model;
@@ -39,6 +39,9 @@ pub struct LabeledPage<'a> {
     /// the expected-F1 decoding, kept for [`crate::confidence()`] so that they are counted
     /// once.
     pub words: Vec<u32>,
+    /// For a gated bundle, the share of the adapted model in the page's marginals
+    /// ([`Labeler::share`]); `None` for a bundle without a gate.
+    pub share: Option<f64>,
 }
 
 /// Per-thread labeling state (buffers are reused across pages).
@@ -47,6 +50,8 @@ pub struct Labeler<'m> {
     model: &'m Model,
     /// The buffers, reused from page to page.
     s: Scratch,
+    /// [`Labeler::share`].
+    share: Option<f64>,
 }
 
 impl<'m> Labeler<'m> {
@@ -55,6 +60,7 @@ impl<'m> Labeler<'m> {
         Labeler {
             model,
             s: Scratch::new(victor_features::DEFAULT_MAX_BLOCKS),
+            share: None,
         }
     }
 
@@ -77,46 +83,44 @@ impl<'m> Labeler<'m> {
         self.s.segmenter.set_collect(collect);
     }
 
-    /// The probabilities of header, text and other for every block of a page's feature table:
-    /// the CRF's marginals, blended with the bundle's boosted trees if it has them (so not the
-    /// CRF's marginals alone, which [`CrfModel::marginals`](crate::CrfModel::marginals) gives).
+    /// The probabilities of header, text and other for every block of a page (its feature
+    /// table given): the CRF's marginals, blended with the bundle's boosted trees if it has
+    /// them (so not the CRF's marginals alone, which
+    /// [`CrfModel::marginals`](crate::CrfModel::marginals) gives); for a gated bundle, mixed
+    /// with its base's by the gate's share of the page ([`crate::gate`], then
+    /// [`Labeler::share`]).
     pub fn probabilities(
         &mut self,
+        page: &Page,
         table: &FeatureTable,
         out: &mut Vec<Probs>,
     ) -> Result<(), InferenceError> {
-        let m = self.model;
-        m.compiled.state_scores(table, &mut self.s.scores);
-        m.crf
-            .marginals(self.s.scores.view(), &mut self.s.ws, &mut self.s.marginals)?;
-        out.clear();
-        let ids = m.label_ids;
-        for row in self.s.marginals.rows() {
-            out.push(ids.map(|id| id.and_then(|i| row.get(i).copied()).unwrap_or(0.0)));
-        }
-        if let Some((forest, weight)) = &m.forest {
-            forest.logits(table, &mut self.s.rows, &mut self.s.logits);
-            for (p, &f) in out.iter_mut().zip(&self.s.logits) {
-                boost::blend(p, f, *weight);
-            }
-        }
+        self.share = probabilities_of(self.model, page, table, &mut self.s, out, 0)?;
         Ok(())
     }
 
-    /// The Viterbi labels of a page's feature table.
+    /// For a gated bundle, the share of the adapted model in the page whose probabilities were
+    /// computed last (0: the base's alone; 1: the adapted model's alone); `None` for a bundle
+    /// without a gate.
+    pub fn share(&self) -> Option<f64> {
+        self.share
+    }
+
+    /// The Viterbi labels of a page (its feature table given); a gated bundle decodes with the
+    /// model that has the larger share of the page (the adapted one at a half).
     pub fn viterbi(
         &mut self,
+        page: &Page,
         table: &FeatureTable,
         out: &mut Vec<Label>,
     ) -> Result<(), InferenceError> {
-        let m = self.model;
+        let m = viterbi_model(self.model, page);
         m.compiled.state_scores(table, &mut self.s.scores);
-        self.viterbi_scored(out)
+        self.viterbi_scored(m, out)
     }
 
-    /// Viterbi over the state scores already in `self.s.scores`.
-    fn viterbi_scored(&mut self, out: &mut Vec<Label>) -> Result<(), InferenceError> {
-        let m = self.model;
+    /// Viterbi over the state scores already in `self.s.scores`, which are `m`'s.
+    fn viterbi_scored(&mut self, m: &Model, out: &mut Vec<Label>) -> Result<(), InferenceError> {
         m.crf
             .viterbi_into(self.s.scores.view(), &mut self.s.ws, &mut self.s.path)?;
         out.clear();
@@ -140,9 +144,9 @@ impl<'m> Labeler<'m> {
         probs: &mut Vec<Probs>,
         labels: &mut Vec<Label>,
     ) -> Result<(), InferenceError> {
-        self.probabilities(table, probs)?;
+        self.probabilities(page, table, probs)?;
         // `probabilities` left this table's state scores in `self.s.scores`.
-        self.decide_scored(page, probs, decoding, labels)
+        self.decide_scored(page, table, probs, decoding, labels)
     }
 
     /// Labels the blocks of a page under `decoding` from probabilities already computed for its
@@ -156,22 +160,26 @@ impl<'m> Labeler<'m> {
         labels: &mut Vec<Label>,
     ) -> Result<(), InferenceError> {
         if decoding == Decoding::Viterbi {
-            self.model.compiled.state_scores(table, &mut self.s.scores);
+            return self.viterbi(page, table, labels);
         }
-        self.decide_scored(page, probs, decoding, labels)
+        self.decide_scored(page, table, probs, decoding, labels)
     }
 
-    /// The decoding dispatch, with this page's state scores in `self.s.scores`.
+    /// The decoding dispatch, with this page's state scores in `self.s.scores` when the bundle
+    /// has no gate (a gated bundle's Viterbi decoding scores the page again with the model it
+    /// decodes with).
     fn decide_scored(
         &mut self,
         page: &Page,
+        table: &FeatureTable,
         probs: &[Probs],
         decoding: Decoding,
         labels: &mut Vec<Label>,
     ) -> Result<(), InferenceError> {
         match decoding {
             Decoding::Threshold(t) => decide_page(probs, t.get(), labels),
-            Decoding::Viterbi => self.viterbi_scored(labels)?,
+            Decoding::Viterbi if self.model.gated.is_some() => self.viterbi(page, table, labels)?,
+            Decoding::Viterbi => self.viterbi_scored(self.model, labels)?,
             Decoding::ExpectedF1(opts) => {
                 labels.clear();
                 expected::decide_expected(page, probs, opts, &mut self.s.expected, labels);
@@ -231,6 +239,7 @@ impl<'m> Labeler<'m> {
             probs,
             labels,
             words,
+            share: self.share,
         })
     }
 
@@ -249,7 +258,7 @@ impl<'m> Labeler<'m> {
     pub fn expected_f1(&mut self, bytes: &[u8]) -> Result<f64, LabelError> {
         let processed = self.process_with_charset(bytes, None)?;
         let mut probs = Vec::with_capacity(processed.page.blocks.len());
-        self.probabilities(&processed.table, &mut probs)?;
+        self.probabilities(&processed.page, &processed.table, &mut probs)?;
         let cal = self.model.expected_options().calibration;
         Ok(crate::expected::expected_f1(&processed.page, &probs, cal))
     }
@@ -269,6 +278,8 @@ pub struct Scratch {
     /// Raw feature rows and log-odds of the boosted trees.
     rows: Vec<f32>,
     logits: Vec<f64>,
+    /// A gated bundle's base's probabilities, one buffer per level of nesting.
+    mix: Vec<Vec<Probs>>,
 }
 
 impl Scratch {
@@ -285,6 +296,7 @@ impl Scratch {
             expected: expected::ExpectedScratch::default(),
             rows: Vec::new(),
             logits: Vec::new(),
+            mix: Vec::new(),
         }
     }
 }
@@ -292,11 +304,90 @@ impl Scratch {
 impl<'m> Labeler<'m> {
     /// A labeler for a model around buffers kept from an earlier one.
     pub fn with_scratch(model: &'m Model, s: Scratch) -> Self {
-        Labeler { model, s }
+        Labeler {
+            model,
+            s,
+            share: None,
+        }
     }
 
     /// The labeler's buffers, to keep for a later [`Labeler::with_scratch`].
     pub fn into_scratch(self) -> Scratch {
         self.s
+    }
+}
+
+/// The probabilities of a page's blocks under `m` (a gated bundle's mixed with its base's by
+/// the gate), into `out`; returns the gate's share of the page, `None` for a bundle without a
+/// gate. `depth` is the level of nesting (a gated base), which picks the buffer of `s.mix`.
+fn probabilities_of(
+    m: &Model,
+    page: &Page,
+    table: &FeatureTable,
+    s: &mut Scratch,
+    out: &mut Vec<Probs>,
+    depth: usize,
+) -> Result<Option<f64>, InferenceError> {
+    let Some((gate, base)) = &m.gated else {
+        own_probabilities(m, table, s, out)?;
+        return Ok(None);
+    };
+    let share = gate.share(&PageProfile::of(page));
+    if share >= 1.0 {
+        own_probabilities(m, table, s, out)?;
+        return Ok(Some(share));
+    }
+    if share <= 0.0 {
+        probabilities_of(base, page, table, s, out, depth + 1)?;
+        return Ok(Some(share));
+    }
+    own_probabilities(m, table, s, out)?;
+    if s.mix.len() <= depth {
+        s.mix.resize_with(depth + 1, Vec::new);
+    }
+    let mut theirs = std::mem::take(&mut s.mix[depth]);
+    let done = probabilities_of(base, page, table, s, &mut theirs, depth + 1);
+    if done.is_ok() {
+        for (p, q) in out.iter_mut().zip(&theirs) {
+            for (a, b) in p.iter_mut().zip(q) {
+                *a = share * *a + (1.0 - share) * b;
+            }
+        }
+    }
+    s.mix[depth] = theirs;
+    done.map(|_| Some(share))
+}
+
+/// A model's own probabilities (its CRF's marginals blended with its trees), ignoring any gate;
+/// leaves its state scores in `s.scores`.
+fn own_probabilities(
+    m: &Model,
+    table: &FeatureTable,
+    s: &mut Scratch,
+    out: &mut Vec<Probs>,
+) -> Result<(), InferenceError> {
+    m.compiled.state_scores(table, &mut s.scores);
+    m.crf
+        .marginals(s.scores.view(), &mut s.ws, &mut s.marginals)?;
+    out.clear();
+    let ids = m.label_ids;
+    for row in s.marginals.rows() {
+        out.push(ids.map(|id| id.and_then(|i| row.get(i).copied()).unwrap_or(0.0)));
+    }
+    if let Some((forest, weight)) = &m.forest {
+        forest.logits(table, &mut s.rows, &mut s.logits);
+        for (p, &f) in out.iter_mut().zip(&s.logits) {
+            boost::blend(p, f, *weight);
+        }
+    }
+    Ok(())
+}
+
+/// The model a gated bundle decodes a page with under Viterbi decoding: itself where the
+/// gate's share of the page is at least a half, else its base (in turn).
+fn viterbi_model<'m>(m: &'m Model, page: &Page) -> &'m Model {
+    match &m.gated {
+        Some((gate, base)) if gate.share(&PageProfile::of(page)) < 0.5 => viterbi_model(base, page),
+        _ => m,
     }
 }

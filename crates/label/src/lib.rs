@@ -18,6 +18,7 @@
 //! - `linearize`: Kitten's lists and tables in the text output ([`render_text_with`],
 //!   `--linearize`);
 //! - `markdown`: the kept blocks as Markdown with the page's structure ([`render_markdown`]).
+//! - [`gate`]: how much of an adapted bundle applies to a page, its base taking the rest;
 //! - `metadata`: a page's title, author, date, site name and canonical URL ([`metadata()`]);
 //! - `confidence`: how far to trust a page's extraction ([`confidence()`]).
 
@@ -32,6 +33,7 @@ mod compiled;
 mod confidence;
 mod crf;
 mod expected;
+pub mod gate;
 mod labeler;
 mod linearize;
 mod markdown;
@@ -39,9 +41,9 @@ mod metadata;
 mod text;
 
 pub use bundle::{
-    BUNDLE_FORMAT, BundleError, BundleMeta, DataInfo, DecodingRecommendation, META_FILE,
-    MODEL_FILE, Model, NoThreshold, Origin, RecommendedDecoding, SetWeight, TrainingInfo,
-    TrainingSet, bundle_digest,
+    BUNDLE_FORMAT, BundleError, BundleImage, BundleMeta, DataInfo, DecodingRecommendation, LeftOut,
+    META_FILE, MODEL_FILE, Model, NoThreshold, Origin, RecommendedDecoding, SetWeight,
+    TrainingInfo, TrainingSet, bundle_digest,
 };
 pub use confidence::confidence;
 pub use crf::{CrfModel, InferenceError, ModelError, Workspace};

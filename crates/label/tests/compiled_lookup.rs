@@ -65,7 +65,7 @@ fn compiled_scores_equal_string_lookup() {
             .map(|b| labels_for(page.block_text(b)))
             .collect();
         trainer.append(&xseq, &yseq).expect("append");
-        tables.push(table);
+        tables.push((page, table));
     }
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("model.crfsuite");
@@ -84,6 +84,8 @@ fn compiled_scores_equal_string_lookup() {
         boost: None,
         notes: String::new(),
         origin: None,
+        pages: None,
+        gate: None,
     };
     let model = victor_label::Model::from_parts(
         &serde_json::to_string(&meta).expect("json"),
@@ -93,7 +95,7 @@ fn compiled_scores_equal_string_lookup() {
     .expect("bundle loads");
     let crf = CrfModel::from_bytes(&bytes).expect("model");
     let mut labeler = victor_label::Labeler::new(&model);
-    for table in &tables {
+    for (page, table) in &tables {
         // String path.
         let l = crf.num_labels();
         let mut want = Array2::<f64>::zeros((table.blocks, l));
@@ -108,7 +110,7 @@ fn compiled_scores_equal_string_lookup() {
         }
         let mut probs = Vec::new();
         labeler
-            .probabilities(table, &mut probs)
+            .probabilities(page, table, &mut probs)
             .expect("probabilities");
         let mut got_marg = Array2::<f64>::zeros((0, 0));
         let mut ws = victor_label::Workspace::new();

@@ -14,7 +14,7 @@ use std::sync::{Mutex, OnceLock};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyTypeError, PyUserWarning, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyString};
+use pyo3::types::{PyBytes, PyDict, PyInt, PyList, PyString};
 use victor::{DecodingChoice, Threshold};
 
 create_exception!(
@@ -37,6 +37,60 @@ fn err(e: victor::Error) -> PyErr {
     VictorError::new_err(e.to_string())
 }
 
+/// A whole-number argument (`threads`, `trees`, `folds`, `max_blocks`): any Python int, so that
+/// a negative or huge one reaches the argument's own check, a VictorError that names the range,
+/// as the README promises for bad arguments (pyo3's `usize` would raise OverflowError). Any
+/// other type is a TypeError.
+struct Whole {
+    /// The value, when it fits a `usize` (not negative, not huge).
+    value: Option<usize>,
+    /// The value as Python writes it, for the message.
+    text: String,
+}
+
+impl<'a, 'py> FromPyObject<'a, 'py> for Whole {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        if !obj.is_instance_of::<PyInt>() {
+            return Err(PyTypeError::new_err(format!(
+                "expected a whole number (int), not {}",
+                obj.get_type().name()?
+            )));
+        }
+        Ok(Whole {
+            value: obj.extract::<usize>().ok(),
+            text: obj.str()?.to_string(),
+        })
+    }
+}
+
+impl Whole {
+    /// A default value.
+    const fn of(n: usize) -> Whole {
+        Whole {
+            value: Some(n),
+            text: String::new(),
+        }
+    }
+
+    /// The value, if it is at least `min`; else a VictorError naming `name` and the range
+    /// (`why` says what the argument counts).
+    fn at_least(&self, name: &str, min: usize, why: &str) -> PyResult<usize> {
+        match self.value {
+            Some(n) if n >= min => Ok(n),
+            _ => Err(VictorError::new_err(format!(
+                "{name} must be at least {min}, a whole number ({why}), not {}",
+                if self.text.is_empty() {
+                    self.value.unwrap_or_default().to_string()
+                } else {
+                    self.text.clone()
+                }
+            ))),
+        }
+    }
+}
+
 /// The bytes of a page given as `bytes` (raw, any encoding) or `str` (encoded as UTF-8).
 fn page_bytes<'a>(html: &'a Bound<'_, PyAny>) -> PyResult<std::borrow::Cow<'a, [u8]>> {
     if let Ok(b) = html.cast::<PyBytes>() {
@@ -49,6 +103,15 @@ fn page_bytes<'a>(html: &'a Bound<'_, PyAny>) -> PyResult<std::borrow::Cow<'a, [
         "a page is str or bytes, not {}",
         html.get_type().name()?
     )))
+}
+
+/// The bytes of a page to clean, refused when they hold no page (none, or white space only),
+/// by the rule the `victor` command follows ([`victor::check_input`]): a VictorError, never a
+/// silent empty text.
+fn input_bytes<'a>(html: &'a Bound<'_, PyAny>) -> PyResult<std::borrow::Cow<'a, [u8]>> {
+    let bytes = page_bytes(html)?;
+    victor::check_input(&bytes).map_err(|e| VictorError::new_err(e.to_string()))?;
+    Ok(bytes)
 }
 
 /// The HTTP charset of a page given as bytes; a `str` page is text already (passed on as UTF-8),
@@ -102,8 +165,11 @@ fn make_cleaner(
     model: Option<PathBuf>,
     threshold: Option<f64>,
     decoding: Option<&str>,
-    max_blocks: Option<usize>,
+    max_blocks: Option<Whole>,
 ) -> PyResult<victor::Cleaner> {
+    let max_blocks = max_blocks
+        .map(|m| m.at_least("max_blocks", 1, "every page has a block or more to refuse"))
+        .transpose()?;
     let base = match model {
         None => default_cleaner()?,
         // A bundle folder or a name ("news"), looked up as the victor command looks it up.
@@ -112,11 +178,6 @@ fn make_cleaner(
     // The block limit of `victor label --max-blocks`.
     let base = match max_blocks {
         None => base,
-        Some(0) => {
-            return Err(VictorError::new_err(
-                "max_blocks must be at least 1 (every page has a block or more to refuse)",
-            ));
-        }
         Some(n) => base.with_max_blocks(n),
     };
     // The decoding named, read as the victor command reads it ("threshold 0.4" included).
@@ -157,7 +218,7 @@ impl Cleaner {
         model: Option<PathBuf>,
         threshold: Option<f64>,
         decoding: Option<&str>,
-        max_blocks: Option<usize>,
+        max_blocks: Option<Whole>,
     ) -> PyResult<Self> {
         Ok(Cleaner {
             inner: make_cleaner(model, threshold, decoding, max_blocks)?,
@@ -202,7 +263,8 @@ impl Cleaner {
     /// A page's URL, metadata (title: the headline; author; date: the publication date, ISO
     /// 8601; date_source: where the date came from, `json-ld`, `meta`, `time`, `url` or
     /// `text`; sitename; canonical), confidence (the expected F1 of its extraction, in [0, 1]),
-    /// language, cleaned text and blocks (text, start, end, label, and the probabilities of
+    /// adapted (for a bundle adapted with a gate, the share of the adapted model in the page's
+    /// labels, in [0, 1]; None otherwise), language, cleaned text and blocks (text, start, end, label, and the probabilities of
     /// header, text and other), as a dict.
     ///
     /// `charset` and `url` as for `clean`; `url` is returned in the dict (None when not given).
@@ -217,7 +279,7 @@ impl Cleaner {
         url: Option<&str>,
         fetched: Option<&str>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let bytes = page_bytes(html)?;
+        let bytes = input_bytes(html)?;
         let charset = bytes_charset(html, charset)?;
         let c = &self.inner;
         let doc = py
@@ -239,6 +301,7 @@ impl Cleaner {
         d.set_item("sitename", doc.sitename)?;
         d.set_item("canonical", doc.canonical)?;
         d.set_item("confidence", doc.confidence)?;
+        d.set_item("adapted", doc.adapted)?;
         d.set_item("language", doc.language)?;
         d.set_item("text", doc.text)?;
         let blocks = PyList::empty(py);
@@ -265,19 +328,16 @@ impl Cleaner {
     /// `errors="raise"` (the default): a page that cannot be cleaned raises VictorError naming
     /// its index, after the whole batch was tried. `errors="skip"`: such a page (or one that is
     /// not str or bytes) gives None, and the result's `errors` dict maps its index to the reason.
-    #[pyo3(signature = (pages, threads=1, errors="raise"))]
+    #[pyo3(signature = (pages, threads=Whole::of(1), errors="raise"))]
     fn clean_many<'py>(
         &self,
         py: Python<'py>,
         pages: &Bound<'py, PyAny>,
-        threads: usize,
+        threads: Whole,
         errors: &str,
     ) -> PyResult<Bound<'py, PyAny>> {
-        if threads == 0 {
-            return Err(VictorError::new_err(
-                "threads must be at least 1 (the pages are cleaned on that many threads)",
-            ));
-        }
+        let threads =
+            threads.at_least("threads", 1, "the pages are cleaned on that many threads")?;
         let skip = match errors {
             "raise" => false,
             "skip" => true,
@@ -318,8 +378,10 @@ impl Cleaner {
     }
 
     /// The HTML pages of a WARC file (gzipped or not), streamed: an iterator of dicts with
-    /// `record_id`, `url`, `date`, `title`, `language`, `text` (and `error`, the reason, with
-    /// `text` None, for a page that could not be cleaned). Bodies sent chunked or compressed
+    /// `record_id`, `url`, `warc_date` (the record's WARC-Date: when the page was fetched),
+    /// `date` and `date_source` (its publication date, as `label` gives it), `title`,
+    /// `language`, `text` (and `error`, the reason, with `text` None, for a page that could not
+    /// be cleaned). Bodies sent chunked or compressed
     /// (gzip, deflate, br) are decoded. `markdown=True` adds `markdown`, the page's Markdown as
     /// `Cleaner.markdown` gives it (the page is labelled a second time for it).
     ///
@@ -400,7 +462,11 @@ fn clean_all(
                             return done;
                         };
                         let r = match page {
-                            Ok(bytes) => c.clean(bytes).map_err(|e| e.to_string()),
+                            // An empty page fails as `clean` fails on it.
+                            Ok(bytes) => victor::check_input(bytes)
+                                .map_err(victor::Error::from)
+                                .and_then(|()| c.clean(bytes))
+                                .map_err(|e| e.to_string()),
                             Err(reason) => Err(reason.clone()),
                         };
                         done.push((i, r));
@@ -459,7 +525,8 @@ impl WarcPages {
 struct WarcPage {
     record_id: Option<String>,
     url: Option<String>,
-    date: Option<String>,
+    /// The record's `WARC-Date`: when the page was fetched.
+    warc_date: Option<String>,
     doc: Result<victor::Document, String>,
     /// Its Markdown, when asked for (None for a page that could not be cleaned).
     markdown: Option<String>,
@@ -518,7 +585,7 @@ fn next_page(
         return Some(WarcPage {
             record_id: rec.header("WARC-Record-ID").map(str::to_string),
             url: url.map(str::to_string),
-            date: rec.header("WARC-Date").map(str::to_string),
+            warc_date: rec.header("WARC-Date").map(str::to_string),
             doc,
             markdown: md,
         });
@@ -579,17 +646,23 @@ impl WarcPages {
         let d = PyDict::new(py);
         d.set_item("record_id", p.record_id)?;
         d.set_item("url", p.url)?;
-        d.set_item("date", p.date)?;
+        // Two dates, named apart: the record's (when the page was fetched) and the page's
+        // publication date, `date` as everywhere else (`label()`, `--format jsonl`).
+        d.set_item("warc_date", p.warc_date)?;
         if self.markdown {
             d.set_item("markdown", p.markdown)?;
         }
         match p.doc {
             Ok(doc) => {
+                d.set_item("date", doc.date)?;
+                d.set_item("date_source", doc.date_source)?;
                 d.set_item("title", doc.title)?;
                 d.set_item("language", doc.language)?;
                 d.set_item("text", doc.text)?;
             }
             Err(e) => {
+                d.set_item("date", py.None())?;
+                d.set_item("date_source", py.None())?;
                 d.set_item("title", py.None())?;
                 d.set_item("language", py.None())?;
                 d.set_item("text", py.None())?;
@@ -631,7 +704,7 @@ fn clean(
     charset: Option<&str>,
     url: Option<&str>,
     format: &str,
-    max_blocks: Option<usize>,
+    max_blocks: Option<Whole>,
 ) -> PyResult<String> {
     let cleaner = make_cleaner(model, None, None, max_blocks)?;
     match format {
@@ -652,7 +725,7 @@ fn markdown_page(
     url: Option<&str>,
     style: victor::MarkdownStyle,
 ) -> PyResult<String> {
-    let bytes = page_bytes(html)?;
+    let bytes = input_bytes(html)?;
     let charset = bytes_charset(html, charset)?;
     py.detach(|| {
         let page = victor::RawPage {
@@ -674,7 +747,7 @@ fn clean_page(
     charset: Option<&str>,
     url: Option<&str>,
 ) -> PyResult<String> {
-    let bytes = page_bytes(html)?;
+    let bytes = input_bytes(html)?;
     let charset = bytes_charset(html, charset)?;
     py.detach(|| {
         cleaner.clean_with(victor::RawPage {
@@ -703,8 +776,8 @@ fn origin_dict<'py>(py: Python<'py>, o: &victor::Origin) -> PyResult<Bound<'py, 
     Ok(d)
 }
 
-/// What `adapt` and `train` report: pages, blocks, the decoding and how it was chosen, the
-/// bundle's origin.
+/// What `adapt` and `train` report: pages trained on, the pages left out (with why), blocks,
+/// the decoding and how it was chosen, the bundle's origin.
 fn made_dict<'py>(
     py: Python<'py>,
     m: &victor::train::Made,
@@ -713,6 +786,18 @@ fn made_dict<'py>(
     let d = PyDict::new(py);
     d.set_item("bundle", out)?;
     d.set_item("pages", m.data.pages)?;
+    // The pages left out, with why, as victor.json records them (set by set).
+    let left_out = PyList::empty(py);
+    for set in &m.meta.data.sets {
+        for l in &set.left_out {
+            let e = PyDict::new(py);
+            e.set_item("set", &set.path)?;
+            e.set_item("id", &l.id)?;
+            e.set_item("reason", &l.reason)?;
+            left_out.append(e)?;
+        }
+    }
+    d.set_item("left_out", left_out)?;
     d.set_item("blocks", m.data.blocks)?;
     d.set_item("seconds", m.data.seconds)?;
     d.set_item(
@@ -738,7 +823,16 @@ fn made_dict<'py>(
         Some(o) => d.set_item("origin", origin_dict(py, o)?)?,
         None => d.set_item("origin", py.None())?,
     }
+    d.set_item("gate", m.meta.gate.as_ref().map(|g| g.describe()))?;
     Ok(d)
+}
+
+/// The folds of the cross-validation that chooses a new bundle's decoding: 0 (none) or at least
+/// 2, checked by the rule `victor train --threshold-folds` follows
+/// ([`victor::train::check_threshold_folds`]), before any page is read.
+fn folds_of(folds: &Whole) -> PyResult<usize> {
+    let n = folds.at_least("folds", 0, "0: no cross-validation; else at least 2")?;
+    victor::train::check_threshold_folds(n).map_err(|e| VictorError::new_err(format!("folds: {e}")))
 }
 
 /// The annotated folders a training call names: one path or a list of them.
@@ -753,17 +847,19 @@ fn folders(pages: &Bound<'_, PyAny>) -> PyResult<Vec<PathBuf>> {
 
 /// Adapts a trained bundle to annotated pages and writes the new bundle:
 /// `adapt(pages, out, base="web", prior=None, trees=None, decoding="base", folds=5,
-/// skip_bad_pages=False, force=False, notes="")`, as `victor train PAGES --adapt BASE --out
-/// OUT` does (see README, "Your own guideline"). `pages` is an annotated folder or a list of
+/// skip_bad_pages=False, force=False, notes="", gate=True)`, as `victor train PAGES --adapt
+/// BASE --out OUT` does (see README, "Your own guideline"); `gate=False` is `--no-gate`. `pages` is an annotated folder or a list of
 /// them; `base` a built-in name or a bundle folder; `prior` the strength of the prior on the
 /// base's weights (default: victor's), `trees` the trees added to its forest, `decoding`
 /// "base" (keep the base's) or "pages" (the best in cross-validation on the pages). Returns a
-/// dict (pages, blocks, seconds, decoding, decoding_chosen_by, origin); the GIL is released
+/// dict (pages, left_out, blocks, seconds, decoding, decoding_chosen_by, origin, gate: what
+/// the gate does, as `victor models` says it, or None); the GIL is released
 /// while it trains. Raises VictorError (bad pages, a base that does not load, a destination
 /// that holds something other than a bundle).
 #[pyfunction]
 #[pyo3(signature = (pages, out, base = "web", prior = None, trees = None, decoding = "base",
-                    folds = 5, skip_bad_pages = false, force = false, notes = ""))]
+                    folds = Whole::of(5), skip_bad_pages = false, force = false, notes = "",
+                    gate = true))]
 #[allow(clippy::too_many_arguments)]
 fn adapt<'py>(
     py: Python<'py>,
@@ -771,12 +867,13 @@ fn adapt<'py>(
     out: PathBuf,
     base: &str,
     prior: Option<f64>,
-    trees: Option<usize>,
+    trees: Option<Whole>,
     decoding: &str,
-    folds: usize,
+    folds: Whole,
     skip_bad_pages: bool,
     force: bool,
     notes: &str,
+    gate: bool,
 ) -> PyResult<Bound<'py, PyDict>> {
     let dirs = folders(pages)?;
     let decoding = match decoding {
@@ -794,14 +891,19 @@ fn adapt<'py>(
             "prior {prior} is not a number at or above 0"
         )));
     }
+    let trees = match trees {
+        Some(t) => t.at_least("trees", 0, "trees added to the base's forest")?,
+        None => victor::train::DEFAULT_TREES,
+    };
     let o = victor::train::AdaptOptions {
         prior,
-        trees: trees.unwrap_or(victor::train::DEFAULT_TREES),
+        trees,
         decoding,
-        folds,
+        folds: folds_of(&folds)?,
         skip_bad_pages,
         force,
         notes: notes.to_string(),
+        gate,
         ..victor::train::AdaptOptions::default()
     };
     let refs: Vec<&std::path::Path> = dirs.iter().map(PathBuf::as_path).collect();
@@ -817,7 +919,7 @@ fn adapt<'py>(
 /// `victor train PAGES --out OUT [--like LIKE] [--boost]` does. Returns what `adapt` returns
 /// (origin None).
 #[pyfunction]
-#[pyo3(signature = (pages, out, like = None, c2 = 1.0, boost = false, folds = 5,
+#[pyo3(signature = (pages, out, like = None, c2 = 1.0, boost = false, folds = Whole::of(5),
                     skip_bad_pages = false, force = false, notes = ""))]
 #[allow(clippy::too_many_arguments)]
 fn train<'py>(
@@ -827,7 +929,7 @@ fn train<'py>(
     like: Option<PathBuf>,
     c2: f64,
     boost: bool,
-    folds: usize,
+    folds: Whole,
     skip_bad_pages: bool,
     force: bool,
     notes: &str,
@@ -842,7 +944,7 @@ fn train<'py>(
         like,
         c2,
         boost: boost.then(victor::train::BoostOptions::default),
-        folds,
+        folds: folds_of(&folds)?,
         skip_bad_pages,
         force,
         notes: notes.to_string(),

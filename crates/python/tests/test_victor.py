@@ -2,13 +2,16 @@
 shared pages, for str and bytes, one page at a time and with clean_many on threads; labels and
 probabilities; errors as VictorError."""
 
+import json
 import pathlib
+import shutil
+import subprocess
 import threading
 
 import pytest
 
 import victor
-from conftest import ROOT, cli_jsonl
+from conftest import ROOT, cli_jsonl, victor_bin
 
 EXAMPLES = ROOT / "annotations" / "examples" / "pages"
 
@@ -190,6 +193,13 @@ def test_adapt_writes_a_bundle_that_knows_where_it_came_from(tmp_path):
     assert victor.Cleaner().origin is None
     page = (examples / "pages").iterdir().__next__().read_bytes()
     assert isinstance(c.clean(page), str)
+    # web stores its pages' profiles: the adapted bundle has a gate, and says how much of it
+    # labelled a page; web itself and a bundle adapted without a gate do not.
+    assert made["gate"].startswith("the adapted model applies")
+    assert 0.0 <= c.label(page)["adapted"] <= 1.0
+    assert victor.Cleaner().label(page)["adapted"] is None
+    plain = victor.adapt(examples, tmp_path / "plain", trees=2, gate=False)
+    assert plain["gate"] is None and victor.Cleaner(str(tmp_path / "plain")).label(page)["adapted"] is None
     # Adapting again nests the lineage.
     again = victor.adapt([examples], tmp_path / "again", base=str(out), prior=float("inf"), trees=0)
     assert again["origin"]["from"] == made["origin"]
@@ -244,3 +254,70 @@ def test_the_block_limit_is_reachable_from_python():
         victor.clean(many, max_blocks=10)
     with pytest.raises(victor.VictorError, match="at least 1"):
         victor.Cleaner(max_blocks=0)
+
+
+def cli_error(*args) -> str:
+    """What `victor ARGS` says when it fails."""
+    r = subprocess.run([str(victor_bin()), *map(str, args)], capture_output=True, text=True)
+    assert r.returncode != 0, args
+    return r.stderr
+
+
+def test_python_refuses_what_the_cli_refuses(tmp_path):
+    """Issue 67: one rule for the folds, an empty input is an error, and a bad count is a
+    VictorError, never pyo3's OverflowError."""
+    examples = ROOT / "annotations" / "examples"
+    # Folds: 0 (none) or at least 2, as `victor train --threshold-folds` takes them.
+    said = cli_error("train", examples, "--threshold-folds", "1", "--out", tmp_path / "cli")
+    assert "cross-validation needs at least 2 folds, got 1" in said
+    for call in (lambda: victor.adapt(examples, tmp_path / "a", folds=1),
+                 lambda: victor.train(examples, tmp_path / "t", folds=1)):
+        with pytest.raises(victor.VictorError, match="cross-validation needs at least 2 folds, got 1"):
+            call()
+    with pytest.raises(victor.VictorError, match="folds must be at least 0"):
+        victor.adapt(examples, tmp_path / "a", folds=-1)
+    assert not (tmp_path / "a").exists() and not (tmp_path / "t").exists()
+    # An empty input: what `victor label` says of an empty file.
+    empty = tmp_path / "empty.html"
+    empty.write_bytes(b"")
+    assert "empty input (0 bytes): no page" in cli_error("label", empty)
+    c = victor.Cleaner()
+    for call in (lambda: victor.clean(b""), lambda: c.clean(b""), lambda: c.label(b""),
+                 lambda: c.markdown(b""), lambda: victor.clean("", format="markdown")):
+        with pytest.raises(victor.VictorError, match=r"empty input \(0 bytes\): no page"):
+            call()
+    for call in (lambda: victor.clean("   "), lambda: c.label(" \n\t")):
+        with pytest.raises(victor.VictorError, match="bytes of white space only"):
+            call()
+    with pytest.raises(victor.VictorError, match="page 0: empty input"):
+        c.clean_many([b""])
+    page = sorted(EXAMPLES.glob("*.html"))[0].read_bytes()
+    r = c.clean_many([b"", page, "  "], threads=2, errors="skip")
+    assert r[0] is None and r[2] is None and r[1] == c.clean(page)
+    assert "empty input" in r.errors[0] and "white space" in r.errors[2]
+    # Counts out of range: VictorError naming the argument.
+    for call, name in ((lambda: c.clean_many([page], threads=-1), "threads"),
+                       (lambda: c.clean_many([page], threads=2**70), "threads"),
+                       (lambda: victor.adapt(examples, tmp_path / "n", trees=-1), "trees"),
+                       (lambda: victor.Cleaner(max_blocks=-1), "max_blocks"),
+                       (lambda: victor.clean(page, max_blocks=-5), "max_blocks")):
+        with pytest.raises(victor.VictorError, match=f"{name} must be at least"):
+            call()
+    with pytest.raises(TypeError):
+        c.clean_many([page], threads="two")
+
+
+def test_a_bundle_records_the_pages_left_out(tmp_path):
+    """Issue 67: with skip_bad_pages, victor.json counts the pages trained on and lists those
+    left out, with why; so does what adapt returns."""
+    examples = ROOT / "annotations" / "examples"
+    mine = tmp_path / "mine"
+    shutil.copytree(examples, mine)
+    bad = sorted((mine / "labels").glob("*.json"))[0]
+    bad.write_text("{ not json")
+    made = victor.adapt(mine, tmp_path / "m", trees=0, folds=0, skip_bad_pages=True)
+    assert made["pages"] == 4
+    assert [(l["id"], "not a valid record" in l["reason"]) for l in made["left_out"]] == [(bad.stem, True)]
+    meta = json.loads((tmp_path / "m" / "victor.json").read_text())
+    assert meta["data"]["sets"][0]["pages"] == 4
+    assert meta["data"]["sets"][0]["left_out"][0]["id"] == bad.stem

@@ -44,6 +44,9 @@ def test_clean_warc_equals_the_cli(warc_files):
             assert d["text"] == want["text"]
             assert d["url"] == want["WARC-Target-URI"]
             assert d["title"] == want["title"]
+            # The record's date and the page's publication date, named as the CLI names them.
+            assert d["warc_date"] == want["warc_date"] == "2026-01-01T00:00:00Z"
+            assert (d["date"], d["date_source"]) == (want["date"], want["date_source"])
             n += 1
         assert it.stats["pages"] == 15 and it.stats["broken"] == 0
     assert n == len(cli)
@@ -176,3 +179,18 @@ def test_broken_records_warn_with_file_offset_and_reason(tmp_path):
         assert next(it)["url"] == "http://a/"
         with pytest.raises(victor.WarcWarning, match=f"byte {offsets[1]}"):
             next(it)
+
+
+def test_a_records_date_is_warc_date_and_date_is_the_pages(tmp_path):
+    """Issue 67: `date` is the publication date in every result (label(), --format jsonl, and
+    clean_warc); the record's WARC-Date is `warc_date`."""
+    page = ROOT / "annotations" / "examples" / "pages" / "news-harbour-bridge.html"
+    f = tmp_path / "a.warc"
+    write_warc(f, [("http://example.org/bridge", page.read_bytes())])
+    (d,) = list(victor.Cleaner().clean_warc(f))
+    assert d["warc_date"] == "2026-01-01T00:00:00Z"
+    published = victor.Cleaner().label(page.read_bytes(), fetched="2026-01-01T00:00:00Z")
+    assert (d["date"], d["date_source"]) == (published["date"], published["date_source"]) == ("2024-02-12", "time")
+    (cli,) = cli_jsonl([f])
+    assert (cli["warc_date"], cli["date"]) == (d["warc_date"], d["date"])
+    assert "WARC-Date" not in cli

@@ -13,9 +13,14 @@
 //! - **The boosted trees**: the bundle's forest is kept and boosting goes on on the new pages
 //!   ([`crate::boost`]): further trees fitted to the residuals of the bundle's forest on the new
 //!   blocks, at the bundle's depth and learning rate ([`Adapt::trees`]).
-//! - **The decoding** is chosen again by cross-validation on the new pages (each fold adapted
-//!   from the bundle on the others), as `victor train` chooses it; with too few pages the
+//! - **The decoding** is the bundle's own, measured by a cross-validation on the new pages
+//!   (each fold adapted from the bundle on the others); [`AdaptDecoding::Pages`] chooses it
+//!   again by that cross-validation, as `victor train` chooses; with too few pages the
 //!   bundle's own recommendation stands ([`MIN_CV_PAGES`]).
+//! - **The gate** ([`crate::gate`], [`victor_label::gate`]): a page-level model of "like the
+//!   new pages" against the bundle's stored sample of its own training pages decides, page by
+//!   page, how much of the adapted model applies; the bundle adapted from is kept whole as the
+//!   new bundle's `base/`, and labels the rest.
 //!
 //! The new bundle records where it came from ([`victor_label::Origin`]): the base bundle's
 //! name and digest, the prior, the trees added, and the base's own origin when it was adapted
@@ -24,7 +29,8 @@
 use std::sync::Arc;
 
 use victor_label::boost::BoostInfo;
-use victor_label::{DecodingRecommendation, Model, Origin};
+use victor_label::gate::PageSample;
+use victor_label::{BundleImage, DecodingRecommendation, Model, Origin};
 
 use crate::parallel::Prior;
 
@@ -32,19 +38,21 @@ use crate::parallel::Prior;
 /// a handful of pages and score fewer still, and the base bundle's recommendation is kept.
 pub const MIN_CV_PAGES: usize = 10;
 
-/// The strength of the prior when none is given, chosen on held-out dev pages of two sets whose
-/// guidelines differ from the base's (CleanEval: all running text; Dragnet: no comments) and
-/// on held-out wcxb pages: 1000 (the `web` bundle's own penalty is 10) gained as much on the
-/// guidelines as 30 to 300 did, and forgot nothing of the rest of the web (eval/adapt.md).
-pub const DEFAULT_PRIOR: f64 = 1000.0;
+/// The strength of the prior when none is given. With the gate ([`victor_label::gate`])
+/// keeping the base on pages unlike the user's, the adaptation may follow the pages further
+/// than it could when it applied everywhere (1000 before the gate): chosen with
+/// [`DEFAULT_TREES`] and [`DEFAULT_LEAF_PRIOR`] on held-out dev pages of three guidelines other
+/// than the base's (CleanEval's all running text, Dragnet's, and L3S-GN1's article body alone),
+/// the best mean gain of the six settings tried, none of which cost wcxb's held-out pages of
+/// other kinds more than .003 (eval/adapt-gate.md).
+pub const DEFAULT_PRIOR: f64 = 30.0;
 
-/// Further trees fitted on the new pages when none is said (eval/adapt.md).
-pub const DEFAULT_TREES: usize = 10;
+/// Further trees fitted on the new pages when none is said (eval/adapt-gate.md).
+pub const DEFAULT_TREES: usize = 20;
 
-/// The precision of the prior on the further trees' leaves (eval/adapt.md): a fit from zero
-/// uses 1, which lets 50 pages of one guideline move the forest's log-odds on every kind of
-/// page.
-pub const DEFAULT_LEAF_PRIOR: f64 = 1000.0;
+/// The precision of the prior on the further trees' leaves (eval/adapt-gate.md): a fit from
+/// zero uses 1; larger keeps the further trees' leaves small.
+pub const DEFAULT_LEAF_PRIOR: f64 = 30.0;
 
 /// A trained bundle to adapt: what of it adaptation keeps and starts from.
 #[derive(Debug)]
@@ -53,6 +61,11 @@ pub struct Base {
     pub name: String,
     /// [`victor_label::bundle_digest`] of its `victor.json` and `model.crfsuite`.
     pub digest: String,
+    /// Its files, which a gated bundle keeps as its `base/`.
+    pub image: BundleImage,
+    /// The sample of its training pages' profiles that it stores, checked (`None` for a bundle
+    /// made before they were stored: it is adapted without a gate).
+    pub sample: Option<PageSample>,
     /// Its CRF weights, the centre of the prior.
     pub prior: Prior,
     /// Its forest, which adaptation extends.
@@ -68,8 +81,11 @@ pub struct Base {
 }
 
 impl Base {
-    /// What adaptation needs of a loaded bundle; `name` and `digest` say which it is.
-    pub fn new(model: &Model, name: impl Into<String>, digest: impl Into<String>) -> Base {
+    /// What adaptation needs of a loaded bundle; `name` says which it is, `image` holds its
+    /// files (from which its digest is computed).
+    ///
+    /// (Its page sample was checked as the model was loaded.)
+    pub fn new(model: &Model, name: impl Into<String>, image: BundleImage) -> Base {
         let crf = &model.crf;
         let labels = crf.labels().to_vec();
         let state_w = crf.state_weights();
@@ -85,7 +101,9 @@ impl Base {
         let trans = crf.transitions().iter().copied().collect();
         Base {
             name: name.into(),
-            digest: digest.into(),
+            digest: image.digest(),
+            image,
+            sample: model.meta.pages.clone(),
             prior: Prior {
                 labels,
                 state,
@@ -128,6 +146,10 @@ pub struct Adapt {
     pub leaf_prior: f64,
     /// Which decoding the adapted bundle recommends.
     pub decoding: AdaptDecoding,
+    /// Whether the adapted bundle gets a gate ([`victor_label::gate`]): the adaptation applies
+    /// where pages are like the adapted ones, the base elsewhere. Without a page sample in the
+    /// base there is none either way.
+    pub gate: bool,
 }
 
 impl PartialEq for Adapt {
@@ -137,6 +159,7 @@ impl PartialEq for Adapt {
             && self.trees == other.trees
             && self.leaf_prior.to_bits() == other.leaf_prior.to_bits()
             && self.decoding == other.decoding
+            && self.gate == other.gate
     }
 }
 

@@ -8,9 +8,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use victor_annotations::JsonLayout;
+use victor_label::gate::BASE_DIR;
 use victor_label::{
-    BUNDLE_FORMAT, BundleMeta, DataInfo, DecodingRecommendation, META_FILE, MODEL_FILE,
-    TrainingInfo, TrainingSet,
+    BUNDLE_FORMAT, BundleImage, BundleMeta, DataInfo, DecodingRecommendation, META_FILE,
+    MODEL_FILE, TrainingInfo, TrainingSet,
 };
 
 use crate::crf::TrainOptions;
@@ -55,12 +56,16 @@ pub fn make_meta(
         recommendation,
         boost: data.boost.clone(),
         notes: match &opts.adapt {
-            // The lineage where people read first, besides `origin`.
+            // The lineage where people read first, besides `origin`. The pages adapted on come
+            // first: after the base's description they would read as the base's.
             Some(a) => {
                 let line = format!(
-                    "Adapted from {} on {} pages.",
-                    a.origin().describe(),
-                    data.pages
+                    "Adapted on {} from {}.",
+                    match data.pages {
+                        1 => "1 page".to_string(),
+                        n => format!("{n} pages"),
+                    },
+                    a.origin().describe()
                 );
                 if notes.is_empty() {
                     line
@@ -71,7 +76,27 @@ pub fn make_meta(
             None => notes,
         },
         origin: opts.adapt.as_ref().map(|a| a.origin()),
+        pages: Some(page_sample(opts, data)),
+        gate: None,
     }
+}
+
+/// The page sample a bundle stores ([`crate::gate::sample_pages`]): its training pages'; an
+/// adapted bundle's adds them to its base's, so that adapting it again tells new pages from
+/// both.
+fn page_sample(opts: &TrainOptions, data: &DataSummary) -> victor_label::gate::PageSample {
+    let own = crate::gate::sample_pages(&data.profiles);
+    let Some(base) = opts.adapt.as_ref().and_then(|a| a.base.sample.as_ref()) else {
+        return own;
+    };
+    // Both decode: the base's was checked as it was loaded, and `own` was just made.
+    let (Ok(mine), Ok(theirs)) = (own.profiles(), base.profiles()) else {
+        return own;
+    };
+    let mut sets = base.sets.clone();
+    sets.extend(own.sets);
+    let all: Vec<_> = theirs.into_iter().chain(mine).collect();
+    victor_label::gate::PageSample::new(sets, &all)
 }
 
 /// `victor.json` text: indented like `serde_json::to_string_pretty` down to depth 4,
@@ -156,6 +181,8 @@ pub fn check_replaceable(dir: &Path, replace: Replace) -> Result<(), TrainError>
         let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
         if is_file && BUNDLE_FILES.contains(&name.as_str()) {
             has_meta |= name == META_FILE;
+        } else if is_dir && name == BASE_DIR && is_base_folder(&entry.path()) {
+            // A gated bundle's base, a bundle folder itself.
         } else if is_dir {
             foreign.push(format!("{name}/"));
         } else {
@@ -200,6 +227,26 @@ pub fn check_replaceable(dir: &Path, replace: Replace) -> Result<(), TrainError>
     }
 }
 
+/// Whether `path` is a real folder (not a link) holding a victor bundle and nothing else: a
+/// gated bundle's `base/` that a bundle writer may replace.
+fn is_base_folder(path: &Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.is_dir())
+        && path.join(META_FILE).is_file()
+        && check_replaceable(path, Replace::OnlyBundle).is_ok()
+}
+
+/// Writes a bundle's files (and its base's, in `base/`, as deep as they go) into the new
+/// folder `dir`.
+fn write_image(dir: &Path, image: &BundleImage) -> Result<(), TrainError> {
+    std::fs::create_dir(dir).map_err(io(dir))?;
+    std::fs::write(dir.join(META_FILE), &image.meta).map_err(io(dir))?;
+    std::fs::write(dir.join(MODEL_FILE), &image.model).map_err(io(dir))?;
+    if let Some(base) = &image.base {
+        write_image(&dir.join(BASE_DIR), base)?;
+    }
+    Ok(())
+}
+
 /// `path` made absolute with its folder resolved (`.`, `..` and links in the folders above), so
 /// that `--out .` names a folder that can be renamed. The folder above is created if missing.
 fn absolute(path: &Path) -> Result<PathBuf, TrainError> {
@@ -224,10 +271,11 @@ use victor_features::file::{Output, temp_builder as builder};
 /// Writes only into a new folder, an empty one or a victor bundle (see [`check_replaceable`]);
 /// never half-written, and leaves no temporary file behind, also when it fails.
 pub fn write_bundle(dir: &Path, meta: &BundleMeta, model_file: &Path) -> Result<(), TrainError> {
-    write_bundle_replacing(dir, meta, model_file, Replace::OnlyBundle)
+    write_bundle_replacing(dir, meta, model_file, None, Replace::OnlyBundle)
 }
 
-/// [`write_bundle`], into what `replace` allows.
+/// [`write_bundle`], into what `replace` allows; a gated bundle (`meta.gate`) with the bundle
+/// it was adapted from, `base`, written whole as its folder `base/`.
 ///
 /// A new folder is staged whole next to its place and renamed into it. In a folder that exists
 /// each of the bundle's files is written by the one writer rule
@@ -240,6 +288,7 @@ pub fn write_bundle_replacing(
     dir: &Path,
     meta: &BundleMeta,
     model_file: &Path,
+    base: Option<&BundleImage>,
     replace: Replace,
 ) -> Result<(), TrainError> {
     check_replaceable(dir, replace)?;
@@ -256,6 +305,9 @@ pub fn write_bundle_replacing(
             .map_err(io(&parent))?;
         std::fs::write(tmp.path().join(META_FILE), &json).map_err(io(tmp.path()))?;
         std::fs::copy(model_file, tmp.path().join(MODEL_FILE)).map_err(io(model_file))?;
+        if let Some(base) = base {
+            write_image(&tmp.path().join(BASE_DIR), base)?;
+        }
         // Never renamed over what has appeared at the path meanwhile (a rename of a folder
         // replaces an empty folder).
         if std::fs::symlink_metadata(&target).is_ok() {
@@ -270,6 +322,30 @@ pub fn write_bundle_replacing(
         return Ok(());
     }
     let was_bundle = check_replaceable(dir, Replace::OnlyBundle).is_ok();
+    // A `base/` that is there must be a bundle folder this writer made, whatever `replace`
+    // says: anything else of that name (a link, a file, a folder of the user's) is refused,
+    // never replaced.
+    let old_base = dir.join(BASE_DIR);
+    let has_base = std::fs::symlink_metadata(&old_base).is_ok();
+    if has_base && (base.is_some() || was_bundle) && !is_base_folder(&old_base) {
+        return Err(TrainError::NotABundle {
+            path: dir.to_path_buf(),
+            reason: format!(
+                "its {BASE_DIR} is not a victor bundle folder, and a gated bundle keeps its base there"
+            ),
+        });
+    }
+    // The new base staged whole in the folder, swapped in before the model and description.
+    let staged_base = match base {
+        Some(b) => {
+            let tmp = builder(".victor-base-", 0o777)
+                .tempdir_in(dir)
+                .map_err(io(dir))?;
+            write_image(&tmp.path().join(BASE_DIR), b)?;
+            Some(tmp)
+        }
+        None => None,
+    };
     // Both files by the one writer rule (`victor_features::file::write`): staged in the folder
     // (a rename within a folder is atomic; a file that is a link, in its target's folder) and
     // dropped, and so removed, on every early return; a FIFO or a device (with --force) is
@@ -283,8 +359,19 @@ pub fn write_bundle_replacing(
     let mut staged_model = Output::create(&model_path).map_err(io(&model_path))?;
     let mut source = std::fs::File::open(model_file).map_err(io(model_file))?;
     std::io::copy(&mut source, &mut staged_model).map_err(io(model_file))?;
+    if let Some(tmp) = &staged_base {
+        if has_base {
+            // The old base moved into the staging folder (removed with it), the new one in.
+            std::fs::rename(&old_base, tmp.path().join("old")).map_err(io(&old_base))?;
+        }
+        std::fs::rename(tmp.path().join(BASE_DIR), &old_base).map_err(io(&old_base))?;
+    }
     staged_model.commit().map_err(io(&model_path))?;
     staged_meta.commit().map_err(io(&meta_path))?;
+    if staged_base.is_none() && has_base && was_bundle {
+        // A gated bundle replaced by one without a gate: its base is this writer's.
+        std::fs::remove_dir_all(&old_base).map_err(io(&old_base))?;
+    }
     if was_bundle {
         let held_out = dir.join(HELD_OUT_FILE);
         match std::fs::remove_file(&held_out) {
@@ -335,6 +422,8 @@ mod tests {
             }),
             notes: "x".into(),
             origin: None,
+            pages: None,
+            gate: None,
         }
     }
 
@@ -408,7 +497,7 @@ mod tests {
         std::os::unix::fs::symlink(&target, out.join(MODEL_FILE)).expect("link");
         let err = write_bundle(&out, &meta(), &model).expect_err("a link is not a bundle file");
         assert!(err.to_string().contains(MODEL_FILE), "{err}");
-        write_bundle_replacing(&out, &meta(), &model, Replace::Anything).expect("forced");
+        write_bundle_replacing(&out, &meta(), &model, None, Replace::Anything).expect("forced");
         assert_eq!(std::fs::read(&target).expect("read"), b"model");
         assert!(
             std::fs::symlink_metadata(out.join(MODEL_FILE))

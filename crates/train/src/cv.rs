@@ -292,7 +292,10 @@ pub fn cross_validate(
             }
         };
         let data = train_crf(&train, setup, &opts, &model_path, &note)?;
-        let meta = make_meta(setup, &opts, &data, Vec::new(), None, String::new());
+        let mut meta = make_meta(setup, &opts, &data, Vec::new(), None, String::new());
+        // Adapting with a gate, each fold is gated as the final bundle will be: its gate fitted
+        // on the fold's training pages, its base the bundle adapted.
+        let gated = crate::gate::for_adaptation(&opts, &data);
         let meta_json = serde_json::to_string(&meta).map_err(|e| {
             TrainError::Bundle(victor_label::BundleError::Inconsistent(format!(
                 "fold {}: its bundle description does not serialise: {e}",
@@ -303,10 +306,16 @@ pub fn cross_validate(
             path: model_path.clone(),
             source,
         })?;
-        let model = Model::from_parts(&meta_json, &bytes, dir.path())?;
+        let mut model = Model::from_parts(&meta_json, &bytes, dir.path())?;
+        if let Some((gate, image)) = &gated {
+            let base = Model::from_image(image, &dir.path().join(victor_label::gate::BASE_DIR))?;
+            model = model.with_gate(gate.clone(), base)?;
+            meta.gate = Some(gate.clone());
+        }
         if let Some(keep) = &cv.keep_models {
             let out = keep.join(format!("fold-{}", fold + 1));
-            crate::bundle::write_bundle_replacing(&out, &meta, &model_path, cv.replace)?;
+            let base = gated.as_ref().map(|(_, image)| *image);
+            crate::bundle::write_bundle_replacing(&out, &meta, &model_path, base, cv.replace)?;
             let ids: String = test.iter().map(|p| format!("{}\n", p.id)).collect();
             let list = out.join(crate::bundle::HELD_OUT_FILE);
             victor_features::file::write_file(&list, ids.as_bytes())
@@ -336,8 +345,8 @@ pub fn cross_validate(
                         Ok(p) if p.is_partial() => {}
                         Ok(p) => {
                             let inferred = labeler
-                                .probabilities(&p.table, probs)
-                                .and_then(|()| labeler.viterbi(&p.table, vit));
+                                .probabilities(&p.page, &p.table, probs)
+                                .and_then(|()| labeler.viterbi(&p.page, &p.table, vit));
                             match inferred {
                                 Ok(()) => match a.add_page(&p.page, &p.labels, probs, vit, scratch)
                                 {

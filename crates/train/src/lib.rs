@@ -18,6 +18,8 @@
 //! - `select`: model selection: folds merged ([`merge_folds`]), the recommended decoding chosen
 //!   ([`recommend`]);
 //! - `bundle`: the bundle description and its atomic writing ([`write_bundle`]);
+//! - [`gate`]: the gate of an adapted bundle fitted on the pages' profiles, and the sample of
+//!   profiles every bundle stores;
 //! - `make`: annotated pages to a bundle folder, the whole of `victor train` ([`train_bundle`]),
 //!   and the check of the pages before any work ([`check_pages`]).
 //!
@@ -35,6 +37,7 @@ mod boost;
 mod bundle;
 mod crf;
 mod cv;
+pub mod gate;
 mod make;
 mod parallel;
 mod pipeline;
@@ -49,8 +52,8 @@ pub use bundle::{Replace, check_replaceable, make_meta, write_bundle, write_bund
 pub use crf::{Algorithm, CrfError, CrfTrainer, Engine, TrainOptions};
 pub use cv::{CurveOrder, CvEvent, CvOptions, FoldResult, cross_validate};
 pub use make::{
-    DecodingSource, Made, MakeEvent, Plan, check_pages, choose_decoding, sort_out_pages,
-    train_bundle,
+    BadPage, DecodingSource, Made, MakeEvent, Plan, check_pages, check_threshold_folds,
+    choose_decoding, sort_out_pages, train_bundle,
 };
 pub use parallel::{LbfgsParams, Outcome, ParallelError, ParallelTrainer, Prior};
 pub use pipeline::{

@@ -6,12 +6,12 @@
 //! ([`choose_decoding`]: cross-validation on the pages, or, with too few of them, the base's
 //! when adapting), trains the CRF (and the trees), and writes the bundle atomically.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 use victor_annotations::PageRef;
 use victor_features::Segmenter;
-use victor_label::{BundleMeta, DecodingRecommendation, RecommendedDecoding, TrainingSet};
+use victor_label::{BundleMeta, DecodingRecommendation, LeftOut, RecommendedDecoding, TrainingSet};
 
 use crate::adapt::{AdaptDecoding, MIN_CV_PAGES};
 use crate::bundle::{Replace, make_meta, write_bundle_replacing};
@@ -20,14 +20,17 @@ use crate::cv::{CvEvent, cross_validate};
 use crate::pipeline::{DataSummary, Event, Setup, TrainError, train_crf};
 use crate::select::{merge_folds, recommend, recommended_f1, score_of, threshold_cv};
 
+/// A page that cannot be used, with why.
+pub type BadPage = (PageRef, String);
+
 /// The pages that cannot be loaded (unreadable or malformed annotation, a page changed since
 /// it was annotated, labels that no longer fit), with the reason; loaded in parallel, each
 /// page once, nothing kept.
-pub fn check_pages(pages: &[PageRef]) -> Vec<(String, String)> {
+pub fn check_pages(pages: &[PageRef]) -> Vec<BadPage> {
     pages
         .par_iter()
         .map_init(Segmenter::new, |seg, p| {
-            p.load(seg).err().map(|e| (p.id.clone(), e.to_string()))
+            p.load(seg).err().map(|e| (p.clone(), e.to_string()))
         })
         .flatten()
         .collect()
@@ -35,15 +38,22 @@ pub fn check_pages(pages: &[PageRef]) -> Vec<(String, String)> {
 
 /// The pages that can be used and, apart, those that cannot ([`check_pages`], with the
 /// reason), in the order of `pages`.
-pub fn sort_out_pages(pages: &[PageRef]) -> (Vec<PageRef>, Vec<(String, String)>) {
+pub fn sort_out_pages(pages: &[PageRef]) -> (Vec<PageRef>, Vec<BadPage>) {
     let bad = check_pages(pages);
-    let ids: std::collections::HashSet<&str> = bad.iter().map(|(id, _)| id.as_str()).collect();
+    let out = keys(&bad);
     let good = pages
         .iter()
-        .filter(|p| !ids.contains(p.id.as_str()))
+        .filter(|p| !out.contains(&(p.dir.as_path(), p.id.as_str())))
         .cloned()
         .collect();
     (good, bad)
+}
+
+/// The pages of `bad` by folder and id (one page each: ids are unique within a set).
+fn keys(bad: &[BadPage]) -> std::collections::HashSet<(&Path, &str)> {
+    bad.iter()
+        .map(|(p, _)| (p.dir.as_path(), p.id.as_str()))
+        .collect()
 }
 
 /// How a bundle is made beyond the training options.
@@ -53,12 +63,66 @@ pub struct Plan {
     pub threshold_folds: usize,
     /// Folds trained at the same time.
     pub parallel_folds: usize,
-    /// The annotated folders, as `victor.json` records them.
-    pub sets: Vec<TrainingSet>,
+    /// The annotated folders the pages come from, in order. `victor.json` records each
+    /// ([`TrainingSet`]) with the pages trained on and those left out, with why: those of
+    /// `left_out` and those the training could not read ([`DataSummary::skipped`]).
+    pub folders: Vec<PathBuf>,
+    /// The split the pages were taken from (`--split`); `None`: every page.
+    pub split: Option<String>,
+    /// The folders' pages left out before the training (unusable, and left out by
+    /// `--skip-bad-pages`), with why ([`sort_out_pages`]).
+    pub left_out: Vec<BadPage>,
     /// Notes stored in `victor.json`.
     pub notes: String,
     /// What the bundle may replace at the destination.
     pub replace: Replace,
+}
+
+impl Plan {
+    /// The folders as `victor.json` records them ([`DataInfo::sets`](victor_label::DataInfo)):
+    /// each with its set's name, the pages of `used` trained on (those the training `skipped`
+    /// are not) and the pages left out, with why (the plan's, then those skipped).
+    pub fn training_sets(&self, used: &[PageRef], skipped: &[BadPage]) -> Vec<TrainingSet> {
+        let not_trained = keys(skipped);
+        self.folders
+            .iter()
+            .map(|dir| {
+                let left_out: Vec<&BadPage> = self
+                    .left_out
+                    .iter()
+                    .chain(skipped)
+                    .filter(|(p, _)| p.dir == *dir)
+                    .collect();
+                let trained = used
+                    .iter()
+                    .filter(|p| {
+                        p.dir == *dir && !not_trained.contains(&(p.dir.as_path(), p.id.as_str()))
+                    })
+                    .count();
+                let source = used
+                    .iter()
+                    .chain(left_out.iter().map(|(p, _)| p))
+                    .find(|p| p.dir == *dir)
+                    .map(|p| p.set.clone())
+                    // A folder without pages has no set name: the row says so with `""`.
+                    .unwrap_or_default();
+                TrainingSet {
+                    path: dir.display().to_string(),
+                    source,
+                    // No split: every page, written as `""`.
+                    split: self.split.clone().unwrap_or_default(),
+                    pages: trained,
+                    left_out: left_out
+                        .into_iter()
+                        .map(|(p, reason)| LeftOut {
+                            id: p.id.clone(),
+                            reason: reason.clone(),
+                        })
+                        .collect(),
+                }
+            })
+            .collect()
+    }
 }
 
 /// How the decoding of a new bundle was chosen.
@@ -96,6 +160,20 @@ pub struct Made {
     pub decoding: DecodingSource,
 }
 
+/// Checks the folds of the cross-validation that chooses a new bundle's decoding
+/// (`victor train --threshold-folds`, Python's `folds`): 0 (none) or at least 2, one fold to
+/// train on and one to test on. The command line and the Python package both check by this.
+///
+/// # Errors
+///
+/// [`TrainError::Folds`] for 1.
+pub fn check_threshold_folds(folds: usize) -> Result<usize, TrainError> {
+    match folds {
+        1 => Err(TrainError::Folds(folds)),
+        n => Ok(n),
+    }
+}
+
 /// The decoding a bundle trained on `pages` with `opts` should recommend, and how it was
 /// chosen.
 ///
@@ -114,15 +192,19 @@ pub fn choose_decoding(
     parallel: usize,
     on: &(dyn Fn(CvEvent) + Sync),
 ) -> Result<(Option<DecodingRecommendation>, DecodingSource), TrainError> {
-    let skip = if folds < 2 {
-        Some("no cross-validation asked for (--threshold-folds 0)".to_string())
+    check_threshold_folds(folds)?;
+    let skip = if folds == 0 {
+        Some("no cross-validation asked for (0 folds)".to_string())
     } else if pages.len() < MIN_CV_PAGES && opts.adapt.is_some() {
         // Adapting has the base's decoding to fall back on, better than one chosen on a handful
         // of pages; from zero the only other choice is Viterbi, so a small cross-validation
         // still chooses (as `victor train` always has).
         Some(format!(
-            "{} pages are too few to cross-validate a decoding (at least {MIN_CV_PAGES})",
-            pages.len()
+            "{} too few to cross-validate a decoding (at least {MIN_CV_PAGES})",
+            match pages.len() {
+                1 => "1 page is".to_string(),
+                n => format!("{n} pages are"),
+            }
         ))
     } else if pages.len() < 2 {
         Some(format!(
@@ -231,18 +313,83 @@ pub fn train_bundle(
     let data = train_crf(pages, setup, opts, &model_path, &|e| {
         on(MakeEvent::Train(e))
     })?;
-    let meta = make_meta(
+    let mut meta = make_meta(
         setup,
         opts,
         &data,
-        plan.sets.clone(),
+        plan.training_sets(pages, &data.skipped),
         recommendation,
         plan.notes.clone(),
     );
-    write_bundle_replacing(out, &meta, &model_path, plan.replace)?;
+    // Adapting with a gate: fitted on these pages' profiles against the base's sample, and the
+    // base kept whole as the new bundle's `base/`.
+    let base_image = crate::gate::for_adaptation(opts, &data).map(|(gate, image)| {
+        meta.gate = Some(gate);
+        image
+    });
+    write_bundle_replacing(out, &meta, &model_path, base_image, plan.replace)?;
     Ok(Made {
         data,
         meta,
         decoding: source,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn page(dir: &str, id: &str) -> PageRef {
+        PageRef {
+            dir: PathBuf::from(dir),
+            set: format!("set {dir}"),
+            id: id.to_string(),
+        }
+    }
+
+    #[test]
+    fn a_set_counts_the_pages_trained_on_and_lists_those_left_out() {
+        let plan = Plan {
+            threshold_folds: 0,
+            parallel_folds: 1,
+            folders: vec![PathBuf::from("a"), PathBuf::from("b"), PathBuf::from("c")],
+            split: Some("dev".into()),
+            left_out: vec![(page("a", "x"), "not a valid record".into())],
+            notes: String::new(),
+            replace: Replace::OnlyBundle,
+        };
+        // `z` of `a` is given to the training, which cannot read it; `b` also has an `x`.
+        let used = [page("a", "y"), page("a", "z"), page("b", "x")];
+        let skipped = [(page("a", "z"), "changed since annotated".to_string())];
+        let sets = plan.training_sets(&used, &skipped);
+        let left = |s: &TrainingSet| -> Vec<(String, String)> {
+            s.left_out
+                .iter()
+                .map(|l| (l.id.clone(), l.reason.clone()))
+                .collect()
+        };
+        assert_eq!((sets[0].path.as_str(), sets[0].pages), ("a", 1));
+        assert_eq!(sets[0].source, "set a");
+        assert_eq!(sets[0].split, "dev");
+        assert_eq!(
+            left(&sets[0]),
+            [
+                ("x".to_string(), "not a valid record".to_string()),
+                ("z".to_string(), "changed since annotated".to_string())
+            ]
+        );
+        assert_eq!((sets[1].pages, left(&sets[1]).len()), (1, 0));
+        // A folder without pages: none trained on, and no set name.
+        assert_eq!((sets[2].pages, sets[2].source.as_str()), (0, ""));
+    }
+
+    #[test]
+    fn one_fold_is_refused_and_none_or_two_are_taken() {
+        assert!(matches!(
+            check_threshold_folds(1),
+            Err(TrainError::Folds(1))
+        ));
+        assert_eq!(check_threshold_folds(0).ok(), Some(0));
+        assert_eq!(check_threshold_folds(5).ok(), Some(5));
+    }
 }

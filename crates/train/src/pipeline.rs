@@ -80,13 +80,16 @@ pub struct DataSummary {
     /// SHA-256 (hex) over page ids, page hashes and labels, in order.
     pub digest: String,
     /// Pages left out, with the reason.
-    pub skipped: Vec<(String, String)>,
+    pub skipped: Vec<crate::BadPage>,
     /// Optimisation wall time, seconds.
     pub seconds: f64,
     /// Attributes in the trained model file (those with a non-zero weight for some label).
     pub attributes: usize,
     /// The boosted trees, when the options asked for them.
     pub boost: Option<victor_label::boost::BoostInfo>,
+    /// Each page's profile with its set's name, in page order ([`victor_features::PageProfile`]):
+    /// what the bundle's page sample and an adapted bundle's gate are made of.
+    pub profiles: Vec<(String, victor_features::PageProfile)>,
 }
 
 /// Why training failed.
@@ -98,6 +101,9 @@ pub enum TrainError {
     /// No page could be used.
     #[error("no usable training pages ({0} skipped)")]
     NoPages(usize),
+    /// A cross-validation of one fold was asked for ([`crate::check_threshold_folds`]).
+    #[error("cross-validation needs at least 2 folds, got {0} (0: no cross-validation)")]
+    Folds(usize),
     /// Writing the bundle failed.
     #[error("cannot write {path}: {source}")]
     Io {
@@ -217,14 +223,23 @@ fn stream_pages(
                 Ok((p, x))
             })
             .collect();
-        for item in converted {
+        for (r, item) in chunk.iter().zip(converted) {
             done += 1;
             match item {
+                // A page without a block has nothing to train on: left out, and said so (the
+                // bundle records its pages as the pages trained on).
+                Ok((p, _)) if p.labels.is_empty() => {
+                    let reason = "the page has no text block".to_string();
+                    on(Event::Skipped {
+                        id: p.id.clone(),
+                        reason: reason.clone(),
+                    });
+                    sum.skipped.push((r.clone(), reason));
+                }
                 Ok((p, x)) => {
-                    if p.labels.is_empty() {
-                        continue;
-                    }
                     sink(&p, &x)?;
+                    sum.profiles
+                        .push((p.set.clone(), victor_features::PageProfile::of(&p.page)));
                     digest.update(p.id.as_bytes());
                     digest.update([0]);
                     digest.update(p.sha256.as_bytes());
@@ -242,10 +257,10 @@ fn stream_pages(
                 }
                 Err((id, reason)) => {
                     on(Event::Skipped {
-                        id: id.clone(),
+                        id,
                         reason: reason.clone(),
                     });
-                    sum.skipped.push((id, reason));
+                    sum.skipped.push((r.clone(), reason));
                 }
             }
         }

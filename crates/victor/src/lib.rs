@@ -71,6 +71,44 @@ pub enum Error {
     /// A bundle named by [`Cleaner::open`] that cannot be found or loaded.
     #[error(transparent)]
     Model(#[from] models::ModelError),
+    /// An input that holds no page ([`check_input`]).
+    #[error(transparent)]
+    Empty(#[from] EmptyInput),
+}
+
+/// An input that holds no page: no bytes, or white space only ([`check_input`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("empty input ({}): no page", self.what())]
+pub struct EmptyInput {
+    /// Its bytes (all white space).
+    pub bytes: usize,
+}
+
+impl EmptyInput {
+    /// What the input held: `0 bytes`, or `12 bytes of white space only`.
+    pub fn what(&self) -> String {
+        match self.bytes {
+            0 => "0 bytes".to_string(),
+            1 => "1 byte of white space only".to_string(),
+            n => format!("{n} bytes of white space only"),
+        }
+    }
+}
+
+/// Checks that an input holds a page: a page given to be cleaned that has no bytes, or nothing
+/// but white space, is an error, never a silent empty output. The `victor` command refuses such
+/// a file, and the Python package such a `clean`, `label` or `markdown` argument, by this one
+/// rule. [`Cleaner`] itself cleans any bytes (a WARC record with an empty body keeps nothing),
+/// so a program that reads inputs checks them with this first.
+///
+/// # Errors
+///
+/// [`EmptyInput`] for an empty input.
+pub fn check_input(html: &[u8]) -> Result<(), EmptyInput> {
+    if html.iter().all(u8::is_ascii_whitespace) {
+        return Err(EmptyInput { bytes: html.len() });
+    }
+    Ok(())
 }
 
 /// What [`Cleaner::markdown_as`] writes beyond the structure.
@@ -146,6 +184,10 @@ pub struct Document {
     /// How good victor expects its extraction of this page to be, in [0, 1]: the expected
     /// text-level F1 of the kept blocks under the marginals.
     pub confidence: f64,
+    /// For a gated bundle (adapted with a gate), the share of the adapted model in the page's
+    /// marginals, in [0, 1]: how much of the user's guideline applied to it. `None` otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub adapted: Option<f64>,
     /// The page's language (ISO 639-3), when identified.
     pub language: Option<String>,
     /// The cleaned text: the kept blocks, one paragraph a line (no final line break).
@@ -382,6 +424,7 @@ impl Cleaner {
                 sitename: md.sitename,
                 canonical: md.canonical,
                 confidence: victor_label::confidence(p, &lp.labels, &lp.probs, &lp.words),
+                adapted: lp.share,
                 language: lp.processed.table.language.map(str::to_string),
                 text,
                 blocks,
@@ -467,6 +510,7 @@ impl Cleaner {
             probs,
             labels,
             words,
+            share: None,
         }
     }
 }

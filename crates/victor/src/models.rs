@@ -11,7 +11,7 @@
 
 use std::path::{Path, PathBuf};
 
-use victor_label::{BundleError, META_FILE, Model};
+use victor_label::{BundleError, BundleImage, META_FILE, Model};
 
 include!(concat!(env!("OUT_DIR"), "/built_in_models.rs"));
 
@@ -161,13 +161,35 @@ pub fn bundle_files(name_or_dir: &Path) -> Result<BundleFiles, ModelError> {
 ///
 /// As [`bundle_files`], or a bundle that does not load.
 pub fn open_with_digest(name_or_dir: &Path) -> Result<(Model, String), ModelError> {
+    let (m, image) = open_with_image(name_or_dir)?;
+    Ok((m, image.digest()))
+}
+
+/// [`open`], and the bundle's files as they were read ([`BundleImage`], a gated bundle's base
+/// too): what adapting keeps of the bundle it adapts. The model is named as [`open`] names it.
+///
+/// # Errors
+///
+/// As [`bundle_files`], or a bundle that does not load.
+pub fn open_with_image(name_or_dir: &Path) -> Result<(Model, BundleImage), ModelError> {
     let f = bundle_files(name_or_dir)?;
-    let digest = victor_label::bundle_digest(f.meta.as_bytes(), &f.model);
-    let m = Model::from_parts(&f.meta, &f.model, &f.place).map_err(|source| ModelError::Load {
+    let load = |source| ModelError::Load {
         place: f.place.display().to_string(),
         source,
-    })?;
-    Ok((m.with_name(f.name), digest))
+    };
+    if f.place.join(META_FILE).is_file() {
+        // A folder: a gated bundle loads with its base, and its image holds the base's files.
+        let image = BundleImage::read(&f.place).map_err(load)?;
+        let m = Model::load(&f.place).map_err(load)?;
+        return Ok((m.with_name(f.name), image));
+    }
+    let m = Model::from_parts(&f.meta, &f.model, &f.place).map_err(load)?;
+    let image = BundleImage {
+        meta: f.meta,
+        model: f.model,
+        base: None,
+    };
+    Ok((m.with_name(f.name), image))
 }
 
 /// The built-in default bundle (`models/default`).
@@ -224,23 +246,79 @@ fn bare_name(p: &Path) -> Option<&str> {
 
 /// Where a bundle called `name` is looked for on disk, in order.
 fn search_path(name: &str) -> Vec<PathBuf> {
+    search_dirs()
+        .into_iter()
+        .map(|d| d.dir.join(name))
+        .collect()
+}
+
+/// A folder that [`open`] looks in for a bundle named by a bare name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SearchDir {
+    /// How people name it: `$VICTOR_MODELS`, `./models`, `$XDG_DATA_HOME/victor/models` or
+    /// `~/.local/share/victor/models`.
+    pub label: &'static str,
+    /// The folder (relative for `./models`: the working directory's).
+    pub dir: PathBuf,
+}
+
+/// The folders a bare name is looked up in, in the order [`open`] looks (the built-in bundles
+/// come after them): `$VICTOR_MODELS` when it is set, `./models`, and the user's data folder
+/// when `$XDG_DATA_HOME` or `$HOME` names one.
+pub fn search_dirs() -> Vec<SearchDir> {
     let mut out = Vec::new();
     if let Some(dir) = std::env::var_os(MODELS_ENV).filter(|d| !d.is_empty()) {
-        out.push(PathBuf::from(dir).join(name));
-    }
-    out.push(Path::new("models").join(name));
-    let data = std::env::var_os("XDG_DATA_HOME")
-        .filter(|d| !d.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| {
-            std::env::var_os("HOME")
-                .filter(|d| !d.is_empty())
-                .map(|h| PathBuf::from(h).join(".local/share"))
+        out.push(SearchDir {
+            label: "$VICTOR_MODELS",
+            dir: PathBuf::from(dir),
         });
-    if let Some(data) = data {
-        out.push(data.join("victor/models").join(name));
+    }
+    out.push(SearchDir {
+        label: "./models",
+        dir: PathBuf::from("models"),
+    });
+    let xdg = std::env::var_os("XDG_DATA_HOME")
+        .filter(|d| !d.is_empty())
+        .map(|d| ("$XDG_DATA_HOME/victor/models", PathBuf::from(d)));
+    let home = || {
+        std::env::var_os("HOME").filter(|d| !d.is_empty()).map(|h| {
+            (
+                "~/.local/share/victor/models",
+                PathBuf::from(h).join(".local/share"),
+            )
+        })
+    };
+    if let Some((label, data)) = xdg.or_else(home) {
+        out.push(SearchDir {
+            label,
+            dir: data.join("victor/models"),
+        });
     }
     out
+}
+
+/// The bundles in folder `dir` as [`open`] finds them by name: the names of its folders that
+/// hold a `victor.json`, sorted (none when `dir` is missing or cannot be listed).
+pub fn bundles_in(dir: &Path) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = entries
+        .flatten()
+        .filter(|e| e.path().join(META_FILE).is_file())
+        .filter_map(|e| e.file_name().to_str().map(str::to_string))
+        .collect();
+    names.sort_unstable();
+    names
+}
+
+/// The built-in bundle that the built-in name `alias` stands for (`default` -> `web`), or
+/// `None` when `alias` is no alias.
+pub fn builtin_alias(alias: &str) -> Option<&'static str> {
+    BUILT_IN_ALIASES
+        .iter()
+        .find(|&&(a, _)| a == alias)
+        .map(|&(_, real)| real)
 }
 
 #[cfg(all(test, feature = "builtin"))]
@@ -253,6 +331,8 @@ mod tests {
         for n in ["article", "corpus", "default", "general", "news", "web"] {
             assert!(names.contains(&n), "{n} not built in: {names:?}");
         }
+        assert_eq!(builtin_alias("default"), Some("web"));
+        assert_eq!(builtin_alias("web"), None);
         let web = builtin("web").expect("built in").expect("loads");
         let default = default_model().expect("loads");
         assert_eq!(default.meta.template, web.meta.template);

@@ -47,11 +47,19 @@ pub struct JsonlMeta<'a> {
     /// The page's Markdown ([`crate::MarkdownStyle::render`]), written as a `markdown` field
     /// when given (without its last line break).
     pub markdown: Option<&'a str>,
+    /// For a gated bundle, the share of the adapted model in the page's marginals
+    /// ([`victor_label::LabeledPage::share`]), written as `adapted`; left out when `None`.
+    pub adapted: Option<f64>,
     /// Fields written before the page's own, in this order, each a string or `null` (`victor
-    /// label` over WARC files gives the record's `WARC-Date`, `WARC-Record-ID` and
-    /// `WARC-Target-URI`: capitalised names sort before the page's keys, so the object's keys
-    /// stay in order). Names must differ from the page's.
+    /// label` over WARC files gives the record's `WARC-Record-ID` and `WARC-Target-URI`:
+    /// capitalised names sort before the page's keys, so the object's keys stay in order).
+    /// Names must differ from the page's.
     pub fields: &'a [(&'a str, Option<&'a str>)],
+    /// Fields written after the page's own, in this order, each a string or `null` (`victor
+    /// label` over WARC files gives `warc_date`, the record's `WARC-Date`: named apart from
+    /// `date`, the page's publication date, it sorts after the page's keys). Names must differ
+    /// from the page's.
+    pub fields_after: &'a [(&'a str, Option<&'a str>)],
 }
 
 /// One page as a JSON object on one line (`--format jsonl` with `blocks`, `--format jsonl-text`
@@ -82,6 +90,7 @@ pub fn write_jsonl(
     let md = victor_label::metadata_with(page, labels, ctx);
     let obj = JsonPage {
         fields: Fields(meta.fields),
+        adapted: meta.adapted,
         author: md.author.as_deref(),
         canonical: md.canonical.as_deref(),
         confidence: victor_label::confidence(page, labels, probs, words),
@@ -100,17 +109,21 @@ pub fn write_jsonl(
         source: meta.source,
         text: text.strip_suffix('\n').unwrap_or(&text),
         title: md.title.as_deref(),
+        after: Fields(meta.fields_after),
     };
     serde_json::to_writer(&mut *out, &obj)?;
     out.write_all(b"\n")
 }
 
-/// The object `write_jsonl` writes (the caller's fields, then the page's in alphabetical
-/// order, as they appear).
+/// The object `write_jsonl` writes (the caller's fields, the page's in alphabetical order, the
+/// caller's fields after them, as they appear).
 #[derive(Serialize)]
 struct JsonPage<'a> {
     #[serde(flatten)]
     fields: Fields<'a>,
+    /// How much of a gated bundle's adapted model labelled the page; left out otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    adapted: Option<f64>,
     author: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     blocks: Option<JsonBlocks<'a>>,
@@ -131,6 +144,8 @@ struct JsonPage<'a> {
     source: &'a str,
     text: &'a str,
     title: Option<&'a str>,
+    #[serde(flatten)]
+    after: Fields<'a>,
 }
 
 /// The caller's fields of a JSON line, as entries of its object.
@@ -389,6 +404,7 @@ mod tests {
             [0.0, 0.9, 0.1],
         ];
         let meta = JsonlMeta {
+            adapted: None,
             source: "a.html",
             language: Some("eng"),
             decoding: "threshold 0.5",
@@ -396,6 +412,7 @@ mod tests {
             fetched: None,
             markdown: None,
             fields: &[],
+            fields_after: &[],
         };
         let line = |blocks| {
             let mut out = Vec::new();
@@ -447,10 +464,14 @@ mod tests {
     }
 
     #[test]
-    fn a_callers_fields_come_first_in_the_order_given() {
+    fn a_callers_fields_come_first_and_last_in_the_order_given() {
         let p = page("<p>Body text.</p>");
-        let fields = [("WARC-Date", Some("2024-01-01")), ("WARC-Record-ID", None)];
+        let fields = [
+            ("WARC-Record-ID", None),
+            ("WARC-Target-URI", Some("http://a.example/")),
+        ];
         let meta = JsonlMeta {
+            adapted: None,
             source: "a.html",
             language: None,
             decoding: "viterbi",
@@ -458,6 +479,7 @@ mod tests {
             fetched: None,
             markdown: None,
             fields: &fields,
+            fields_after: &[("warc_date", Some("2024-01-01"))],
         };
         let mut out = Vec::new();
         write_jsonl(
@@ -472,9 +494,12 @@ mod tests {
         .expect("writes");
         let s = String::from_utf8(out).expect("utf-8");
         assert!(
-            s.starts_with("{\"WARC-Date\":\"2024-01-01\",\"WARC-Record-ID\":null,\"author\":"),
+            s.starts_with(
+                "{\"WARC-Record-ID\":null,\"WARC-Target-URI\":\"http://a.example/\",\"author\":"
+            ),
             "{s}"
         );
+        assert!(s.ends_with(",\"warc_date\":\"2024-01-01\"}\n"), "{s}");
         let v: serde_json::Value = serde_json::from_str(&s).expect("one JSON object");
         assert_eq!(v["text"], "Body text.");
     }

@@ -24,11 +24,10 @@ use std::sync::Arc;
 
 use victor_annotations::{Corpus, PageRef};
 use victor_features::{Extractor, Template};
-use victor_label::TrainingSet;
 use victor_train::{Adapt, Base, Plan, Replace, Setup, TrainOptions};
 pub use victor_train::{
     AdaptDecoding, BoostOptions, DEFAULT_PRIOR, DEFAULT_TREES, DecodingSource, MIN_CV_PAGES, Made,
-    MakeEvent, TrainError,
+    MakeEvent, TrainError, check_threshold_folds,
 };
 
 use crate::models::{self, ModelError};
@@ -78,7 +77,12 @@ pub struct AdaptOptions {
     pub trees: usize,
     /// Which decoding the new bundle recommends (`--adapt-decoding`).
     pub decoding: AdaptDecoding,
-    /// Folds of the cross-validation that chooses the decoding (`--threshold-folds`).
+    /// Whether the new bundle gets a gate (`--no-gate` turns it off): the adaptation applies
+    /// where pages are like the adapted ones, the base bundle elsewhere.
+    pub gate: bool,
+    /// Folds of the cross-validation that chooses the decoding (`--threshold-folds`): 0 (none)
+    /// or at least 2, checked as the command line checks it
+    /// ([`check_threshold_folds`]).
     pub folds: usize,
     /// Folds trained at once.
     pub parallel_folds: usize,
@@ -97,6 +101,7 @@ impl Default for AdaptOptions {
             prior: DEFAULT_PRIOR,
             trees: DEFAULT_TREES,
             decoding: AdaptDecoding::Base,
+            gate: true,
             folds: 5,
             parallel_folds: 2,
             skip_bad_pages: false,
@@ -117,7 +122,9 @@ pub struct TrainSettings {
     /// Boosted trees (`--boost`); with `like`, a bundle that has them passes its settings on
     /// when this is `None`.
     pub boost: Option<BoostOptions>,
-    /// Folds of the cross-validation that chooses the decoding (`--threshold-folds`).
+    /// Folds of the cross-validation that chooses the decoding (`--threshold-folds`): 0 (none)
+    /// or at least 2, checked as the command line checks it
+    /// ([`check_threshold_folds`]).
     pub folds: usize,
     /// Folds trained at once.
     pub parallel_folds: usize,
@@ -144,8 +151,9 @@ impl Default for TrainSettings {
     }
 }
 
-/// The pages of `dirs`, checked: bad ones are an error, or left out with `skip`.
-fn usable_pages(dirs: &[&Path], skip: bool) -> Result<(Corpus, Vec<PageRef>), Error> {
+/// The pages of `dirs`, checked: bad ones are an error, or left out with `skip` (and returned
+/// apart, with why, for `victor.json` to record).
+fn usable_pages(dirs: &[&Path], skip: bool) -> Result<(Vec<PageRef>, LeftOut), Error> {
     let corpus = Corpus::open(dirs, None)?;
     if corpus.is_empty() {
         return Err(Error::NoPages(
@@ -156,32 +164,39 @@ fn usable_pages(dirs: &[&Path], skip: bool) -> Result<(Corpus, Vec<PageRef>), Er
         ));
     }
     let (pages, bad) = victor_train::sort_out_pages(corpus.pages());
-    if !bad.is_empty() && !skip {
-        return Err(Error::BadPages(bad));
+    if (!bad.is_empty() && !skip) || pages.is_empty() {
+        return Err(Error::BadPages(
+            bad.into_iter().map(|(p, why)| (p.id, why)).collect(),
+        ));
     }
-    if pages.is_empty() {
-        return Err(Error::BadPages(bad));
-    }
-    Ok((corpus, pages))
+    Ok((pages, bad))
 }
 
-/// The annotated folders as `victor.json` records them.
-fn sets(corpus: &Corpus, dirs: &[&Path]) -> Vec<TrainingSet> {
-    dirs.iter()
-        .map(|d| {
-            let mine = corpus.pages().iter().filter(|p| p.dir == *d);
-            TrainingSet {
-                path: d.display().to_string(),
-                source: mine
-                    .clone()
-                    .next()
-                    .map(|p| p.set.clone())
-                    .unwrap_or_default(),
-                split: String::new(),
-                pages: mine.count(),
-            }
-        })
-        .collect()
+/// Pages left out before a training, with why.
+type LeftOut = Vec<victor_train::BadPage>;
+
+/// How the bundle of `dirs` is made, the pages `left_out` recorded with their folders.
+fn plan(
+    dirs: &[&Path],
+    folds: usize,
+    parallel_folds: usize,
+    left_out: LeftOut,
+    notes: &str,
+    force: bool,
+) -> Plan {
+    Plan {
+        threshold_folds: folds,
+        parallel_folds: parallel_folds.max(1),
+        folders: dirs.iter().map(|d| d.to_path_buf()).collect(),
+        split: None,
+        left_out,
+        notes: notes.to_string(),
+        replace: if force {
+            Replace::Anything
+        } else {
+            Replace::OnlyBundle
+        },
+    }
 }
 
 /// Adapts the bundle `base` (a folder or a name, as [`models::open`] takes it) to the
@@ -207,30 +222,23 @@ pub fn adapt_with(
     o: &AdaptOptions,
     on: &(dyn Fn(MakeEvent) + Sync),
 ) -> Result<Made, Error> {
-    let (corpus, pages) = usable_pages(dirs, o.skip_bad_pages)?;
-    let (model, digest) = models::open_with_digest(base)?;
+    // The folds first: a bad argument is refused before any page is read.
+    check_threshold_folds(o.folds)?;
+    let (pages, left_out) = usable_pages(dirs, o.skip_bad_pages)?;
+    let (model, image) = models::open_with_image(base)?;
     let name = base.display().to_string();
     let opts = TrainOptions {
         adapt: Some(Adapt {
-            base: Arc::new(Base::new(&model, name, digest)),
+            base: Arc::new(Base::new(&model, name, image)),
             prior: o.prior,
             trees: o.trees,
             leaf_prior: victor_train::DEFAULT_LEAF_PRIOR,
             decoding: o.decoding,
+            gate: o.gate,
         }),
         ..TrainOptions::default()
     };
-    let plan = Plan {
-        threshold_folds: o.folds,
-        parallel_folds: o.parallel_folds.max(1),
-        sets: sets(&corpus, dirs),
-        notes: o.notes.clone(),
-        replace: if o.force {
-            Replace::Anything
-        } else {
-            Replace::OnlyBundle
-        },
-    };
+    let plan = plan(dirs, o.folds, o.parallel_folds, left_out, &o.notes, o.force);
     let setup = Setup {
         extractor: &model.extractor,
         template: &model.template,
@@ -246,7 +254,8 @@ pub fn adapt_with(
 ///
 /// As [`adapt`].
 pub fn train(dirs: &[&Path], out: &Path, s: &TrainSettings) -> Result<Made, Error> {
-    let (corpus, pages) = usable_pages(dirs, s.skip_bad_pages)?;
+    check_threshold_folds(s.folds)?;
+    let (pages, left_out) = usable_pages(dirs, s.skip_bad_pages)?;
     let (config, text, like_boost) = match &s.like {
         Some(b) => {
             let m = models::open(b)?;
@@ -274,17 +283,7 @@ pub fn train(dirs: &[&Path], out: &Path, s: &TrainSettings) -> Result<Made, Erro
         boost: s.boost.clone().or(like_boost),
         ..TrainOptions::default()
     };
-    let plan = Plan {
-        threshold_folds: s.folds,
-        parallel_folds: s.parallel_folds.max(1),
-        sets: sets(&corpus, dirs),
-        notes: s.notes.clone(),
-        replace: if s.force {
-            Replace::Anything
-        } else {
-            Replace::OnlyBundle
-        },
-    };
+    let plan = plan(dirs, s.folds, s.parallel_folds, left_out, &s.notes, s.force);
     let setup = Setup {
         extractor: &extractor,
         template: &template,

@@ -292,6 +292,7 @@ fn pipeline(labeler: &mut Labeler<'_>, bytes: &[u8]) -> Result<(), TestCaseError
         for blocks in [true, false] {
             let mut out = Vec::new();
             let meta = JsonlMeta {
+                adapted: None,
                 source: "fuzz.html",
                 language: lp.processed.table.language,
                 decoding: "threshold 0.5",
@@ -299,6 +300,7 @@ fn pipeline(labeler: &mut Labeler<'_>, bytes: &[u8]) -> Result<(), TestCaseError
                 fetched: None,
                 markdown: None,
                 fields: &[],
+                fields_after: &[],
             };
             write_jsonl(
                 &mut out, meta, page, &lp.labels, &lp.probs, &lp.words, blocks,

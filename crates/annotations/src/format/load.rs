@@ -31,6 +31,19 @@ pub enum LoadError {
         /// The cause.
         source: std::io::Error,
     },
+    /// A folder named as an annotated set holds no `set.json` (or is no folder).
+    #[error(
+        "{dir} is not an annotated set: {why}. An annotated set is a folder of pages and their \
+         block labels ({SET_FILE}, pages/, labels/; annotations/README.md): make one from a gold \
+         standard with `victor import`, or by labelling pages in a browser with `victor \
+         annotate PAGES --out SET`"
+    )]
+    NotASet {
+        /// The folder.
+        dir: PathBuf,
+        /// What it is instead (`it has no set.json`, `there is no such folder`).
+        why: String,
+    },
     /// A JSON file is not a valid record.
     #[error("{path} is not a valid record: {source}")]
     Json {
@@ -148,7 +161,21 @@ impl Corpus {
         let mut pages = Vec::new();
         for dir in dirs {
             let dir = dir.as_ref();
-            let info: SetInfo = read_json(&dir.join(SET_FILE))?;
+            let set_file = dir.join(SET_FILE);
+            // Not there at all (a folder of pages, a typo): what an annotated set is, and how
+            // one is made. A set.json that cannot be read says why.
+            if std::fs::symlink_metadata(&set_file).is_err() {
+                let why = match std::fs::metadata(dir) {
+                    Ok(m) if m.is_dir() => format!("it has no {SET_FILE}"),
+                    Ok(_) => "it is not a folder".to_string(),
+                    Err(_) => "there is no such folder".to_string(),
+                };
+                return Err(LoadError::NotASet {
+                    dir: dir.to_path_buf(),
+                    why,
+                });
+            }
+            let info: SetInfo = read_json(&set_file)?;
             if info.format != FORMAT_VERSION {
                 return Err(LoadError::Format {
                     path: dir.join(SET_FILE),

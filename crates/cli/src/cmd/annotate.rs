@@ -1,6 +1,7 @@
 //! `victor annotate`: the annotation tool's web server (thin over `victor-annotator`).
 
 use std::collections::HashSet;
+use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -9,6 +10,7 @@ use anyhow::Context;
 use clap::ValueEnum;
 use victor_annotator::{AdaptLoop, Options, Order, PageSource, Server};
 
+use crate::util::streams::say;
 use crate::util::{inputs, model, output};
 
 /// In which order pages are offered.
@@ -49,7 +51,7 @@ pub(crate) struct Args {
     pub adapt: bool,
     /// Saved pages between two adaptations (with --adapt).
     #[arg(long, value_name = "N", default_value_t = victor_annotator::DEFAULT_ADAPT_EVERY,
-          requires = "adapt", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+          requires = "adapt", value_parser = crate::util::values::at_least_one)]
     pub adapt_every: usize,
     /// Only the pages of this split of a data set (`dev`, `test`).
     #[arg(long)]
@@ -83,8 +85,8 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (model, adapt) = match &args.model {
         Some(m) if args.adapt => {
             // The digest names the base bundle in the adapted models' lineage.
-            let (model, digest) = victor::models::open_with_digest(m)?;
-            let base = victor_train::Base::new(&model, m.display().to_string(), digest);
+            let (model, image) = victor::models::open_with_image(m)?;
+            let base = victor_train::Base::new(&model, m.display().to_string(), image);
             let adapt = AdaptLoop {
                 adapt: victor_train::Adapt {
                     base: std::sync::Arc::new(base),
@@ -92,6 +94,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                     trees: victor_train::DEFAULT_TREES,
                     leaf_prior: victor_train::DEFAULT_LEAF_PRIOR,
                     decoding: victor_train::AdaptDecoding::Base,
+                    gate: true,
                 },
                 every: args.adapt_every,
             };
@@ -124,25 +127,29 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             .await
             .with_context(|| format!("cannot start the annotation tool for {}", args.out.display()))?;
         if !args.bind.is_loopback() {
-            eprintln!("victor: warning: listening on {}, not loopback: anyone who reaches it can read the pages", args.bind);
+            say!("victor: warning: listening on {}, not loopback: anyone who reaches it can read the pages", args.bind);
         }
         let adapting = if args.adapt {
             format!(", adapting the model every {} saved pages", args.adapt_every)
         } else {
             String::new()
         };
-        println!(
+        // Where to point the browser: the one line on standard output. Nobody to read it (a
+        // closed pipe) ends the run as it ends every command's (util::streams).
+        writeln!(
+            std::io::stdout(),
             "victor annotate: {} pages, saving to {}{adapting}; open http://{}/ (Ctrl-C stops)",
             server.pages(),
             args.out.display(),
             server.addr()
-        );
+        )
+        .context("cannot write to standard output")?;
         server
             .run(async {
                 // Without a Ctrl-C handler the server would stop at once: it runs on, and the
                 // default action of SIGINT and SIGTERM ends it.
                 if let Err(e) = tokio::signal::ctrl_c().await {
-                    eprintln!("victor: warning: cannot listen for Ctrl-C ({e}); it still ends the server, without a last word");
+                    say!("victor: warning: cannot listen for Ctrl-C ({e}); it still ends the server, without a last word");
                     std::future::pending::<()>().await;
                 }
             })

@@ -17,7 +17,8 @@ use victor_annotations::{Corpus, LoadError};
 use victor_annotations::{PageCounts, SetStats};
 use victor_features::Segmenter;
 
-use crate::util::progress;
+use crate::util::streams::say;
+use crate::util::{progress, words};
 
 /// Work with annotated pages (statistics).
 #[derive(clap::Args, Debug)]
@@ -84,7 +85,7 @@ fn stats(args: StatsArgs) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("cannot open annotated set {}", dir.display()))?;
         let (stats, errors) = pool.install(|| count_set(&corpus, dir, args.quiet));
         for e in &errors {
-            eprintln!("victor: {e}");
+            say!("victor: {e}");
         }
         failed += errors.len();
         sets.push(stats);
@@ -98,20 +99,11 @@ fn stats(args: StatsArgs) -> anyhow::Result<ExitCode> {
         }
         .and_then(|()| out.flush().map_err(anyhow::Error::from))
     };
-    if let Err(e) = written {
-        // A reader that stops early (`| head`) is not an error.
-        let broken_pipe = e
-            .downcast_ref::<std::io::Error>()
-            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
-            || e
-                .downcast_ref::<csv::Error>()
-                .is_some_and(|c| matches!(c.kind(), csv::ErrorKind::Io(io) if io.kind() == std::io::ErrorKind::BrokenPipe));
-        if !broken_pipe {
-            return Err(e.context("cannot write the statistics"));
-        }
-    }
+    // A reader that stops early (`| head`) ends the run as it ends every command's
+    // (util::streams).
+    written.context("cannot write the statistics")?;
     if failed > 0 {
-        eprintln!("victor: {failed} pages could not be loaded");
+        say!("victor: {} could not be loaded", words::pages(failed));
         return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)

@@ -20,7 +20,8 @@ use victor_features::{Collect, Extractor, Segmenter, decode, tokenize_and_build,
 use victor_label::render_text;
 use victor_label::{Decoding, Labeler};
 
-use crate::util::inputs;
+use crate::util::streams::say;
+use crate::util::{inputs, words};
 
 /// Measure the speed of each pipeline stage (one thread, pages in memory, median of repeats).
 #[derive(clap::Args, Debug)]
@@ -95,11 +96,11 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let config = super::features::load_config(args.config.as_deref())?;
     let extractor = Extractor::new(&config).context("invalid feature configuration")?;
     let repeat = args.repeat;
-    eprintln!(
-        "victor bench: {} pages, {:.1} MB, {} repetitions per stage, 1 thread",
-        pages.len(),
+    say!(
+        "victor bench: {}, {:.1} MB, {} per stage, 1 thread",
+        words::pages(pages.len()),
         bytes as f64 / 1e6,
-        repeat
+        words::count(repeat, "repetition", "repetitions")
     );
     let model = if args.no_label {
         None
@@ -243,7 +244,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         )?;
     }
     if sink == usize::MAX {
-        eprintln!("(unlikely)");
+        say!("(unlikely)");
     }
     Ok(ExitCode::SUCCESS)
 }

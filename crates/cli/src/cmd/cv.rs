@@ -20,7 +20,8 @@ use victor_train::{Setup, TrainOptions};
 use victor_train::{merge_folds, threshold_cv};
 
 use super::train::{TrainArgs, check_out};
-use crate::util::{output, progress};
+use crate::util::streams::say;
+use crate::util::{output, progress, words};
 
 /// Cross-validate training options on annotated pages.
 ///
@@ -39,7 +40,7 @@ pub(crate) struct Args {
     #[arg(long, default_value_t = 10, value_parser = crate::util::values::folds)]
     folds: usize,
     /// Seed of the page shuffle.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = crate::util::values::seed)]
     seed: u64,
     /// What a fold is made of: single pages dealt out at random, or whole sites (the host of a
     /// page's recorded URL, else of the URL it declares in <link rel=canonical> or og:url;
@@ -90,7 +91,7 @@ pub(crate) struct Args {
     curve_order: CurveOrderArg,
     /// Seed of the random curve order (default: --seed, the draw `victor cv --learning-curve`
     /// made before there was a choice). The folds stay those of --seed.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = crate::util::values::seed)]
     curve_seed: Option<u64>,
     /// The model that ranks the pages for --curve-order uncertain (a bundle folder or a
     /// built-in name). It should not have been trained on these pages: it would know their
@@ -176,14 +177,9 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let (pages, bad) = super::train::usable_pages(l.corpus.pages(), args.skip_bad_pages, "cv")?;
     let pages = pages.as_slice();
     let folds = args.folds.clamp(2, pages.len().max(2));
-    eprintln!(
-        "victor cv: {} pages{}, {folds} folds, {} at a time",
-        pages.len(),
-        if bad == 0 {
-            String::new()
-        } else {
-            format!(" ({bad} bad ones left out)")
-        },
+    say!(
+        "victor cv: {}, {folds} folds, {} at a time",
+        super::train::pages_and_left_out(pages.len(), bad.len(), "page"),
         args.parallel_folds
     );
     let mut cv = CvOptions {
@@ -329,6 +325,27 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         mean_sd(&secs).0,
         started.elapsed().as_secs_f64()
     )?;
+    // Each fold, in fold order (they finish in any order; `DIR/fold-K` of --keep-models is
+    // fold K here).
+    writeln!(
+        out,
+        "{:>6} {:>13} {:>9} {:>7} {:>9} {:>22}",
+        "fold", "pages trained", "held out", "scored", "train s", "expected-F1 text F1 %"
+    )?;
+    let mut in_order: Vec<&FoldResult> = results.iter().collect();
+    in_order.sort_by_key(|r| r.fold);
+    for r in in_order {
+        writeln!(
+            out,
+            "{:>6} {:>13} {:>9} {:>7} {:>9.1} {:>22.2}",
+            r.fold + 1,
+            r.train_pages,
+            r.test_ids.len(),
+            r.test_pages,
+            r.seconds,
+            100.0 * r.assessment.expected_text.macro_avg().map_or(0.0, |p| p.f1)
+        )?;
+    }
     if let Some(path) = &args.csv {
         output::write_file_with(path, |buf| {
             let mut w = csv::Writer::from_writer(buf);
@@ -365,15 +382,15 @@ fn rank_by_uncertainty(pages: &[PageRef], model: &std::path::Path) -> anyhow::Re
                     .map_err(|e| e.to_string())
                     .and_then(|b| labeler.expected_f1(&b).map_err(|e| e.to_string()));
                 score.unwrap_or_else(|e| {
-                    eprintln!("victor cv: page {} not ranked (goes last): {e}", page.id);
+                    say!("victor cv: page {} not ranked (goes last): {e}", page.id);
                     f64::INFINITY
                 })
             },
         )
         .collect();
-    eprintln!(
-        "victor cv: {} pages ranked by the model's expected F1 in {:.1} s",
-        pages.len(),
+    say!(
+        "victor cv: {} ranked by the model's expected F1 in {:.1} s",
+        words::pages(pages.len()),
         started.elapsed().as_secs_f64()
     );
     Ok(scores)
@@ -395,15 +412,19 @@ fn run_folds(
     bar: &ProgressBar,
     fold_plan: Option<FoldsBy>,
 ) -> anyhow::Result<Vec<FoldResult>> {
+    // Folds finish in any order (several train at once): the count says how far the run is,
+    // the fold's number which one finished.
+    let done = std::sync::atomic::AtomicUsize::new(0);
     let results = cross_validate(pages, setup, opts, cv, &|e| match e {
         CvEvent::FoldDone { fold, seconds } => {
             bar.inc(1);
+            let done = done.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
             progress::note(
                 bar,
                 &format!(
-                    "fold {} of {}: trained in {seconds:.1} s",
-                    fold + 1,
-                    cv.folds
+                    "victor cv: {done} of {} folds done (fold {} trained in {seconds:.1} s)",
+                    cv.folds,
+                    fold + 1
                 ),
             );
         }
@@ -421,7 +442,9 @@ fn run_folds(
             let sizes: Vec<String> = sizes.iter().map(usize::to_string).collect();
             let by = if folds_by == FoldsBy::Site {
                 format!(
-                    "folds by site ({sites} sites, {without_site} pages without a known site, one group each); "
+                    "folds by site ({}, {} without a known site, one group each); ",
+                    words::count(sites, "site", "sites"),
+                    words::pages(without_site)
                 )
             } else {
                 String::new()

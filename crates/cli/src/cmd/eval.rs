@@ -26,7 +26,8 @@ use super::evaluate::input::{Input, open_all};
 use super::evaluate::load::{Worker, empty_output};
 use super::evaluate::table::Table;
 use super::evaluate::{InputArgs, TEXT_COLUMNS, block_cells, fig, num, text_cells};
-use crate::util::{model, output};
+use crate::util::streams::say;
+use crate::util::{model, output, words};
 
 /// Score a model on annotated pages or a gold-standard set.
 ///
@@ -64,7 +65,7 @@ pub(crate) struct Args {
     #[arg(long, value_name = "FILE")]
     pages_csv: Option<PathBuf>,
     /// List the N pages with the lowest text-level F1.
-    #[arg(long, value_name = "N", default_value_t = 0)]
+    #[arg(long, value_name = "N", default_value_t = 0, value_parser = crate::util::values::count)]
     worst: usize,
     /// Also give the text-level figures per value of this manifest field (e.g. `page_type` of
     /// wcxb), with the pages under F1 .5 ("collapsed") per value.
@@ -237,9 +238,9 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     report_problems(&inputs, &outcomes);
     if !args.input.quiet {
-        eprintln!(
-            "victor eval: {} pages in {seconds:.2} s ({:.0} pages/s)",
-            outcomes.len(),
+        say!(
+            "victor eval: {} in {seconds:.2} s ({:.0} pages/s)",
+            words::pages(outcomes.len()),
             outcomes.len() as f64 / seconds.max(1e-9)
         );
     }
@@ -430,9 +431,9 @@ fn report_problems(inputs: &[Input], outcomes: &[Outcome]) {
         if pages.is_empty() {
             return;
         }
-        eprintln!("victor eval: {} pages {what}:", pages.len());
+        say!("victor eval: {} {what}:", words::pages(pages.len()));
         for (o, r) in pages.iter().take(20) {
-            eprintln!("  {} {}: {r}", name(o), o.id);
+            say!("  {} {}: {r}", name(o), o.id);
         }
     };
     list(

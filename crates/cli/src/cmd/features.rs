@@ -9,6 +9,7 @@ use clap::ValueEnum;
 use victor_features::{Extractor, FeatureConfig, Segmenter, Template};
 
 use crate::util::inputs;
+use crate::util::streams::say;
 
 /// Output formats of `victor features`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -100,21 +101,21 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         let bytes = match inputs::read_page(path) {
             Ok(b) => b,
             Err(e) => {
-                eprintln!("victor: {}: cannot read: {e}", path.display());
+                say!("victor: {}: cannot read: {e}", path.display());
                 failures += 1;
                 continue;
             }
         };
         // As in `label`: an empty input is a failure, not a page without blocks.
         if let Some(reason) = inputs::empty_input(path, &bytes) {
-            eprintln!("victor: {}: {reason}", path.display());
+            say!("victor: {}: {reason}", path.display());
             failures += 1;
             continue;
         }
         let p = match victor_features::process(&bytes, &mut segmenter, &extractor) {
             Ok(p) => p,
             Err(e) => {
-                eprintln!("victor: {}: {e}", path.display());
+                say!("victor: {}: {e}", path.display());
                 failures += 1;
                 continue;
             }
@@ -189,7 +190,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     out.flush()?;
     if failures > 0 {
-        eprintln!("victor: {failures} of {} pages failed", pages.len());
+        say!("victor: {failures} of {} pages failed", pages.len());
         return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)

@@ -13,6 +13,7 @@ use clap::ValueEnum;
 use victor_annotations::REPORT_FILE;
 use victor_annotations::{ImportEvent, ImportOptions, SourceKind, Supplemental, import_set};
 
+use crate::util::streams::say;
 use crate::util::{output, progress};
 
 /// Which pages of the manifest to import.
@@ -50,7 +51,7 @@ pub(crate) struct Args {
     #[arg(long, value_enum, default_value_t = SplitArg::All)]
     split: SplitArg,
     /// Import at most N pages, spread evenly over the selection.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = crate::util::values::count)]
     sample: Option<usize>,
     /// Share of a block's tokens that must align to content gold for it to be content (in
     /// (0, 1]; `--threshold` is its old name, still taken: a threshold on P(other) is another
@@ -109,7 +110,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         ImportEvent::Started { pages } => bar.set_length(pages as u64),
         ImportEvent::Imported { .. } => bar.inc(1),
         ImportEvent::Skipped { id, reason } => {
-            bar.suspend(|| eprintln!("victor: skipped page {id}: {reason}"));
+            bar.suspend(|| say!("victor: skipped page {id}: {reason}"));
             bar.inc(1);
         }
     };
@@ -124,7 +125,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.out.join(REPORT_FILE).display()
     )?;
     if report.imported == 0 && report.selected > 0 {
-        eprintln!("victor: no page could be imported");
+        say!("victor: no page could be imported");
         return Ok(ExitCode::FAILURE);
     }
     Ok(ExitCode::SUCCESS)

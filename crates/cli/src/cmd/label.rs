@@ -14,6 +14,7 @@ use victor::{Cleaner, Collect, RawPage};
 use victor_features::DEFAULT_MAX_BLOCKS;
 use victor_label::{LabeledPage, TextOptions, render_text_with};
 
+use crate::util::streams::say;
 use crate::util::{inputs, interrupt, model, output, progress};
 
 mod warc;
@@ -150,7 +151,8 @@ pub(crate) struct Args {
     out: Option<PathBuf>,
     /// Refuse a page that splits into more text blocks than this (labeling needs about 1 KB
     /// a block; the pages of the shared gold standards have at most a few thousand).
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_BLOCKS)]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_BLOCKS,
+          value_parser = crate::util::values::count)]
     max_blocks: usize,
     /// Threads (default: all cores).
     #[arg(long, short, value_name = "N", value_parser = crate::util::values::jobs)]
@@ -160,7 +162,8 @@ pub(crate) struct Args {
     /// pages; `warc` reads every input (`-` too) as a WARC file, gzipped or not, walking folders
     /// for *.warc and *.warc.gz; `html` reads them as pages. From a WARC file, `response`
     /// records of HTML (and `resource` records of HTML) are labelled, with the charset of their
-    /// HTTP header; jsonl formats add `WARC-Record-ID`, `WARC-Target-URI` and `WARC-Date`;
+    /// HTTP header; jsonl formats add `WARC-Record-ID`, `WARC-Target-URI` and `warc_date` (the
+    /// record's WARC-Date, when the page was fetched; `date` is its publication date);
     /// `--out DIR` writes one file per WARC file.
     #[arg(long, value_enum, default_value_t = Input::Auto)]
     input: Input,
@@ -182,14 +185,24 @@ struct Md<'a> {
     url: Option<&'a str>,
 }
 
-/// Renders a labelled page in the job's format; `fields` go first in a JSON line (a WARC
+/// The fields of a JSON line besides the page's own: those written before its keys and those
+/// after them (a WARC record's; none for a page file).
+#[derive(Clone, Copy, Default)]
+pub(super) struct Fields<'a> {
+    /// Before the page's keys.
+    pub(super) before: &'a [(&'a str, Option<&'a str>)],
+    /// After the page's keys.
+    pub(super) after: &'a [(&'a str, Option<&'a str>)],
+}
+
+/// Renders a labelled page in the job's format; `fields` go into a JSON line (a WARC
 /// record's).
 fn render(
     job: Job<'_>,
     md: Md<'_>,
     fetched: Option<&str>,
     source: &str,
-    fields: &[(&str, Option<&str>)],
+    fields: Fields<'_>,
     lp: &LabeledPage<'_>,
     out: &mut Vec<u8>,
 ) -> anyhow::Result<()> {
@@ -210,13 +223,15 @@ fn render(
             write_jsonl(
                 out,
                 JsonlMeta {
+                    adapted: lp.share,
                     source,
                     language: lp.processed.table.language,
                     decoding: job.decoding_name,
                     url: md.url,
                     fetched,
                     markdown: markdown.as_deref(),
-                    fields,
+                    fields: fields.before,
+                    fields_after: fields.after,
                 },
                 page,
                 &lp.labels,
@@ -329,13 +344,13 @@ impl Job<'_> {
     }
 }
 
-/// Labels and renders one page into `buf` (cleared first), `fields` first in a JSON line; an
+/// Labels and renders one page into `buf` (cleared first), with `fields` in a JSON line; an
 /// error is the reason the failure report gives.
 fn label_html(
     cleaner: &Cleaner,
     page: RawPage<'_>,
     source: &str,
-    fields: &[(&str, Option<&str>)],
+    fields: Fields<'_>,
     job: Job<'_>,
     buf: &mut Vec<u8>,
 ) -> Result<(), String> {
@@ -370,7 +385,7 @@ fn label_page(
         html: &bytes,
         ..RawPage::default()
     };
-    label_html(cleaner, page, &source, &[], job, buf)
+    label_html(cleaner, page, &source, Fields::default(), job, buf)
 }
 
 /// A page that failed, with the reason the report gives.
@@ -504,22 +519,15 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let written = AtomicUsize::new(0);
     let stdout = std::io::stdout();
     let stdout_state = StdoutState::default();
-    // Standard output was closed by its reader (`victor label DIR | head -1`): the batch stops
-    // at once and the run ends quietly, as `grep` and `rg` do.
-    let closed = AtomicBool::new(false);
-    // Any other failed write to standard output (`> /dev/full`) stops the batch too: every
-    // later page would fail the same way. The first error is the run's error.
+    // A failed write to standard output stops the batch at once: every later page would fail
+    // the same way. The first error is the run's error: a closed pipe (`victor label DIR |
+    // head -1`) then ends the run quietly (util::streams), any other (`> /dev/full`) is said.
     let stdout_error = std::sync::OnceLock::<std::io::Error>::new();
-    let stopped =
-        || closed.load(Ordering::SeqCst) || stdout_error.get().is_some() || interrupt::requested();
+    let stopped = || stdout_error.get().is_some() || interrupt::requested();
     // Writes a page to standard output; false if it could not be (the batch then stops).
     let write_stdout = |lock: &mut std::io::StdoutLock<'_>, page: &[u8]| -> bool {
         match to_stdout(lock, args.format, page, &stdout_state) {
             Ok(()) => true,
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {
-                closed.store(true, Ordering::SeqCst);
-                false
-            }
             Err(e) => {
                 // Only the first error is kept: the batch stops after it.
                 let _ = stdout_error.set(e);
@@ -625,32 +633,28 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         });
     }
     bar.finish_and_clear();
-    if closed.load(Ordering::SeqCst) {
-        return Ok(ExitCode::SUCCESS);
-    }
     if let Some(e) = stdout_error.into_inner() {
         return Err(anyhow::Error::new(e).context("cannot write to standard output"));
     }
-    match std::io::stdout().flush() {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
-        r => r.context("cannot write to standard output")?,
-    }
+    std::io::stdout()
+        .flush()
+        .context("cannot write to standard output")?;
     let failures = into_failures(failures);
     if !failures.is_empty() {
-        eprintln!(
+        say!(
             "victor label: {} of {} pages failed:",
             failures.len(),
             pages.len()
         );
         for (p, r) in failures.iter().take(20) {
-            eprintln!("  {}: {r}", p.display());
+            say!("  {}: {r}", p.display());
         }
         if failures.len() > 20 {
-            eprintln!("  ... and {} more", failures.len() - 20);
+            say!("  ... and {} more", failures.len() - 20);
         }
     }
     if interrupt::requested() {
-        eprintln!(
+        say!(
             "victor label: interrupted: {} of {} pages written, the rest not started",
             written.load(Ordering::Relaxed),
             pages.len()
@@ -663,7 +667,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     if !args.quiet && args.out.is_some() {
         let n = written.load(Ordering::Relaxed);
         let pages = if n == 1 { "page" } else { "pages" };
-        eprintln!("victor label: {n} {pages} labelled ({decoding_name})");
+        say!("victor label: {n} {pages} labelled ({decoding_name})");
     }
     Ok(ExitCode::SUCCESS)
 }

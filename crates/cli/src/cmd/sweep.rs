@@ -25,7 +25,8 @@ use super::evaluate::input::{Input, open_all};
 use super::evaluate::load::{Worker, empty_output};
 use super::evaluate::table::Table;
 use super::evaluate::{InputArgs, TEXT_COLUMNS, fig, num, text_cells};
-use crate::util::{model, output};
+use crate::util::streams::say;
+use crate::util::{model, output, words};
 
 /// Sweep the other-threshold and plot precision against recall.
 ///
@@ -208,7 +209,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let thresholds = {
         let mut min = args.min_threshold;
         if let Some(FromArg::MinThreshold(t)) = args.from {
-            eprintln!(
+            say!(
                 "victor sweep: --from {t} is read as --min-threshold {t} (--from names the importer, as in victor eval)"
             );
             min = t;
@@ -280,19 +281,19 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         write!(report, "{}", group_table(field, &rows, &groups))?;
     }
     if !failed.is_empty() {
-        eprintln!(
-            "victor sweep: {} pages could not be labelled (text level: scored as empty output):",
-            failed.len()
+        say!(
+            "victor sweep: {} could not be labelled (text level: scored as empty output):",
+            words::pages(failed.len())
         );
         for f in failed.iter().take(20) {
-            eprintln!("  {f}");
+            say!("  {f}");
         }
     }
     if !args.input.quiet {
-        eprintln!(
-            "victor sweep: {} pages x {} thresholds in {seconds:.2} s",
-            pages.len(),
-            thresholds.len()
+        say!(
+            "victor sweep: {} x {} in {seconds:.2} s",
+            words::pages(pages.len()),
+            words::count(thresholds.len(), "threshold", "thresholds")
         );
     }
     if let Some(path) = &args.csv {

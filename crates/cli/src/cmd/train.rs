@@ -6,14 +6,15 @@ use std::process::ExitCode;
 use anyhow::Context;
 use victor_annotations::{Corpus, PageRef};
 use victor_features::{Extractor, Template};
-use victor_label::{DecodingRecommendation, RecommendedDecoding, TrainingSet};
+use victor_label::{DecodingRecommendation, RecommendedDecoding};
 use victor_train::BoostOptions;
 use victor_train::export_crfsuite;
 use victor_train::{Algorithm, Engine, Event, Setup, TrainError, TrainOptions};
+use victor_train::{BadPage, Replace, check_replaceable};
 use victor_train::{CvEvent, DecodingSource, MakeEvent, Plan, sort_out_pages, train_bundle};
-use victor_train::{Replace, check_replaceable};
 
-use crate::util::{capture::Capture, progress};
+use crate::util::streams::say;
+use crate::util::{capture::Capture, progress, values, words};
 
 /// Training options shared by `victor train` and `victor cv`.
 #[derive(clap::Args, Debug, Clone)]
@@ -33,9 +34,10 @@ pub(crate) struct TrainArgs {
     /// name, as --model takes it: `--adapt web`). The new bundle keeps its features, bins,
     /// template and labels; its CRF weights are fitted with a Gaussian prior centred on the
     /// bundle's (see --prior), its boosted trees are kept and extended on the pages (see
-    /// --adapt-trees), and its decoding is chosen again by cross-validation (the bundle's is
-    /// kept below 10 pages). victor.json records the bundle adapted (name and digest) under
-    /// `origin`.
+    /// --adapt-trees). Its decoding is the bundle's, measured on the pages by cross-validation
+    /// (--adapt-decoding pages takes the best of the cross-validation instead; below 10 pages
+    /// the bundle's is kept unmeasured). victor.json records the bundle adapted (name and
+    /// digest) under `origin`.
     #[arg(long, value_name = "BUNDLE",
           conflicts_with_all = ["template", "config", "like", "boost", "c1", "c2", "algorithm", "trainer"])]
     pub adapt: Option<PathBuf>,
@@ -43,13 +45,25 @@ pub(crate) struct TrainArgs {
     /// bundle's weights. Larger keeps closer to the bundle (forgets less of the rest of the
     /// web), smaller follows the pages more; `inf` keeps the bundle's CRF as it is, 0 ignores it.
     #[arg(long, value_name = "C", default_value_t = victor_train::DEFAULT_PRIOR,
-          requires = "adapt", value_parser = non_negative)]
+          requires = "adapt", value_parser = values::non_negative)]
     pub prior: f64,
     /// Trees fitted on the pages after the adapted bundle's forest (0: its forest as it is).
-    #[arg(long, value_name = "N", default_value_t = victor_train::DEFAULT_TREES, requires = "adapt")]
+    #[arg(long, value_name = "N", default_value_t = victor_train::DEFAULT_TREES, requires = "adapt",
+          value_parser = values::count)]
     pub adapt_trees: usize,
-    /// Which decoding the adapted bundle recommends: the bundle's own (measured on the pages
-    /// by the cross-validation), or the one that cross-validation scores best on the pages.
+    /// Precision of the prior at 0 on the further trees' leaves: larger keeps them closer to
+    /// the adapted bundle's forest, smaller follows the pages more.
+    #[arg(long, value_name = "L", default_value_t = victor_train::DEFAULT_LEAF_PRIOR,
+          requires = "adapt", value_parser = values::non_negative)]
+    pub adapt_leaf_prior: f64,
+    /// Adapt without a gate: the adapted model applies to every page. By default it applies
+    /// where pages are like the ones adapted on, and the labels of the bundle adapted from
+    /// stand elsewhere (a copy of it is kept in the new bundle's base/).
+    #[arg(long, requires = "adapt")]
+    pub no_gate: bool,
+    /// Which decoding the adapted bundle recommends: `base`, the adapted bundle's own (its
+    /// figures measured on the pages by the cross-validation), or `pages`, the one that the
+    /// cross-validation scores best on the pages.
     #[arg(long, value_enum, default_value_t = victor_train::AdaptDecoding::Base, requires = "adapt")]
     pub adapt_decoding: victor_train::AdaptDecoding,
     /// Training algorithm.
@@ -59,16 +73,16 @@ pub(crate) struct TrainArgs {
     #[arg(long, value_enum, default_value_t = TrainOptions::default().engine)]
     pub trainer: Engine,
     /// L1 penalty (L-BFGS only; > 0 prunes features, making smaller models).
-    #[arg(long, default_value_t = TrainOptions::default().c1)]
+    #[arg(long, default_value_t = TrainOptions::default().c1, value_parser = values::non_negative_finite)]
     pub c1: f64,
     /// L2 penalty (L-BFGS and L2-SGD).
-    #[arg(long, default_value_t = TrainOptions::default().c2)]
+    #[arg(long, default_value_t = TrainOptions::default().c2, value_parser = values::non_negative_finite)]
     pub c2: f64,
     /// Iteration limit.
-    #[arg(long, default_value_t = TrainOptions::default().max_iterations)]
+    #[arg(long, default_value_t = TrainOptions::default().max_iterations, value_parser = values::count)]
     pub max_iterations: usize,
     /// Drop features seen fewer times than this.
-    #[arg(long, default_value_t = TrainOptions::default().min_freq)]
+    #[arg(long, default_value_t = TrainOptions::default().min_freq, value_parser = values::non_negative_finite)]
     pub min_freq: f64,
     /// Only pages of this split (`dev`, `test`) where the annotations record one.
     #[arg(long)]
@@ -85,39 +99,25 @@ pub(crate) struct TrainArgs {
     #[arg(long)]
     pub boost: bool,
     /// Trees of the boosted forest.
-    #[arg(long, default_value_t = BoostOptions::default().trees, value_name = "N", requires = "boost")]
+    #[arg(long, default_value_t = BoostOptions::default().trees, value_name = "N", requires = "boost",
+          value_parser = values::count)]
     pub boost_trees: usize,
     /// Depth limit of each tree (1 to 15).
     #[arg(long, default_value_t = default_boost_depth(), value_name = "N", requires = "boost",
           value_parser = clap::value_parser!(u8).range(1..=15))]
     pub boost_depth: u8,
     /// Shrinkage of each tree.
-    #[arg(long, default_value_t = BoostOptions::default().learning_rate, value_name = "RATE", requires = "boost")]
+    #[arg(long, default_value_t = BoostOptions::default().learning_rate, value_name = "RATE", requires = "boost",
+          value_parser = values::positive)]
     pub boost_learning_rate: f64,
     /// Weight of the trees' log-odds in the blend with the CRF's (0 to 1).
-    #[arg(long, default_value_t = BoostOptions::default().weight, value_name = "W", value_parser = unit_interval, requires = "boost")]
+    #[arg(long, default_value_t = BoostOptions::default().weight, value_name = "W", value_parser = values::unit_interval, requires = "boost")]
     pub boost_weight: f64,
 }
 
 /// [`BoostOptions::default`]'s depth limit, as `--boost-depth` takes it.
 fn default_boost_depth() -> u8 {
     u8::try_from(BoostOptions::default().max_depth).unwrap_or(u8::MAX)
-}
-
-/// Parses a number at or above 0 (`inf` too).
-fn non_negative(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(v) if v >= 0.0 => Ok(v),
-        _ => Err(format!("{s:?} is not a number at or above 0")),
-    }
-}
-
-/// Parses a number between 0 and 1.
-fn unit_interval(s: &str) -> Result<f64, String> {
-    match s.parse::<f64>() {
-        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
-        _ => Err(format!("{s:?} is not a number between 0 and 1")),
-    }
 }
 
 /// Everything a training needs, loaded and checked.
@@ -145,17 +145,18 @@ impl TrainArgs {
         let mut adapt = None;
         let (config, text) = match (&self.adapt, &self.like) {
             (Some(name), _) => {
-                let (model, digest) = victor::models::open_with_digest(name).context("--adapt")?;
+                let (model, image) = victor::models::open_with_image(name).context("--adapt")?;
                 // Named as the user named it (`web`); the digest says which bundle it was.
-                let base = victor_train::Base::new(&model, name.display().to_string(), digest);
+                let base = victor_train::Base::new(&model, name.display().to_string(), image);
                 let (features, template) =
                     (model.meta.features.clone(), model.meta.template.clone());
                 adapt = Some(victor_train::Adapt {
                     base: std::sync::Arc::new(base),
                     prior: self.prior,
                     trees: self.adapt_trees,
-                    leaf_prior: victor_train::DEFAULT_LEAF_PRIOR,
+                    leaf_prior: self.adapt_leaf_prior,
                     decoding: self.adapt_decoding,
+                    gate: !self.no_gate,
                 });
                 (features, template)
             }
@@ -268,10 +269,10 @@ pub(crate) struct Args {
     train: TrainArgs,
     /// Folds of the cross-validation that picks the recommended threshold (0: none; the bundle
     /// then decodes with Viterbi by default).
-    #[arg(long, default_value_t = 5, value_parser = crate::util::values::folds_or_none)]
+    #[arg(long, default_value_t = 5, value_parser = values::folds_or_none)]
     threshold_folds: usize,
     /// Folds trained at the same time during that cross-validation.
-    #[arg(long, default_value_t = 2, value_parser = crate::util::values::at_least_one)]
+    #[arg(long, default_value_t = 2, value_parser = values::at_least_one)]
     parallel_folds: usize,
     /// Notes stored in victor.json (recipe, intended use).
     #[arg(long, default_value = "")]
@@ -285,43 +286,18 @@ pub(crate) struct Args {
     quiet: bool,
 }
 
-pub(crate) fn training_sets(
-    corpus: &Corpus,
-    dirs: &[PathBuf],
-    split: Option<&str>,
-) -> Vec<TrainingSet> {
-    dirs.iter()
-        .map(|d| {
-            let pages = corpus.pages().iter().filter(|p| p.dir == *d).count();
-            let source = corpus
-                .pages()
-                .iter()
-                .find(|p| p.dir == *d)
-                .map(|p| p.set.clone())
-                // A folder without pages has no set name: the row says so with `""`.
-                .unwrap_or_default();
-            TrainingSet {
-                path: d.display().to_string(),
-                source,
-                // No --split: every page, written as `""`.
-                split: split.unwrap_or("").to_string(),
-                pages,
-            }
-        })
-        .collect()
-}
-
 /// The pages a run can use: every page is loaded once before any work, so that a malformed
 /// annotation is reported first (`victor CMD: bad page ...`) and stops the run unless the user
-/// chose to leave such pages out (`skip`). Returns the usable pages and how many were left out.
+/// chose to leave such pages out (`skip`). Returns the usable pages and those left out, with
+/// why.
 pub(crate) fn usable_pages(
     all: &[PageRef],
     skip: bool,
     cmd: &str,
-) -> anyhow::Result<(Vec<PageRef>, usize)> {
+) -> anyhow::Result<(Vec<PageRef>, Vec<BadPage>)> {
     let (pages, bad) = sort_out_pages(all);
-    for (id, reason) in &bad {
-        eprintln!("victor {cmd}: bad page {id}: {reason}");
+    for (page, reason) in &bad {
+        say!("victor {cmd}: bad page {}: {reason}", page.id);
     }
     if !bad.is_empty() && !skip {
         anyhow::bail!(
@@ -333,7 +309,19 @@ pub(crate) fn usable_pages(
     if pages.is_empty() {
         anyhow::bail!("no usable annotated page ({} bad)", bad.len());
     }
-    Ok((pages, bad.len()))
+    Ok((pages, bad))
+}
+
+/// `N annotated pages` and, when some were, how many bad ones were left out.
+pub(crate) fn pages_and_left_out(pages: usize, bad: usize, noun: &str) -> String {
+    let mut s = words::count(pages, noun, &format!("{noun}s"));
+    if bad > 0 {
+        s.push_str(&format!(
+            " ({} left out)",
+            words::count(bad, "bad one", "bad ones")
+        ));
+    }
+    s
 }
 
 /// Runs the subcommand.
@@ -341,22 +329,19 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let l = args.train.load(&args.annotations)?;
     let setup = l.setup();
     let (pages, bad) = usable_pages(l.corpus.pages(), args.skip_bad_pages, "train")?;
-    eprintln!(
-        "victor train: {} annotated pages{}, {}, template of {} lines",
-        pages.len(),
-        if bad == 0 {
-            String::new()
-        } else {
-            format!(" ({bad} bad ones left out)")
-        },
+    say!(
+        "victor train: {}, {}, template of {}",
+        pages_and_left_out(pages.len(), bad.len(), "annotated page"),
         match &l.opts.adapt {
             Some(a) => format!(
-                "adapting {} (prior {}, {} trees added)",
-                a.base.name, a.prior, a.trees
+                "adapting {} (prior {}, {} added)",
+                a.base.name,
+                a.prior,
+                words::count(a.trees, "tree", "trees")
             ),
             None => format!("algorithm {}", l.opts.algorithm.as_str()),
         },
-        l.template.lines().len()
+        words::count(l.template.lines().len(), "line", "lines")
     );
     if let Some(file) = &args.export_crfsuite {
         return export(file, &pages, setup, args.quiet);
@@ -372,7 +357,9 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let plan = Plan {
         threshold_folds: args.threshold_folds,
         parallel_folds: args.parallel_folds,
-        sets: training_sets(&l.corpus, &args.annotations, args.train.split.as_deref()),
+        folders: args.annotations.clone(),
+        split: args.train.split.clone(),
+        left_out: bad,
         notes: args.notes.clone(),
         replace,
     };
@@ -408,7 +395,11 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                 }
                 Event::Optimising { pages, blocks } => {
                     bar.finish_and_clear();
-                    eprintln!("victor train: optimising on {pages} pages, {blocks} blocks");
+                    say!(
+                        "victor train: optimising on {}, {}",
+                        words::pages(pages),
+                        words::count(blocks, "block", "blocks")
+                    );
                     if !args.quiet {
                         iter_bar.reset_elapsed();
                         if let (Ok(c), Ok(mut slot)) =
@@ -423,7 +414,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
                         drop(slot.take());
                     }
                     iter_bar.finish_and_clear();
-                    eprintln!("victor train: fitting boosted trees on {blocks} blocks");
+                    say!("victor train: fitting boosted trees on {blocks} blocks");
                 }
             }
         }
@@ -440,21 +431,21 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let size = std::fs::metadata(out.join("model.crfsuite"))
         .map(|m| m.len())
         .unwrap_or(0);
-    eprintln!(
-        "victor train: wrote {} ({} pages, {} blocks, {:.1} s optimising, model {:.1} MB){}",
+    say!(
+        "victor train: wrote {} ({}, {} blocks, {:.1} s optimising, model {:.1} MB){}",
         out.display(),
-        data.pages,
+        words::pages(data.pages),
         data.blocks,
         data.seconds,
         size as f64 / 1e6,
         if data.skipped.is_empty() {
             String::new()
         } else {
-            format!("; {} pages skipped", data.skipped.len())
+            format!("; {} skipped", words::pages(data.skipped.len()))
         }
     );
     if let Some(o) = &made.meta.origin {
-        eprintln!("victor train: adapted from {}", o.describe());
+        say!("victor train: adapted from {}", o.describe());
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -462,7 +453,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
 /// The decoding chosen for the new bundle, in one line.
 fn report_decoding(chosen: Option<&DecodingRecommendation>, source: &DecodingSource) {
     match (chosen, source) {
-        (Some(t), DecodingSource::CrossValidated(folds, base)) => eprintln!(
+        (Some(t), DecodingSource::CrossValidated(folds, base)) => say!(
             "victor train: recommended other-threshold {:.2} (text-level F1 {:.4} in {folds}-fold cross-validation; Viterbi {:.4}; expected-F1 decoding {:.4} with the marginals recalibrated by scale {} shift {} spread {} and at least {} words a page); default decoding: {}{}",
             t.value.get(),
             t.f1,
@@ -479,8 +470,11 @@ fn report_decoding(chosen: Option<&DecodingRecommendation>, source: &DecodingSou
             base.map(|b| format!(" (the adapted bundle's decoding scored {b:.4})"))
                 .unwrap_or_default()
         ),
-        (_, DecodingSource::Base(why) | DecodingSource::None(why)) => {
-            eprintln!("victor train: decoding not cross-validated: {why}")
+        // The base's decoding kept, measured by the cross-validation or not: the reason says
+        // which.
+        (_, DecodingSource::Base(why)) => say!("victor train: decoding: {why}"),
+        (_, DecodingSource::None(why)) => {
+            say!("victor train: decoding not cross-validated: {why}")
         }
         (None, DecodingSource::CrossValidated(..)) => {}
     }
@@ -495,9 +489,12 @@ pub(crate) fn check_out(dir: &Path, replace: Replace) -> anyhow::Result<()> {
 /// The error, with "--force" named when it would have let the bundle be written.
 pub(crate) fn hint_force(e: TrainError, replace: Replace) -> anyhow::Error {
     match e {
-        TrainError::NotABundle { .. } if replace == Replace::OnlyBundle => {
-            anyhow::anyhow!("{e} (--force replaces it anyway)")
-        }
+        TrainError::NotABundle { .. } if replace == Replace::OnlyBundle => anyhow::anyhow!(
+            "{e} (--force writes the bundle's own two files, {} and {}, into it, replacing \
+             files of those names, and keeps everything else)",
+            victor_label::META_FILE,
+            victor_label::MODEL_FILE
+        ),
         e => e.into(),
     }
 }
@@ -520,16 +517,16 @@ fn export(
     });
     bar.finish_and_clear();
     let data = data?;
-    eprintln!(
-        "victor train: wrote {} in CRFsuite's format ({} pages, {} blocks; data digest {}; not trained){}",
+    say!(
+        "victor train: wrote {} in CRFsuite's format ({}, {} blocks; data digest {}; not trained){}",
         file.display(),
-        data.pages,
+        words::pages(data.pages),
         data.blocks,
         data.digest,
         if data.skipped.is_empty() {
             String::new()
         } else {
-            format!("; {} pages skipped", data.skipped.len())
+            format!("; {} skipped", words::pages(data.skipped.len()))
         }
     );
     Ok(ExitCode::SUCCESS)

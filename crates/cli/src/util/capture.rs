@@ -30,8 +30,11 @@ impl Capture {
         drop(write_end);
         let read_end = std::fs::File::from(read_end);
         let reader = std::thread::spawn(move || {
-            for line in BufReader::new(read_end).lines() {
+            // Read to the end whatever comes: a reader that stopped early (at a line that is not
+            // UTF-8) would close the pipe, and the trainer's next `println!` would panic on it.
+            for line in BufReader::new(read_end).split(b'\n') {
                 let Ok(line) = line else { break };
+                let line = String::from_utf8_lossy(&line);
                 if let Some((n, loss)) = parse_iteration(&line) {
                     bar.set_position(n);
                     bar.set_message(format!("loss {loss:.1}"));

@@ -22,26 +22,6 @@ pub(crate) fn message(e: &anyhow::Error) -> String {
     out
 }
 
-/// Whether the error comes from writing to a pipe whose reader has gone (`victor ... | head`):
-/// the run then ends quietly, as `grep` and `rg` do.
-pub(crate) fn is_broken_pipe(e: &anyhow::Error) -> bool {
-    use std::io::ErrorKind::BrokenPipe;
-    e.chain().any(|cause| {
-        if let Some(io) = cause.downcast_ref::<std::io::Error>() {
-            return io.kind() == BrokenPipe;
-        }
-        if let Some(json) = cause.downcast_ref::<serde_json::Error>() {
-            return json.io_error_kind() == Some(BrokenPipe);
-        }
-        if let Some(csv) = cause.downcast_ref::<csv::Error>()
-            && let csv::ErrorKind::Io(io) = csv.kind()
-        {
-            return io.kind() == BrokenPipe;
-        }
-        false
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::message;

@@ -17,6 +17,8 @@ use std::sync::Mutex;
 use anyhow::Context;
 use victor_features::file;
 
+use super::streams::say;
+
 /// File name extensions taken when walking a folder (also with `.gz` after them, and with a
 /// crawler's saved query string after them: `m.html?x=1`). The server-script names (`php`,
 /// `asp`, `aspx`, `jsp`) are how crawlers save dynamic pages.
@@ -288,28 +290,23 @@ pub(crate) fn read_page(path: &Path) -> std::io::Result<Vec<u8>> {
 }
 
 /// Why a page's bytes (after decompression) are an empty input, if they are: none, or nothing
-/// but white space. `label` and `features` report such a page as a failure, not as a page that
-/// keeps nothing; the reason names a FIFO that no program wrote to.
+/// but white space ([`victor::check_input`], the rule the Python package follows too). `label`
+/// and `features` report such a page as a failure, not as a page that keeps nothing; the reason
+/// names a FIFO that no program wrote to.
 pub(crate) fn empty_input(path: &Path, bytes: &[u8]) -> Option<String> {
-    if !bytes.iter().all(u8::is_ascii_whitespace) {
-        return None;
-    }
-    let what = if bytes.is_empty() {
-        "0 bytes".to_string()
-    } else {
-        format!("{} bytes of white space only", bytes.len())
-    };
+    let empty = victor::check_input(bytes).err()?;
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;
         if !is_stdin(path) && std::fs::metadata(path).is_ok_and(|m| m.file_type().is_fifo()) {
             return Some(format!(
-                "empty input ({what}): nothing came through the FIFO (no program opened it for writing within {} s, or it wrote nothing)",
+                "empty input ({}): nothing came through the FIFO (no program opened it for writing within {} s, or it wrote nothing)",
+                empty.what(),
                 file::FIFO_WAIT.as_secs()
             ));
         }
     }
-    Some(format!("empty input ({what}): no page"))
+    Some(empty.to_string())
 }
 
 /// A page found by [`collect_pages`].
@@ -401,11 +398,11 @@ impl Walk {
     /// and with `verbose` one more line per path; nothing when nothing was skipped.
     pub(crate) fn report(&self, verbose: bool) {
         if let Some(line) = self.summary() {
-            eprintln!("victor: {line}");
+            say!("victor: {line}");
         }
         if verbose {
             for (path, why) in &self.skipped {
-                eprintln!("victor: skipped {}: {}", path.display(), why.reason());
+                say!("victor: skipped {}: {}", path.display(), why.reason());
             }
         }
     }

@@ -1,5 +1,5 @@
 //! Helpers shared by the subcommands: input discovery, atomic output, progress bars, error
-//! messages, interruption.
+//! messages, interruption, and the rule for closed pipes (`streams`).
 
 pub(crate) mod capture;
 pub(crate) mod errors;
@@ -8,4 +8,6 @@ pub(crate) mod interrupt;
 pub(crate) mod model;
 pub(crate) mod output;
 pub(crate) mod progress;
+pub(crate) mod streams;
 pub(crate) mod values;
+pub(crate) mod words;

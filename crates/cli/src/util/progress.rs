@@ -1,5 +1,6 @@
 //! Progress bars on standard error (hidden when it is not a terminal or `--quiet` is given).
 
+use super::streams::say;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 /// A bar over `len` items named `what` (e.g. "pages"), showing rate and ETA.
@@ -47,7 +48,7 @@ pub(crate) fn rate(per_sec: f64) -> String {
 /// nothing while the bar is hidden, the line also reaches standard error when it is not a
 /// terminal (a log file) or `--quiet` hides the bar.
 pub(crate) fn note(bar: &ProgressBar, line: &str) {
-    bar.suspend(|| eprintln!("{line}"));
+    bar.suspend(|| say!("{line}"));
 }
 
 /// Maps `f` over `jobs` on the threads of `pool`, each thread with its own state from `init` (a

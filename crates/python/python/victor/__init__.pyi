@@ -45,7 +45,9 @@ class Cleaner:
     """Cleans web pages with a victor model: a bundle folder, or a name ("news", "corpus", ...)
     looked up as the victor command looks it up; the built-in default when model is None.
     max_blocks is the block limit of `victor label --max-blocks` (a page with more text blocks
-    raises VictorError); charset must be a charset victor knows, threads at least 1."""
+    raises VictorError); charset must be a charset victor knows, threads at least 1. A page with
+    no bytes or only white space raises VictorError ("empty input"), as `victor label` fails on
+    it; so does an argument out of range."""
 
     def __init__(
         self,
@@ -91,10 +93,12 @@ class Cleaner:
         errors: Literal["raise", "skip"] = "raise",
     ) -> Texts:
         """The texts of many pages, in order, cleaned on `threads` threads. errors="raise": a
-        page that cannot be cleaned raises VictorError naming its index; errors="skip": it gives
-        None and the result's `errors` maps its index to the reason."""
+        page that cannot be cleaned (an empty one too) raises VictorError naming its index;
+        errors="skip": it gives None and the result's `errors` maps its index to the reason."""
     def clean_warc(self, path: str | PathLike[str], *, markdown: bool = False) -> WarcPages:
-        """The HTML pages of a WARC file (gzipped or not), cleaned as they are read. A broken
+        """The HTML pages of a WARC file (gzipped or not), cleaned as they are read: record_id,
+        url, warc_date (the record's WARC-Date), date and date_source (the publication date, as
+        `label` gives it), title, language, text. A broken
         record is skipped with a WarcWarning naming the file, its byte offset and the reason.
         markdown=True adds each page's Markdown (`Cleaner.markdown`) as `markdown`."""
     @property
@@ -121,7 +125,11 @@ class Origin(TypedDict):
 class WarcPage(TypedDict, total=False):
     record_id: str | None
     url: str | None
+    # The record's WARC-Date (when the page was fetched); `date` is the page's publication
+    # date, as in Document.
+    warc_date: str | None
     date: str | None
+    date_source: Literal["json-ld", "meta", "time", "url", "text"] | None
     title: str | None
     language: str | None
     text: str | None
@@ -150,9 +158,16 @@ def clean(
     `charset` (the HTTP header's) and `url` as for `Cleaner.clean`; format="markdown" gives
     `Cleaner.markdown`'s Markdown."""
 
+class LeftOut(TypedDict):
+    set: str
+    id: str
+    reason: str
+
 class Made(TypedDict):
     bundle: str
+    # Pages trained on; those left out (skip_bad_pages=True), with why, in left_out.
     pages: int
+    left_out: list[LeftOut]
     blocks: int
     seconds: float
     decoding: str
@@ -174,7 +189,8 @@ def adapt(
     """Adapts the bundle `base` (a built-in name or a folder) to the annotated pages and writes
     the new bundle to `out`, as `victor train PAGES --adapt BASE --out OUT` does; `prior` is the
     strength of the prior on the base's weights (default: victor's), `trees` the trees added to
-    its forest, `decoding` "base" (keep the base's) or "pages" (the best in cross-validation)."""
+    its forest, `decoding` "base" (keep the base's) or "pages" (the best in cross-validation),
+    `folds` those of the cross-validation: 0 (none) or at least 2, as `--threshold-folds`."""
 
 def train(
     pages: str | PathLike[str] | list[str | PathLike[str]],

@@ -10,6 +10,7 @@
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
+use crate::util::streams::say;
 use anyhow::Context;
 use victor_annotations::{Corpus, PageRef, SET_FILE};
 use victor_annotations::{ImportOptions, ManifestEntry, SourceKind, read_manifest};
@@ -92,7 +93,10 @@ impl Input {
             });
         }
         anyhow::bail!(
-            "{} is neither an annotated set (no {SET_FILE}) nor a data set (no manifest.jsonl)",
+            "{} is neither an annotated set (no {SET_FILE}: pages with block labels, made by \
+             `victor import` from a gold standard or by `victor annotate PAGES --out SET` in a \
+             browser) nor a data set (no manifest.jsonl: pages with gold files; \
+             annotations/README.md)",
             dir.display()
         )
     }
@@ -155,7 +159,7 @@ pub(crate) fn open_all(
     for d in dirs {
         let mut input = Input::open(d, split, importer, options)?;
         if input.is_empty() {
-            eprintln!(
+            say!(
                 "victor: warning: no pages in {}{}",
                 d.display(),
                 split

@@ -101,7 +101,7 @@ impl<'m> Worker<'m> {
         match self.method {
             None => {
                 self.labels.clear();
-                self.labeler.probabilities(table, probs)
+                self.labeler.probabilities(page, table, probs)
             }
             Some(m) => {
                 victor::label_by_method(

@@ -11,7 +11,8 @@ use rayon::prelude::*;
 use victor::warc::{Counts, Reader, Record, html_page};
 use victor::{Cleaner, RawPage};
 
-use super::{Args, Format, Input, Job, StdoutState, label_html, thread_pool, to_stdout};
+use super::{Args, Fields, Format, Input, Job, StdoutState, label_html, thread_pool, to_stdout};
+use crate::util::streams::say;
 use crate::util::{inputs, interrupt, output};
 
 /// Records labelled together on the pool (bounded, so memory stays flat).
@@ -108,9 +109,16 @@ fn label_record(
         url: uri,
         fetched: rec.header("WARC-Date"),
     };
-    // Their capitalised names sort before the page's lower-case keys, keeping the keys in order.
-    let fields = ["WARC-Date", "WARC-Record-ID", "WARC-Target-URI"].map(|k| (k, rec.header(k)));
-    label_html(cleaner, p, &source, &fields, job, &mut buf).map_err(Failure::Failed)?;
+    // Their capitalised names sort before the page's lower-case keys, and `warc_date` after
+    // them, keeping the keys in order. The record's date is named apart from the page's
+    // publication date, `date` as in every other JSON line.
+    let before = ["WARC-Record-ID", "WARC-Target-URI"].map(|k| (k, rec.header(k)));
+    let after = [("warc_date", rec.header("WARC-Date"))];
+    let fields = Fields {
+        before: &before,
+        after: &after,
+    };
+    label_html(cleaner, p, &source, fields, job, &mut buf).map_err(Failure::Failed)?;
     Ok(buf)
 }
 
@@ -186,7 +194,7 @@ pub(super) fn run(args: &Args, cleaner: &Cleaner, job: Job<'_>) -> anyhow::Resul
         let reader = match reader {
             Ok(r) => r,
             Err(e) => {
-                eprintln!("victor: {name}: cannot read: {e}");
+                say!("victor: {name}: cannot read: {e}");
                 all_ok = false;
                 continue;
             }
@@ -223,35 +231,28 @@ pub(super) fn run(args: &Args, cleaner: &Cleaner, job: Job<'_>) -> anyhow::Resul
                 &mut counts,
             ),
         };
-        if let Err(e) = r {
-            if e.downcast_ref::<std::io::Error>()
-                .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
-            {
-                return Ok(ExitCode::SUCCESS);
-            }
-            return Err(e);
-        }
+        // A closed pipe ends the run as it ends every command's (util::streams).
+        r?;
         if interrupt::requested() {
             let kept = if args.out.is_some() {
                 "; its output file is not written"
             } else {
                 ""
             };
-            eprintln!(
+            say!(
                 "victor label: {name}: interrupted after {} pages{kept}",
                 counts.pages
             );
             break;
         }
         if !args.quiet {
-            eprintln!("victor label: {name}: {counts}");
+            say!("victor label: {name}: {counts}");
         }
         all_ok &= counts.all_ok();
     }
-    match std::io::stdout().flush() {
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => return Ok(ExitCode::SUCCESS),
-        r => r.context("cannot write to standard output")?,
-    }
+    std::io::stdout()
+        .flush()
+        .context("cannot write to standard output")?;
     if interrupt::requested() {
         return Ok(ExitCode::from(interrupt::EXIT_STATUS));
     }
@@ -330,7 +331,7 @@ fn read_chunks(
             },
             Err(e) => {
                 counts.broken += 1;
-                eprintln!("victor: {name}: broken record {e}");
+                say!("victor: {name}: broken record {e}");
             }
         }
     }
@@ -385,7 +386,7 @@ impl Work<'_> {
                                 ("broken record", reason)
                             }
                         };
-                        eprintln!(
+                        say!(
                             "victor: {name}: {what} at byte {} ({}): {reason}",
                             rec.offset,
                             rec.header("WARC-Target-URI").unwrap_or("no URI")
