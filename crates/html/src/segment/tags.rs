@@ -233,17 +233,7 @@ impl Tag {
     pub fn lookup(name: &[u8]) -> Option<Tag> {
         let key = name_key(name)?;
         let table = HASHED.get_or_init(build_hash_table);
-        let mut slot = slot_of(key);
-        loop {
-            let &(k, id) = table.get(slot)?;
-            if id == u16::MAX {
-                return None;
-            }
-            if k == key {
-                return Some(Tag(id));
-            }
-            slot = (slot + 1) & (HASH_SLOTS - 1);
-        }
+        probe(table, slot_of(key), key)
     }
 
     /// The known tag whose name has lol_html's local name hash `hash` (see
@@ -252,17 +242,7 @@ impl Tag {
     #[inline]
     pub(crate) fn lookup_hashed(hash: u64) -> Option<Tag> {
         let table = BY_NAME_HASH.get_or_init(build_name_hash_table);
-        let mut slot = name_hash_slot(hash);
-        loop {
-            let &(k, id) = table.get(slot)?;
-            if id == u16::MAX {
-                return None;
-            }
-            if k == hash {
-                return Some(Tag(id));
-            }
-            slot = (slot + 1) & (HASH_SLOTS - 1);
-        }
+        probe(table, name_hash_slot(hash), hash)
     }
 
     /// Flags of this tag (empty for interned unknown names).
@@ -299,6 +279,22 @@ impl Tag {
 /// Slots of the open-addressing table behind [`Tag::lookup`] (a power of two, about four times
 /// the number of names, so probes are short).
 const HASH_SLOTS: usize = 1024;
+
+/// Linear probing in an open-addressing table of both lookups (`u16::MAX` marks an empty slot):
+/// the tag stored under `key`, from its home `slot` on.
+#[inline(always)]
+fn probe<K: Copy + Eq>(table: &[(K, u16)], mut slot: usize, key: K) -> Option<Tag> {
+    loop {
+        let &(k, id) = table.get(slot)?;
+        if id == u16::MAX {
+            return None;
+        }
+        if k == key {
+            return Some(Tag(id));
+        }
+        slot = (slot + 1) & (HASH_SLOTS - 1);
+    }
+}
 
 /// The table: each slot a name's key ([`name_key`]) and its id, `u16::MAX` for an empty slot.
 static HASHED: std::sync::OnceLock<Vec<(u128, u16)>> = std::sync::OnceLock::new();
