@@ -61,10 +61,23 @@ fn all_files(dir: &Path) -> Vec<PathBuf> {
 fn temporary_files(dir: &Path) -> Vec<PathBuf> {
     all_files(dir)
         .into_iter()
-        .filter(|p| {
-            let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
-            name.is_some_and(|n| n.starts_with(".victor-tmp-") || n.starts_with(".tmp"))
-        })
+        .filter(|p| is_temporary(p))
+        .collect()
+}
+
+/// Whether a path is one of the temporary files a run writes into before renaming it.
+fn is_temporary(p: &Path) -> bool {
+    let name = p.file_name().map(|n| n.to_string_lossy().into_owned());
+    name.is_some_and(|n| n.starts_with(".victor-tmp-") || n.starts_with(".tmp"))
+}
+
+/// The finished outputs below `dir`: every file but the temporary ones a run writes into first.
+/// (Counting a temporary file as written let the test interrupt a run before its first output
+/// was finished, then find 0 outputs.)
+fn finished_files(dir: &Path) -> Vec<PathBuf> {
+    all_files(dir)
+        .into_iter()
+        .filter(|p| !is_temporary(p))
         .collect()
 }
 
@@ -133,7 +146,7 @@ fn an_interrupted_label_out_leaves_no_temporary_file_and_exits_130() {
     .enumerate()
     {
         let out = tmp.path().join(format!("out-{k}"));
-        let written = || all_files(&out).len() >= after;
+        let written = || finished_files(&out).len() >= after;
         let o = interrupted(
             &["label", "-q", "--jobs", jobs, "--out", s(&out), s(&pages)],
             signal,
@@ -147,7 +160,7 @@ fn an_interrupted_label_out_leaves_no_temporary_file_and_exits_130() {
             "run {k}: {:?}",
             temporary_files(&out)
         );
-        let outputs = all_files(&out).len();
+        let outputs = finished_files(&out).len();
         assert!(
             outputs >= after && outputs < total,
             "run {k}: {outputs} of {total}"
