@@ -19,18 +19,18 @@ as it is. Lines are appended to WORK/results.txt. No test page is read.
 import hashlib
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
-from collections import Counter
 from pathlib import Path
+
+import victor_score as sc  # the shared measures (text level; WCXB's word F1)
+from victor_score import wcxb_f1
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data"
-sys.path.insert(0, str(ROOT.parent / "shared" / "checks"))
 WORK = Path(os.environ.get("WORK", ROOT / "work" / "adapt-dev"))
 V = os.environ.get("VICTOR", str(ROOT / "target" / "release" / "victor"))
 
@@ -109,19 +109,7 @@ def pool(target):
     return d, ids_of(d)
 
 
-def wcxb_f1(pred, ref):
-    p, r = re.findall(r"\w+", pred.lower()), re.findall(r"\w+", ref.lower())
-    if not r:
-        return 1.0 if not p else 0.0
-    if not p:
-        return 0.0
-    o = sum((Counter(p) & Counter(r)).values())
-    P, R = o / len(p), o / len(r)
-    return 2 * P * R / (P + R) if P + R else 0.0
-
-
 def score(model, set_, ids):
-    import score as sc  # ../shared/checks/score.py
     m = manifest(set_)
     with tempfile.TemporaryDirectory() as t:
         lst = Path(t, "list")

@@ -26,18 +26,19 @@ figures. No test page is read.
 import hashlib
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
-from collections import Counter, defaultdict
+from collections import defaultdict
 from pathlib import Path
+
+import victor_score as sc  # the shared measures (text level; WCXB's word F1)
+from victor_score import wcxb_f1
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT.parent / "shared" / "data"
-sys.path.insert(0, str(ROOT.parent / "shared" / "checks"))
 WORK = Path(os.environ.get("WORK", ROOT / "work" / "gate-dev"))
 V = os.environ.get("VICTOR", str(ROOT / "target" / "release" / "victor"))
 BASE = WORK / "base"
@@ -165,20 +166,8 @@ def pool(target):
     return d, ids_of(d)
 
 
-def wcxb_f1(pred, ref):
-    p, r = re.findall(r"\w+", pred.lower()), re.findall(r"\w+", ref.lower())
-    if not r:
-        return 1.0 if not p else 0.0
-    if not p:
-        return 0.0
-    o = sum((Counter(p) & Counter(r)).values())
-    P, R = o / len(p), o / len(r)
-    return 2 * P * R / (P + R) if P + R else 0.0
-
-
 def score(model: Path, name: str, sets=None, extra=()):
     """Per-page F1 of a bundle on eval sets, saved to WORK/scores/NAME/SET.json."""
-    import score as sc  # ../shared/checks/score.py
     out = {}
     for s, (d, ids) in eval_sets().items():
         if sets and s not in sets:

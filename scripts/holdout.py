@@ -22,8 +22,9 @@ import sys
 import tempfile
 from pathlib import Path
 
+import victor_score as sc  # the shared text-level measure
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT.parent / "shared" / "checks"))
 
 
 def split(imported: Path, train: Path, hold: Path, every: int) -> None:
@@ -42,8 +43,6 @@ def split(imported: Path, train: Path, hold: Path, every: int) -> None:
 
 
 def score(model: str, hold: Path, setdir: Path, thresholds: list[str]) -> None:
-    import score as sc  # ../shared/checks/score.py
-
     ids = sorted(p.stem for p in (hold / "pages").glob("*.html"))
     man = {}
     for line in open(setdir / "manifest.jsonl", encoding="utf-8"):

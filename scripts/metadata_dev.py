@@ -13,24 +13,13 @@ the pages under F1 .5, and the mean true F1 per confidence bin (is it calibrated
 model was trained on the dev pages of every set but cleaneval, so only cleaneval's figures are
 free of that bias.
 """
-import argparse, json, re, subprocess, statistics, tempfile
-from collections import Counter
+import argparse, json, subprocess, statistics, tempfile
 from pathlib import Path
 
+from victor_score import wcxb_f1 as f1, wcxb_words as W  # the shared measure: WCXB's word F1
+
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data"
-W = lambda t: re.findall(r"\w+", (t or "").lower())
 words = lambda s: " ".join(W(str(s or "")))
-
-
-def f1(p, g):
-    p, g = W(p), W(g)
-    if not g:
-        return 1.0 if not p else 0.0
-    if not p:
-        return 0.0
-    o = sum((Counter(p) & Counter(g)).values())
-    P, R = o / len(p), o / len(g)
-    return 2 * P * R / (P + R) if P + R else 0.0
 
 
 def ranks(v):

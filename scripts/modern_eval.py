@@ -10,40 +10,14 @@ text --out` and prints one line per set: the figures and the pages whose F1 is u
 for the snippet set: pages that keep none of their `with` snippets although they have some).
 With --by-lang, the snippet F1 of trafilatura-eval per page language follows (the language victor
 detects, ISO 639-3, from its jsonl output). Writes nothing into the repository."""
-import argparse, json, os, subprocess, sys, tempfile, re, unicodedata
-from collections import Counter, defaultdict
+import argparse, json, os, subprocess, tempfile
 from pathlib import Path
+
+from victor_score import gold_text, prf, snippet_counts, snippet_prf, tokens  # the shared measures
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(os.environ.get("VICTOR_DATA", ROOT.parent / "shared" / "data"))
-sys.path.insert(0, str(ROOT.parent / "shared" / "checks"))
-MARKER = re.compile(r"^\s*(?:<\s*/?\s*[a-z][a-z0-9]{0,9}\s*/?\s*>\s*)+", re.I)
-SINGLE = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u0e00-\u0e7f"
-TOKEN = re.compile(rf"[{SINGLE}]|[^\W_{SINGLE}]+")
 FULL = ["l3s-gn1", "dragnet-train", "cleaneval", "readability-tests"]
-
-
-def gold_text(raw):
-    lines = raw.splitlines()
-    if lines and lines[0].lstrip().startswith("URL:"):
-        lines = lines[1:]
-    return "\n".join(MARKER.sub("", ln) for ln in lines)
-
-
-def tokens(t):
-    return Counter(TOKEN.findall(unicodedata.normalize("NFKC", t).lower()))
-
-
-def prf(e, g):
-    ne, ng = sum(e.values()), sum(g.values())
-    if ng == 0:
-        p = 1.0 if ne == 0 else 0.0
-        return p, 1.0, p
-    if ne == 0:
-        return 0.0, 0.0, 0.0
-    ov = sum((e & g).values())
-    p, r = ov / ne, ov / ng
-    return p, r, (2 * p * r / (p + r) if p + r else 0.0)
 
 
 def label(victor, model, files, out, extra):
@@ -95,23 +69,19 @@ def snippet_set(victor, model, split, tmp, extra, by_lang=None):
     out = tmp / "trafilatura-eval"
     label(victor, model, [d / m["html"] for m in items], out, extra)
     langs = languages(victor, model, [d / m["html"] for m in items], extra) if by_lang is not None else {}
-    norm = lambda t: re.sub(r"\s+", " ", t).strip()
     tp = fp = fn = 0
     low = []
     for m in items:
         f = out / f"{m['id']}.txt"
-        o = norm(f.read_text(encoding="utf-8", errors="replace")) if f.exists() else ""
-        a = sum(norm(w) in o for w in m["with"])
-        b = sum(norm(w) in o for w in m["without"])
-        tp += a; fp += b; fn += len(m["with"]) - a
+        a, b, c = snippet_counts(f.read_text(encoding="utf-8", errors="replace") if f.exists() else "",
+                                 m["with"], m["without"])
+        tp += a; fp += b; fn += c
         if by_lang is not None:
             c = by_lang.setdefault(langs.get(Path(m["html"]).name, "und"), [0, 0, 0, 0])
             c[0] += a; c[1] += b; c[2] += len(m["with"]) - a; c[3] += 1
         if m["with"] and a == 0:
             low.append(m["id"])
-    P = tp / (tp + fp) if tp + fp else 0
-    R = tp / (tp + fn) if tp + fn else 0
-    return P, R, 2 * tp / (2 * tp + fp + fn), len(items), low
+    return (*snippet_prf(tp, fp, fn), len(items), low)
 
 
 def main():

@@ -10,7 +10,7 @@ from pathlib import Path
 D=str(Path(__file__).resolve().parent.parent.parent / 'shared' / 'data' / 'wcxb') + '/'
 man={json.loads(l)['id']:json.loads(l) for l in open(D+'manifest.jsonl')}
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from metadata_dev import W, f1  # one home for the page F1 (WCXB's measure)
+from victor_score import wcxb_f1 as f1, wcxb_words as W  # the one home of the page F1 (WCXB's measure)
 rows=[]
 for l in open(sys.argv[1]):
     o=json.loads(l); pid=o['source'].split('/')[-1].split('.')[0]; m=man[pid]

@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parent.parent
 D=str(ROOT.parent / 'shared' / 'data' / 'wcxb') + '/'
 man={json.loads(l)['id']:json.loads(l) for l in open(D+'manifest.jsonl')}
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from metadata_dev import f1  # one home for the page F1 (WCXB's measure)
+from victor_score import wcxb_f1 as f1  # the one home of the page F1 (WCXB's measure)
 runs={}
 for name,path in zip(sys.argv[1::2],sys.argv[2::2]):
     v={}
