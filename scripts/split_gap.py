@@ -40,7 +40,7 @@ from collections import defaultdict
 import numpy as np
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
-import compare  # noqa: E402  (the same tokens and per-page score as the peer tables)
+import victor_score  # noqa: E402  (the same tokens and per-page score as compare.py's peer tables)
 
 BANDS = ((0.0, 0.5), (0.5, 0.8), (0.8, 0.9), (0.9, 0.95), (0.95, 1.01))
 
@@ -62,10 +62,10 @@ def oof_scores(set_dir: pathlib.Path, oof: pathlib.Path, ids: list[str]) -> np.n
         gold_of[m["id"]] = set_dir / m["gold"]
     scores = []
     for i in ids:
-        gold = compare.tokens(compare.gold_text(gold_of[i].read_text(encoding="utf-8", errors="replace")))
+        gold = victor_score.tokens(victor_score.gold_text(gold_of[i].read_text(encoding="utf-8", errors="replace")))
         out = oof / f"{i}.txt"
-        ext = compare.tokens(out.read_text(encoding="utf-8", errors="replace") if out.exists() else "")
-        scores.append(compare.score_page(ext, gold)[2])
+        ext = victor_score.tokens(out.read_text(encoding="utf-8", errors="replace") if out.exists() else "")
+        scores.append(victor_score.score_page(ext, gold)[2])
     return np.array(scores)
 
 
