@@ -202,6 +202,13 @@ def _check(argv: list[str]) -> int:
         return [gold, "", "\n".join(half), "\n".join(mixed), other, gold.upper(), gold[: len(gold) // 3]]
 
     bad = n = 0
+
+    def differs(what: str) -> None:
+        """Count a difference; name the first ten."""
+        nonlocal bad
+        bad += 1
+        if bad <= 10:
+            print(f"differs: {what}")
     # Text level: the functions of score.py on every manifest set's gold (first 150 pages a set).
     for s in sorted(p for p in data.iterdir() if (p / "manifest.jsonl").is_file()):
         golds = []
@@ -217,13 +224,12 @@ def _check(argv: list[str]) -> int:
         for k, raw in enumerate(golds):
             other = golds[(k + 1) % len(golds)]
             if gold_text(raw) != sc.gold_text(raw):
-                bad += 1
+                differs(f"gold text of {s.name} page {k}")
             g, gs = tokens(gold_text(raw)), sc.tokens(sc.gold_text(raw))
             for out in outputs(raw, other):
                 n += 1
                 if tokens(out) != sc.tokens(out) or prf(tokens(out), g) != sc.prf(sc.tokens(out), gs):
-                    bad += 1
-                    print(f"text level differs: {s.name} page {k}")
+                    differs(f"text level, {s.name} page {k}")
         print(f"text level: {n} pairs scored, {bad} differences so far")
     # WCXB and snippets: the shared scripts run on a folder of outputs, their per-page CSVs read.
     for name, script in (("wcxb", "score_wcxb.py"), ("trafilatura-eval", "score_snippets.py")):
@@ -242,8 +248,10 @@ def _check(argv: list[str]) -> int:
                     other = (s / items[(k + 1) % len(items)]["gold"]).read_text(encoding="utf-8")
                     text = rng.choice(outputs(gold, other))
                 else:
-                    pieces = it["with"] + it["without"]
-                    text = "  \n".join(rng.sample(pieces, rng.randint(0, len(pieces)))) if pieces else ""
+                    # some snippets, their spaces turned into other white space runs, or cut short
+                    pieces = rng.sample(it["with"] + it["without"], rng.randint(0, len(it["with"]) + len(it["without"])))
+                    spaced = [re.sub(" ", lambda _: rng.choice([" ", "  ", "\n", "\t ", "\u00a0"]), x) for x in pieces]
+                    text = "\n".join(x if rng.random() < 0.9 else x[: len(x) // 2] for x in spaced)
                 texts[it["id"]] = text
                 (outdir / f"{it['id']}.txt").write_text(text, encoding="utf-8")
             if name == "wcxb":
@@ -263,8 +271,7 @@ def _check(argv: list[str]) -> int:
                     tp, fp, _ = snippet_counts(text, it["with"], it["without"])
                     same = (int(r["with_found"]), int(r["without_found"])) == (tp, fp)
                 if not same:
-                    bad += 1
-                    print(f"{name} differs: page {it['id']}")
+                    differs(f"{name} page {it['id']}")
         print(f"{name}: {len(items)} pages scored, {bad} differences so far")
     print(f"{n} gold/output pairs, {bad} differences from the shared scorers")
     return 1 if bad else 0
