@@ -15,8 +15,8 @@ import tempfile
 from collections import Counter
 from pathlib import Path
 
-from victor_score import tokens, score_page, snippet_counts, snippet_prf
 from compare_pages import out_stem
+from victor_score import score_page, snippet_counts, snippet_prf, tokens
 
 ROOT = Path(__file__).resolve().parent.parent
 
