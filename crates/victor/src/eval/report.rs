@@ -37,15 +37,16 @@ pub struct Problems {
 const NO_VALUE: &str = "(none)";
 
 impl Evaluation<'_> {
-    /// Names of the rows: each input, then `all` when there are several.
-    fn rows(&self) -> Vec<(&str, Option<&Input>, &Totals)> {
+    /// The rows of the tables: each input, then `all` when there are several (`all_too`:
+    /// always, as in the CSV file).
+    fn rows(&self, all_too: bool) -> Vec<(&str, Option<&Input>, &Totals)> {
         let mut v: Vec<(&str, Option<&Input>, &Totals)> = self
             .inputs
             .iter()
             .zip(&self.per_input)
             .map(|(i, t)| (i.name.as_str(), Some(i), t))
             .collect();
-        if self.inputs.len() > 1 {
+        if all_too || self.inputs.len() > 1 {
             v.push(("all", None, &self.all));
         }
         v
@@ -59,7 +60,7 @@ impl Evaluation<'_> {
     /// The two tables, block level and text level, each under a line that says what it
     /// holds (and a blank line before it).
     pub fn report(&self) -> String {
-        let rows = self.rows();
+        let rows = self.rows(false);
         let mut b = Table::new(&[
             "set",
             "pages",
@@ -194,14 +195,7 @@ impl Evaluation<'_> {
                 .chain(&TEXT_COLUMNS)
                 .chain(&["text_pages_f1_below_0.5"]),
         )?;
-        let mut rows: Vec<(&str, Option<&Input>, &Totals)> = self
-            .inputs
-            .iter()
-            .zip(&self.per_input)
-            .map(|(i, t)| (i.name.as_str(), Some(i), t))
-            .collect();
-        rows.push(("all", None, &self.all));
-        for (name, input, t) in rows {
+        for (name, input, t) in self.rows(true) {
             let m = t.blocks.metrics();
             let mut record = vec![
                 name.to_string(),

@@ -183,3 +183,50 @@ fn score_page(
     }
     out
 }
+
+#[cfg(all(test, feature = "builtin"))]
+mod tests {
+    use std::path::{Path, PathBuf};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    use super::super::{Selection, open_all, sweep};
+    use super::*;
+
+    /// The annotated example set of the repository.
+    fn examples() -> Vec<PathBuf> {
+        vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("../../annotations/examples")]
+    }
+
+    #[test]
+    fn figures_do_not_depend_on_the_threads_and_progress_hears_every_page() {
+        let model = crate::models::default_model().unwrap();
+        let inputs = open_all(&examples(), &Selection::default(), |_| {}).unwrap();
+        let pages: usize = inputs.iter().map(Input::len).sum();
+        assert!(pages > 0);
+        let decoding = Some(model.recommended_decoding());
+        let csv = |threads: usize| {
+            let done = AtomicUsize::new(0);
+            let labeling = Labeling {
+                model: &model,
+                method: None,
+                threads,
+            };
+            let tick = |n: usize| {
+                done.fetch_add(n, Ordering::Relaxed);
+            };
+            let ev = evaluate(&inputs, &labeling, decoding, None, &tick).unwrap();
+            assert_eq!((ev.pages(), ev.failed()), (pages, 0));
+            assert_eq!(done.load(Ordering::Relaxed), pages);
+            assert!(ev.report().contains("Block level"), "{}", ev.report());
+            let mut out = Vec::new();
+            ev.write_pages_csv(&mut out).unwrap();
+            let swept = sweep(&inputs, &labeling, &[0.0, 0.5, 1.0], None, &|_| {}).unwrap();
+            assert_eq!((swept.pages(), swept.block_pages()), (pages, pages));
+            swept.write_csv(&mut out).unwrap();
+            String::from_utf8(out).unwrap()
+        };
+        let one = csv(1);
+        assert_eq!(one.lines().count(), 1 + pages + 1 + 3, "{one}");
+        assert_eq!(one, csv(2));
+    }
+}
