@@ -348,17 +348,19 @@ impl Marks {
     }
 }
 
+/// Where labels may go: inside the plotting area (`frame`), clear of the boxes already taken
+/// (the legend's, the labels placed so far), over as little of the curves (`marks`) as can be.
+struct Room<'m> {
+    frame: Rect,
+    taken: Vec<Rect>,
+    marks: &'m Marks,
+}
+
 /// Where a label of `size` for the point at `p` goes: of the spots around the point (right,
 /// left, at either side above or below, above, below, then further out), those inside `frame`,
 /// clear of `taken` and covering no point; the first that crosses no line, else the one that
 /// crosses the least. `None` when no spot is clear: the label is left out.
-fn place(
-    p: (i32, i32),
-    (w, h): (i32, i32),
-    frame: &Rect,
-    taken: &[Rect],
-    marks: &Marks,
-) -> Option<Rect> {
+fn place(p: (i32, i32), (w, h): (i32, i32), room: &Room<'_>) -> Option<Rect> {
     let gap = RING + 2;
     let spots = [
         (gap, -h / 2),
@@ -381,23 +383,18 @@ fn place(
     let rects = spots
         .into_iter()
         .map(|(dx, dy)| Rect::at((p.0 + dx, p.1 + dy), (w, h)));
-    choose(rects, frame, taken, marks)
+    choose(rects, room)
 }
 
 /// Where the label of the recommended point goes: a spot around it ([`place`]), or else the
 /// best spot up to 120 pixels away, joined to its ring by a line: clear of the frame's edge, the
 /// other labels and the points; the least line under the label and crossed by the line to it,
 /// the nearest.
-fn place_far(
-    p: (i32, i32),
-    (w, h): (i32, i32),
-    frame: &Rect,
-    taken: &[Rect],
-    marks: &Marks,
-) -> Option<Rect> {
-    if let Some(r) = place(p, (w, h), frame, taken, marks) {
+fn place_far(p: (i32, i32), (w, h): (i32, i32), room: &Room<'_>) -> Option<Rect> {
+    if let Some(r) = place(p, (w, h), room) {
         return Some(r);
     }
+    let (frame, taken, marks) = (&room.frame, room.taken.as_slice(), room.marks);
     let ink: rustc_hash::FxHashSet<(i32, i32)> =
         marks.ink.iter().map(|&(x, y)| (x / 3, y / 3)).collect();
     let mut best: Option<(f64, Rect)> = None;
@@ -435,12 +432,8 @@ fn place_far(
 
 /// Of `rects` (in order of preference), those inside `frame`, clear of `taken` and covering no
 /// point: the first that crosses no line, else the one that crosses the least.
-fn choose(
-    rects: impl Iterator<Item = Rect>,
-    frame: &Rect,
-    taken: &[Rect],
-    marks: &Marks,
-) -> Option<Rect> {
+fn choose(rects: impl Iterator<Item = Rect>, room: &Room<'_>) -> Option<Rect> {
+    let (frame, taken, marks) = (&room.frame, room.taken.as_slice(), room.marks);
     let mut best: Option<(usize, Rect)> = None;
     for r in rects {
         if !r.inside(frame) || taken.iter().any(|t| t.overlaps(&r)) {
@@ -504,36 +497,33 @@ fn within(t: f64, a: f64, b: f64) -> bool {
     t >= a.min(b) - 1e-6 && t <= a.max(b) + 1e-6
 }
 
+/// The drawing area of the whole SVG document.
+type Root<'b> = DrawingArea<SVGBackend<'b>, plotters::coord::Shift>;
+
+/// The chart inside it: recall by precision.
+type Chart<'a, 'b> = ChartContext<
+    'a,
+    SVGBackend<'b>,
+    Cartesian2d<plotters::coord::types::RangedCoordf64, plotters::coord::types::RangedCoordf64>,
+>;
+
+/// A drawing error as a string (plotters' error type borrows the backend).
+fn err(e: &dyn std::fmt::Display) -> String {
+    e.to_string()
+}
+
 /// Draws the chart into `svg`; errors are rendered as strings because plotters' error type
 /// borrows the backend.
 fn draw(
     svg: &mut String,
     curves: &[Curve],
     options: &PlotOptions,
-    (x0, x1): (f64, f64),
-    (y0, y1): (f64, f64),
+    x_range: (f64, f64),
+    y_range: (f64, f64),
 ) -> Result<(), String> {
-    let err = |e: &dyn std::fmt::Display| e.to_string();
     let root = SVGBackend::with_string(svg, (options.width, options.height)).into_drawing_area();
     root.fill(&WHITE).map_err(|e| err(&e))?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(&options.title, ("sans-serif", 26))
-        .margin(20)
-        .x_label_area_size(45)
-        .y_label_area_size(60)
-        .build_cartesian_2d(x0..x1, y0..y1)
-        .map_err(|e| err(&e))?;
-    chart
-        .configure_mesh()
-        .label_style(("sans-serif", 15))
-        .axis_desc_style(("sans-serif", 18))
-        .x_desc("Recall")
-        .y_desc("Precision")
-        .x_label_formatter(&|v| format!("{v:.2}"))
-        .y_label_formatter(&|v| format!("{v:.2}"))
-        .max_light_lines(0)
-        .draw()
-        .map_err(|e| err(&e))?;
+    let mut chart = chart(&root, options, x_range, y_range)?;
     let (xs, ys) = chart.plotting_area().get_pixel_range();
     let frame = Rect {
         x0: xs.start,
@@ -570,6 +560,61 @@ fn draw(
     let any_label = labels.iter().any(|l| !l.is_empty());
     let any_recommended = recommended.iter().any(Option::is_some);
 
+    draw_curves(&mut chart, curves)?;
+    let legend_size = legend_marks(&mut chart, curves, options, any_label, any_recommended)?;
+    let (legend_at, legend_box) = legend_corner(&frame, legend_size, &marks);
+
+    // The recommended points first (their labels have the first choice of spot), then every
+    // curve's labels in turn.
+    let mut room = Room {
+        frame,
+        taken: vec![legend_box],
+        marks: &marks,
+    };
+    draw_recommended(&root, &chart, &recommended, &mut room)?;
+    draw_labels(&root, &chart, &labels, &recommended, &mut room)?;
+    chart
+        .configure_series_labels()
+        .position(legend_at)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .label_font(("sans-serif", LEGEND_FONT))
+        .draw()
+        .map_err(|e| err(&e))?;
+    root.present().map_err(|e| err(&e))?;
+    Ok(())
+}
+
+/// The chart on `root` with its title, axes and their descriptions.
+fn chart<'a, 'b>(
+    root: &'a Root<'b>,
+    options: &PlotOptions,
+    (x0, x1): (f64, f64),
+    (y0, y1): (f64, f64),
+) -> Result<Chart<'a, 'b>, String> {
+    let mut chart = ChartBuilder::on(root)
+        .caption(&options.title, ("sans-serif", 26))
+        .margin(20)
+        .x_label_area_size(45)
+        .y_label_area_size(60)
+        .build_cartesian_2d(x0..x1, y0..y1)
+        .map_err(|e| err(&e))?;
+    chart
+        .configure_mesh()
+        .label_style(("sans-serif", 15))
+        .axis_desc_style(("sans-serif", 18))
+        .x_desc("Recall")
+        .y_desc("Precision")
+        .x_label_formatter(&|v| format!("{v:.2}"))
+        .y_label_formatter(&|v| format!("{v:.2}"))
+        .max_light_lines(0)
+        .draw()
+        .map_err(|e| err(&e))?;
+    Ok(chart)
+}
+
+/// Each curve's line and points, in its colour, with its legend entry.
+fn draw_curves(chart: &mut Chart<'_, '_>, curves: &[Curve]) -> Result<(), String> {
     for (i, curve) in curves.iter().enumerate() {
         let color = PALETTE[i % PALETTE.len()];
         let points: Vec<(f64, f64)> = curve
@@ -591,7 +636,19 @@ fn draw(
             .draw_series(points.iter().map(|&p| Circle::new(p, 3, color.filled())))
             .map_err(|e| err(&e))?;
     }
-    // The legend's entries for the marks (drawn by no series of their own).
+    Ok(())
+}
+
+/// The legend's entries for the rings (drawn by no series of their own), and the size of the
+/// legend's box as plotters lays it out: the entries' text, 30 pixels of sample and a margin of
+/// 10 all round.
+fn legend_marks(
+    chart: &mut Chart<'_, '_>,
+    curves: &[Curve],
+    options: &PlotOptions,
+    any_label: bool,
+    any_recommended: bool,
+) -> Result<(i32, i32), String> {
     let ring_entry = format!(
         "ring: threshold T = {:.2}, {:.2}, ...",
         options.label_step,
@@ -614,8 +671,6 @@ fn draw(
             .label(entry.as_str())
             .legend(|(x, y)| Circle::new((x + 10, y), RECOMMENDED_RING, BLACK.stroke_width(2)));
     }
-    // The legend's box as plotters lays it out: the entries' text, 30 pixels of sample and a
-    // margin of 10 all round.
     let mut entries: Vec<&str> = curves.iter().map(|c| c.name.as_str()).collect();
     if any_label {
         entries.push(&ring_entry);
@@ -628,15 +683,20 @@ fn draw(
         .map(|e| text_size(e, LEGEND_FONT).0)
         .max()
         .unwrap_or(0);
-    let legend_size = (
+    Ok((
         widest + 50,
         entries.len() as i32 * (LEGEND_FONT as i32 + 6) + 20,
-    );
-    let (legend_at, legend_box) = legend_corner(&frame, legend_size, &marks);
+    ))
+}
 
-    // The recommended points first (their labels have the first choice of spot), then every
-    // curve's labels in turn.
-    let mut taken = vec![legend_box];
+/// The black ring of each curve's recommended point and its label, placed first (joined to its
+/// ring by a thin line when it had to go far).
+fn draw_recommended(
+    root: &Root<'_>,
+    chart: &Chart<'_, '_>,
+    recommended: &[Option<CurvePoint>],
+    room: &mut Room<'_>,
+) -> Result<(), String> {
     for (i, rec) in recommended.iter().enumerate() {
         let Some(p) = rec else { continue };
         let color = PALETTE[i % PALETTE.len()];
@@ -645,7 +705,7 @@ fn draw(
             .map_err(|e| err(&e))?;
         let text = format!("{:.2}", p.threshold);
         let size = text_size(&text, LABEL_FONT);
-        if let Some(r) = place_far(at, size, &frame, &taken, &marks) {
+        if let Some(r) = place_far(at, size, room) {
             let end = nearest(&r, at);
             let (dx, dy) = (end.0 - at.0, end.1 - at.1);
             if dx * dx + dy * dy > (2 * RECOMMENDED_RING).pow(2) {
@@ -664,9 +724,21 @@ fn draw(
                 ("sans-serif", LABEL_FONT).into_font().color(&color),
             ))
             .map_err(|e| err(&e))?;
-            taken.push(r);
+            room.taken.push(r);
         }
     }
+    Ok(())
+}
+
+/// The ring of every labelled threshold and its label where it finds room (the recommended
+/// threshold's is written by [`draw_recommended`]).
+fn draw_labels(
+    root: &Root<'_>,
+    chart: &Chart<'_, '_>,
+    labels: &[Vec<Label>],
+    recommended: &[Option<CurvePoint>],
+    room: &mut Room<'_>,
+) -> Result<(), String> {
     for (i, curve_labels) in labels.iter().enumerate() {
         let color = PALETTE[i % PALETTE.len()];
         for label in curve_labels {
@@ -674,29 +746,21 @@ fn draw(
             root.draw(&Circle::new(at, RING, color.stroke_width(1)))
                 .map_err(|e| err(&e))?;
             // The recommended threshold is written by its own label.
-            if recommended[i].is_some_and(|p| within(p.threshold, label.first, label.last)) {
+            let rec = recommended.get(i).copied().flatten();
+            if rec.is_some_and(|p| within(p.threshold, label.first, label.last)) {
                 continue;
             }
             let size = text_size(&label.text, LABEL_FONT);
-            if let Some(r) = place(at, size, &frame, &taken, &marks) {
+            if let Some(r) = place(at, size, room) {
                 root.draw(&Text::new(
                     label.text.clone(),
                     (r.x0, r.y0),
                     ("sans-serif", LABEL_FONT).into_font().color(&color),
                 ))
                 .map_err(|e| err(&e))?;
-                taken.push(r);
+                room.taken.push(r);
             }
         }
     }
-    chart
-        .configure_series_labels()
-        .position(legend_at)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .label_font(("sans-serif", LEGEND_FONT))
-        .draw()
-        .map_err(|e| err(&e))?;
-    root.present().map_err(|e| err(&e))?;
     Ok(())
 }

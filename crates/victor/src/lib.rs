@@ -36,6 +36,9 @@ mod http;
 pub mod method;
 pub mod models;
 pub mod output;
+// Evaluation (H-eval): victor eval, sweep and their tables.
+#[cfg(feature = "eval")]
+pub mod eval;
 #[cfg(feature = "train")]
 pub mod train;
 pub mod warc;

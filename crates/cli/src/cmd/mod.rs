@@ -1,5 +1,5 @@
-//! One module per subcommand, and `evaluate`: what `eval` and `sweep` share (inputs, page
-//! loading, tables).
+//! One module per subcommand, and `evaluate`: what `eval` and `sweep` share (their input
+//! options and a run of `victor::eval` under a progress bar).
 
 pub(crate) mod annotate;
 pub(crate) mod annotations;

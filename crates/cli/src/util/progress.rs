@@ -51,32 +51,6 @@ pub(crate) fn note(bar: &ProgressBar, line: &str) {
     bar.suspend(|| say!("{line}"));
 }
 
-/// Maps `f` over `jobs` on the threads of `pool`, each thread with its own state from `init` (a
-/// worker that reuses its buffers), and ticks `bar` once a job; the results keep the order of
-/// `jobs`.
-pub(crate) fn par_map<J, S, T>(
-    pool: &rayon::ThreadPool,
-    jobs: &[J],
-    bar: &ProgressBar,
-    init: impl Fn() -> S + Sync + Send,
-    f: impl Fn(&mut S, &J) -> T + Sync + Send,
-) -> Vec<T>
-where
-    J: Sync,
-    T: Send,
-{
-    use rayon::prelude::*;
-    pool.install(|| {
-        jobs.par_iter()
-            .map_init(&init, |state, job| {
-                let out = f(state, job);
-                bar.inc(1);
-                out
-            })
-            .collect()
-    })
-}
-
 #[cfg(test)]
 mod tests {
     #[test]

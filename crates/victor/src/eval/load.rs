@@ -23,49 +23,50 @@ use victor_label::render_text;
 use victor_label::{Labeler, Model, Probs};
 
 use super::input::{Input, Source};
+use crate::{Method, Methods};
 
 /// A page ready to be scored.
 #[derive(Debug)]
 pub(crate) struct Loaded {
     /// The page id.
-    pub id: String,
+    pub(crate) id: String,
     /// victor's blocks of the page.
-    pub page: Page,
+    pub(crate) page: Page,
     /// Their features (for Viterbi decoding).
-    pub table: FeatureTable,
+    pub(crate) table: FeatureTable,
     /// Marginals of header, text and other, per block (one-hot under a rule-based method).
-    pub probs: Vec<Probs>,
+    pub(crate) probs: Vec<Probs>,
     /// The labels of the rule-based method, when one labels instead of the CRF (else empty).
-    pub method_labels: Vec<Label>,
+    pub(crate) method_labels: Vec<Label>,
     /// Gold label per block, or why there are none (the import failed).
-    pub gold_labels: Result<Vec<Label>, String>,
+    pub(crate) gold_labels: Result<Vec<Label>, String>,
     /// Tokens of the gold text (`None`: the page has no gold text).
-    pub gold_text: Option<TokenBag>,
+    pub(crate) gold_text: Option<TokenBag>,
 }
 
 /// A page that could not be labelled.
 #[derive(Debug)]
 pub(crate) struct Failed {
     /// The page id.
-    pub id: String,
+    pub(crate) id: String,
     /// What went wrong.
-    pub reason: String,
+    pub(crate) reason: String,
     /// Tokens of the gold text, when it could be read: the page then scores as empty output.
-    pub gold_text: Option<TokenBag>,
+    pub(crate) gold_text: Option<TokenBag>,
 }
 
 /// One thread's labelling state.
 #[derive(Debug)]
 pub(crate) struct Worker<'m> {
     /// Marginals and Viterbi paths.
-    pub labeler: Labeler<'m>,
+    pub(crate) labeler: Labeler<'m>,
     segmenter: Segmenter,
     tokenizer: Tokenizer,
     text: String,
     bag: TokenBag,
     /// A rule-based method that replaces the CRF's marginals by its one-hot labels.
-    method: Option<victor::Method>,
-    methods: victor::Methods,
+    method: Option<Method>,
+    methods: Methods,
     labels: Vec<Label>,
 }
 
@@ -79,13 +80,13 @@ impl<'m> Worker<'m> {
             text: String::new(),
             bag: TokenBag::new(),
             method: None,
-            methods: victor::Methods::new(),
+            methods: Methods::new(),
             labels: Vec::new(),
         }
     }
 
     /// Labels pages with a rule-based method instead of the model's CRF (`None`: the CRF).
-    pub(crate) fn with_method(mut self, method: Option<victor::Method>) -> Self {
+    pub(crate) fn with_method(mut self, method: Option<Method>) -> Self {
         self.method = method;
         self
     }
@@ -104,7 +105,7 @@ impl<'m> Worker<'m> {
                 self.labeler.probabilities(page, table, probs)
             }
             Some(m) => {
-                victor::label_by_method(
+                crate::label_by_method(
                     &mut self.methods,
                     m,
                     self.labeler.model(),

@@ -10,16 +10,62 @@
 use std::io::BufRead;
 use std::path::{Path, PathBuf};
 
-use crate::util::streams::say;
-use anyhow::Context;
 use victor_annotations::{Corpus, PageRef, SET_FILE};
-use victor_annotations::{ImportOptions, ManifestEntry, SourceKind, read_manifest};
+use victor_annotations::{
+    ImportError, ImportOptions, LoadError, ManifestEntry, SourceKind, Supplemental, read_manifest,
+};
 
 /// How many gold files are looked at to tell CleanEval gold from plain text.
 const SNIFF_FILES: usize = 50;
 
 /// Lines per gold file looked at for markers.
 const SNIFF_LINES: usize = 200;
+
+/// Which pages of the inputs to evaluate, and how the gold of a manifest set is imported.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Selection<'a> {
+    /// Only pages of this split (`None`: every page).
+    pub split: Option<&'a str>,
+    /// The importer of manifest sets (`None`: inferred from each set's gold).
+    pub importer: Option<SourceKind>,
+    /// How L3S-GN1 supplemental runs count when importing a manifest set.
+    pub supplemental: Supplemental,
+}
+
+/// Why an input could not be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum InputError {
+    /// The folder has `set.json` but the set does not load.
+    #[error("cannot open the annotated set {}", dir.display())]
+    Set {
+        /// The folder.
+        dir: PathBuf,
+        /// Why.
+        #[source]
+        source: LoadError,
+    },
+    /// The folder has `manifest.jsonl` but it cannot be read.
+    #[error("cannot read the data set {}", dir.display())]
+    Manifest {
+        /// The folder.
+        dir: PathBuf,
+        /// Why.
+        #[source]
+        source: ImportError,
+    },
+    /// The folder is neither.
+    #[error(
+        "{} is neither an annotated set (no {SET_FILE}: pages with block labels, made by \
+         `victor import` from a gold standard or by `victor annotate PAGES --out SET` in a \
+         browser) nor a data set (no manifest.jsonl: pages with gold files; \
+         annotations/README.md)",
+        dir.display()
+    )]
+    Neither {
+        /// The folder.
+        dir: PathBuf,
+    },
+}
 
 /// The pages of an input and where their gold comes from.
 #[derive(Debug)]
@@ -37,32 +83,32 @@ pub(crate) enum Source {
     },
 }
 
-/// One folder given on the command line.
+/// One folder to evaluate on: an annotated set or a manifest set, its selected pages.
 #[derive(Debug)]
-pub(crate) struct Input {
-    /// The name shown in tables: the set's name, or the folder's.
+pub struct Input {
+    /// The name shown in tables: the set's name, or the folder's (`name#2` for a repeat).
     pub name: String,
     /// Its pages and gold.
-    pub source: Source,
+    pub(crate) source: Source,
 }
 
 impl Input {
-    /// Opens a folder: an annotated set or a manifest set; `split` selects pages, `importer`
-    /// overrides the inferred importer of a manifest set, `options` carries the other import
-    /// settings.
-    pub(crate) fn open(
-        dir: &Path,
-        split: Option<&str>,
-        importer: Option<SourceKind>,
-        options: &ImportOptions,
-    ) -> anyhow::Result<Input> {
+    /// Opens a folder: an annotated set or a manifest set, the pages `selection` selects.
+    ///
+    /// # Errors
+    ///
+    /// [`InputError`] when the folder is neither, or its set or manifest does not load.
+    pub fn open(dir: &Path, selection: &Selection<'_>) -> Result<Input, InputError> {
+        let split = selection.split;
         let folder_name = dir.file_name().map_or_else(
             || dir.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
         );
         if dir.join(SET_FILE).is_file() {
-            let corpus = Corpus::open([dir], split)
-                .with_context(|| format!("cannot open the annotated set {}", dir.display()))?;
+            let corpus = Corpus::open([dir], split).map_err(|source| InputError::Set {
+                dir: dir.to_path_buf(),
+                source,
+            })?;
             let pages = corpus.pages().to_vec();
             let name = pages.first().map_or(folder_name, |p| p.set.clone());
             return Ok(Input {
@@ -72,16 +118,20 @@ impl Input {
         }
         if dir.join("manifest.jsonl").is_file() {
             let entries: Vec<ManifestEntry> = read_manifest(dir)
-                .with_context(|| format!("cannot read the data set {}", dir.display()))?
+                .map_err(|source| InputError::Manifest {
+                    dir: dir.to_path_buf(),
+                    source,
+                })?
                 .into_iter()
                 .filter(|e| split.is_none_or(|s| e.split.as_deref() == Some(s)))
                 .collect();
-            let kind = match importer {
+            let kind = match selection.importer {
                 Some(k) => k,
                 None => infer_importer(dir, &entries),
             };
-            let mut options = options.clone();
-            options.source = kind;
+            // The other import settings come from the selection; the importer is per input.
+            let mut options = ImportOptions::new(kind);
+            options.supplemental = selection.supplemental;
             options.split = split.map(str::to_string);
             return Ok(Input {
                 name: folder_name,
@@ -92,17 +142,13 @@ impl Input {
                 },
             });
         }
-        anyhow::bail!(
-            "{} is neither an annotated set (no {SET_FILE}: pages with block labels, made by \
-             `victor import` from a gold standard or by `victor annotate PAGES --out SET` in a \
-             browser) nor a data set (no manifest.jsonl: pages with gold files; \
-             annotations/README.md)",
-            dir.display()
-        )
+        Err(InputError::Neither {
+            dir: dir.to_path_buf(),
+        })
     }
 
     /// Number of selected pages.
-    pub(crate) fn len(&self) -> usize {
+    pub fn len(&self) -> usize {
         match &self.source {
             Source::Annotated(pages) => pages.len(),
             Source::Manifest { entries, .. } => entries.len(),
@@ -110,12 +156,12 @@ impl Input {
     }
 
     /// Whether no page was selected.
-    pub(crate) fn is_empty(&self) -> bool {
+    pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
     /// The id of page `i`.
-    pub(crate) fn page_id(&self, i: usize) -> &str {
+    pub fn page_id(&self, i: usize) -> &str {
         match &self.source {
             Source::Annotated(pages) => pages.get(i).map_or("", |p| p.id.as_str()),
             Source::Manifest { entries, .. } => entries.get(i).map_or("", |e| e.id.as_str()),
@@ -124,23 +170,24 @@ impl Input {
 
     /// A manifest field of page `i` as text (`None` for an annotated set, or a page whose line
     /// lacks the field).
-    pub(crate) fn page_field(&self, i: usize, field: &str) -> Option<String> {
+    pub fn page_field(&self, i: usize, field: &str) -> Option<String> {
         match &self.source {
             Source::Annotated(_) => None,
             Source::Manifest { entries, .. } => entries.get(i).and_then(|e| e.field(field)),
         }
     }
 
-    /// How the gold is read, for tables: `annotated` or `manifest (importer)`.
-    pub(crate) fn describe(&self) -> String {
+    /// How the gold is read, for tables: `annotated` or `manifest, --from IMPORTER`.
+    pub fn describe(&self) -> String {
         match &self.source {
             Source::Annotated(_) => "annotated".to_string(),
             Source::Manifest { options, .. } => format!("manifest, --from {}", options.source),
         }
     }
 
-    /// What the text-level scores compare with: gold files or the gold-labelled blocks.
-    pub(crate) fn text_gold(&self) -> &'static str {
+    /// What the text-level scores compare with: gold files (`file`) or the gold-labelled
+    /// blocks (`blocks`).
+    pub fn text_gold(&self) -> &'static str {
         match &self.source {
             Source::Annotated(_) => "blocks",
             Source::Manifest { .. } => "file",
@@ -148,24 +195,22 @@ impl Input {
     }
 }
 
-/// Opens every input, renaming inputs whose names repeat (`name`, `name#2`, ...).
-pub(crate) fn open_all(
+/// Opens every folder ([`Input::open`]), renaming inputs whose names repeat (`name`, `name#2`,
+/// ...); `empty` hears of each folder that holds no selected page, as it is opened.
+///
+/// # Errors
+///
+/// The first folder that cannot be opened.
+pub fn open_all(
     dirs: &[PathBuf],
-    split: Option<&str>,
-    importer: Option<SourceKind>,
-    options: &ImportOptions,
-) -> anyhow::Result<Vec<Input>> {
+    selection: &Selection<'_>,
+    mut empty: impl FnMut(&Path),
+) -> Result<Vec<Input>, InputError> {
     let mut inputs: Vec<Input> = Vec::with_capacity(dirs.len());
     for d in dirs {
-        let mut input = Input::open(d, split, importer, options)?;
+        let mut input = Input::open(d, selection)?;
         if input.is_empty() {
-            say!(
-                "victor: warning: no pages in {}{}",
-                d.display(),
-                split
-                    .map(|s| format!(" of split {s:?}"))
-                    .unwrap_or_default()
-            );
+            empty(d);
         }
         let base = input.name.clone();
         let mut n = 1;

@@ -1,7 +1,10 @@
-//! Aligned plain-text tables for the terminal: the first column left-aligned, the others
-//! right-aligned (they hold figures), columns two spaces apart.
+//! Aligned plain-text tables for the terminal (the first column left-aligned, the others
+//! right-aligned: they hold figures; columns two spaces apart), and the cells of the figures
+//! that `eval`'s and `sweep`'s tables and CSV files share, in one order.
 
 use std::fmt::Write as _;
+
+use victor_eval::{BlockMetrics, TextSummary};
 
 /// A table of strings with a header row.
 #[derive(Debug, Default)]
@@ -56,6 +59,61 @@ impl Table {
         }
         out
     }
+}
+
+/// Formats a figure in `0..=1` with four decimals (`-` when absent).
+pub(crate) fn fig(x: Option<f64>) -> String {
+    x.map_or_else(|| "-".to_string(), |v| format!("{v:.4}"))
+}
+
+/// Formats a figure for CSV: its shortest exact form, empty when absent.
+pub(crate) fn num(x: Option<f64>) -> String {
+    x.map_or_else(String::new, |v| v.to_string())
+}
+
+/// Block-level figures, each formatted by `cell` ([`fig`] or [`num`]; empty where `some` is
+/// false, when no page had block labels), in the order of `victor eval`'s table and CSV file:
+/// accuracy, unlabelled accuracy, precision, recall, F1.
+pub(crate) fn block_cells(
+    m: &BlockMetrics,
+    some: bool,
+    cell: fn(Option<f64>) -> String,
+) -> [String; 5] {
+    [
+        m.accuracy,
+        m.unlabelled_accuracy,
+        m.precision,
+        m.recall,
+        m.f1,
+    ]
+    .map(|x| cell(some.then_some(x)))
+}
+
+/// The CSV columns of [`text_cells`], in its order.
+pub(crate) const TEXT_COLUMNS: [&str; 7] = [
+    "text_precision",
+    "text_recall",
+    "text_f1",
+    "text_median_f1",
+    "text_micro_precision",
+    "text_micro_recall",
+    "text_micro_f1",
+];
+
+/// A text-level summary's figures, each formatted by `cell` ([`fig`] or [`num`]), in the order
+/// of victor's tables and CSV files: macro precision, recall and F1, median F1, then micro
+/// precision, recall and F1.
+pub(crate) fn text_cells(s: Option<TextSummary>, cell: fn(Option<f64>) -> String) -> [String; 7] {
+    [
+        s.map(|s| s.macro_avg.precision),
+        s.map(|s| s.macro_avg.recall),
+        s.map(|s| s.macro_avg.f1),
+        s.map(|s| s.median_f1),
+        s.map(|s| s.micro.precision),
+        s.map(|s| s.micro.recall),
+        s.map(|s| s.micro.f1),
+    ]
+    .map(cell)
 }
 
 #[cfg(test)]
