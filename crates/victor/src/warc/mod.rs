@@ -32,6 +32,7 @@
 
 use std::borrow::Cow;
 use std::io::{self, BufRead, BufReader, Read};
+use std::ops::ControlFlow;
 use std::path::Path;
 
 mod counts;
@@ -606,6 +607,76 @@ impl<R: BufRead> Reader<R> {
             e.unwrap_or(RecordError::TooLarge { offset: start, len })
         ))
     }
+
+    /// The next version line and its offset, after the blank lines that end the previous
+    /// record; `Break` with what the iterator returns at the end of the stream or on an error.
+    fn version_line(&mut self) -> ControlFlow<Option<Result<Record, RecordError>>, (u64, Vec<u8>)> {
+        loop {
+            let start = self.offset;
+            match self.read_line() {
+                Ok(0) => {
+                    self.done = true;
+                    return ControlFlow::Break(None);
+                }
+                Ok(_) if self.line.trim_ascii().is_empty() => {}
+                Ok(_) => return ControlFlow::Continue((start, self.line.clone())),
+                Err(e) => return ControlFlow::Break(self.io_error(e)),
+            }
+        }
+    }
+
+    /// Reads the header lines of the record at `start` into `rec`, up to the blank line that
+    /// ends them (a folded line continues the value before it); `Break` with what the iterator
+    /// returns for a header cut short, malformed, or running into the next record.
+    fn read_headers(
+        &mut self,
+        start: u64,
+        rec: &mut Record,
+    ) -> ControlFlow<Option<Result<Record, RecordError>>> {
+        loop {
+            match self.read_line() {
+                Ok(0) => {
+                    self.done = true;
+                    return ControlFlow::Break(Some(Err(RecordError::Truncated {
+                        offset: start,
+                        missing: 0,
+                    })));
+                }
+                Ok(_) => {}
+                Err(e) => return ControlFlow::Break(self.io_error(e)),
+            }
+            let line = self.line.trim_ascii_end();
+            if line.is_empty() {
+                break;
+            }
+            if line.starts_with(b"WARC/") {
+                let offset = self.offset - self.line.len() as u64;
+                self.pending = Some((offset, self.line.clone()));
+                return ControlFlow::Break(Some(Err(RecordError::Malformed {
+                    offset: start,
+                    reason: "the header does not end before the next record".into(),
+                })));
+            }
+            let text = String::from_utf8_lossy(line);
+            match text.split_once(':') {
+                Some((name, value)) => rec
+                    .headers
+                    .push((name.trim().to_string(), value.trim().to_string())),
+                // A continuation line (folded header value).
+                None if line.first().is_some_and(|b| b.is_ascii_whitespace()) => {
+                    if let Some((_, v)) = rec.headers.last_mut() {
+                        v.push(' ');
+                        v.push_str(text.trim());
+                    }
+                }
+                None => {
+                    let reason = format!("a header line without ':': {text:?}");
+                    return ControlFlow::Break(self.malformed(start, reason));
+                }
+            }
+        }
+        ControlFlow::Continue(())
+    }
 }
 
 impl<R: BufRead> Iterator for Reader<R> {
@@ -621,17 +692,9 @@ impl<R: BufRead> Iterator for Reader<R> {
         // The version line, after the blank lines that end the previous record.
         let (start, version) = match self.pending.take() {
             Some(p) => p,
-            None => loop {
-                let start = self.offset;
-                match self.read_line() {
-                    Ok(0) => {
-                        self.done = true;
-                        return None;
-                    }
-                    Ok(_) if self.line.trim_ascii().is_empty() => {}
-                    Ok(_) => break (start, self.line.clone()),
-                    Err(e) => return self.io_error(e),
-                }
+            None => match self.version_line() {
+                ControlFlow::Continue(line) => line,
+                ControlFlow::Break(item) => return item,
             },
         };
         if !version.starts_with(b"WARC/") {
@@ -644,46 +707,8 @@ impl<R: BufRead> Iterator for Reader<R> {
             offset: start,
             ..Record::default()
         };
-        loop {
-            match self.read_line() {
-                Ok(0) => {
-                    self.done = true;
-                    return Some(Err(RecordError::Truncated {
-                        offset: start,
-                        missing: 0,
-                    }));
-                }
-                Ok(_) => {}
-                Err(e) => return self.io_error(e),
-            }
-            let line = self.line.trim_ascii_end();
-            if line.is_empty() {
-                break;
-            }
-            if line.starts_with(b"WARC/") {
-                let offset = self.offset - self.line.len() as u64;
-                self.pending = Some((offset, self.line.clone()));
-                return Some(Err(RecordError::Malformed {
-                    offset: start,
-                    reason: "the header does not end before the next record".into(),
-                }));
-            }
-            let text = String::from_utf8_lossy(line);
-            match text.split_once(':') {
-                Some((name, value)) => rec
-                    .headers
-                    .push((name.trim().to_string(), value.trim().to_string())),
-                // A continuation line (folded header value).
-                None if line.first().is_some_and(|b| b.is_ascii_whitespace()) => {
-                    if let Some((_, v)) = rec.headers.last_mut() {
-                        v.push(' ');
-                        v.push_str(text.trim());
-                    }
-                }
-                None => {
-                    return self.malformed(start, format!("a header line without ':': {text:?}"));
-                }
-            }
+        if let ControlFlow::Break(item) = self.read_headers(start, &mut rec) {
+            return item;
         }
         let Some(len) = rec.header("Content-Length").map(str::to_string) else {
             return self.malformed(start, "no Content-Length".into());
