@@ -610,7 +610,7 @@ impl<R: BufRead> Reader<R> {
 
     /// The next version line and its offset, after the blank lines that end the previous
     /// record; `Break` with what the iterator returns at the end of the stream or on an error.
-    fn version_line(&mut self) -> ControlFlow<Option<Result<Record, RecordError>>, (u64, Vec<u8>)> {
+    fn version_line(&mut self) -> ControlFlow<Early, (u64, Vec<u8>)> {
         loop {
             let start = self.offset;
             match self.read_line() {
@@ -628,11 +628,7 @@ impl<R: BufRead> Reader<R> {
     /// Reads the header lines of the record at `start` into `rec`, up to the blank line that
     /// ends them (a folded line continues the value before it); `Break` with what the iterator
     /// returns for a header cut short, malformed, or running into the next record.
-    fn read_headers(
-        &mut self,
-        start: u64,
-        rec: &mut Record,
-    ) -> ControlFlow<Option<Result<Record, RecordError>>> {
+    fn read_headers(&mut self, start: u64, rec: &mut Record) -> ControlFlow<Early> {
         loop {
             match self.read_line() {
                 Ok(0) => {
@@ -678,6 +674,10 @@ impl<R: BufRead> Reader<R> {
         ControlFlow::Continue(())
     }
 }
+
+/// What [`Reader::next`] returns when a step of reading a record ends it early: an item, or
+/// `None` at the end of the stream.
+type Early = Option<Result<Record, RecordError>>;
 
 impl<R: BufRead> Iterator for Reader<R> {
     type Item = Result<Record, RecordError>;
