@@ -33,7 +33,6 @@
 //!   starting point too, so crfs takes one step fewer), and the delta test (relative decrease
 //!   below 1e-5 over 10 steps) applies. As in CRFsuite, an optimiser error (a line search
 //!   that cannot progress) ends the optimisation and the current weights are written.
-
 //!
 //! One file a job: `append` interns the data, `prior` centres the penalty, `features`
 //! builds the features and the index, `objective` evaluates the objective and its gradient
