@@ -152,39 +152,43 @@ fn cost(labels: &[Label], gold: &[Label]) -> [usize; 3] {
     [wrong, e.marks, e.clicks + e.keys]
 }
 
-/// Adapts `base` on the first `k` pages of `seq`, copied into a fresh set under `work`.
-fn adapt_on(
-    base: &Model,
-    lp: &AdaptLoop,
-    src: &SetWriter,
-    seq: &[usize],
-    pool: &[PoolPage],
-    work: &Path,
-    dir: &Path,
-) -> Result<(Model, f64), Box<dyn std::error::Error>> {
-    let t0 = Instant::now();
-    let set = tempfile::tempdir_in(work)?;
-    let dst = SetWriter::create(set.path(), &SetInfo::new("annotated", None))?;
-    for &i in seq {
-        let id = &pool[i].id;
-        std::fs::copy(src.page_path(id), dst.page_path(id))?;
-        std::fs::copy(src.labels_path(id), dst.labels_path(id))?;
-    }
-    let adapted = adapt_to_set(base, &lp.adapt, set.path(), dir)?;
-    if !adapted.skipped.is_empty() {
-        return Err(format!("pages left out: {:?}", adapted.skipped).into());
-    }
-    Ok((adapted.model, t0.elapsed().as_secs_f64()))
+/// What every adaptation of the run shares: the base model, the loop's settings, the pool
+/// and the set its pages come from, and a scratch folder for the sets adapted on.
+struct Adapter<'a> {
+    base: &'a Model,
+    lp: &'a AdaptLoop,
+    src: &'a SetWriter,
+    pool: &'a [PoolPage],
+    work: &'a Path,
 }
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let a = args()?;
-    let base = Model::load(&a.model)?;
+impl Adapter<'_> {
+    /// Adapts the base on the pages `seq` (of the pool), copied into a fresh set under the
+    /// scratch folder, writing the bundle to `dir`; the model and the seconds it took.
+    fn adapt(&self, seq: &[usize], dir: &Path) -> Result<(Model, f64), Box<dyn std::error::Error>> {
+        let t0 = Instant::now();
+        let set = tempfile::tempdir_in(self.work)?;
+        let dst = SetWriter::create(set.path(), &SetInfo::new("annotated", None))?;
+        for &i in seq {
+            let id = &self.pool[i].id;
+            std::fs::copy(self.src.page_path(id), dst.page_path(id))?;
+            std::fs::copy(self.src.labels_path(id), dst.labels_path(id))?;
+        }
+        let adapted = adapt_to_set(self.base, &self.lp.adapt, set.path(), dir)?;
+        if !adapted.skipped.is_empty() {
+            return Err(format!("pages left out: {:?}", adapted.skipped).into());
+        }
+        Ok((adapted.model, t0.elapsed().as_secs_f64()))
+    }
+}
+
+/// The loop's settings for `--prior`, `--gate` and `--every` over the base bundle.
+fn adapt_loop(a: &Args, base: &Model) -> Result<AdaptLoop, Box<dyn std::error::Error>> {
     let image = victor_label::BundleImage::read(&a.model)?;
-    let lp = AdaptLoop {
+    Ok(AdaptLoop {
         adapt: victor_train::Adapt {
             base: Arc::new(victor_train::Base::new(
-                &base,
+                base,
                 a.model.display().to_string(),
                 image,
             )),
@@ -195,9 +199,13 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             gate: a.gate,
         },
         every: a.every,
-    };
-    let corpus = Corpus::open([&a.set], None)?;
-    let src = SetWriter::open(&a.set)?;
+    })
+}
+
+/// The pages of the annotated set, by id, with the set they are read from.
+fn read_pool(set: &Path) -> Result<(SetWriter, Vec<PoolPage>), Box<dyn std::error::Error>> {
+    let corpus = Corpus::open([set], None)?;
+    let src = SetWriter::open(set)?;
     let mut pool = Vec::new();
     for p in corpus.iter() {
         let p = p?;
@@ -208,42 +216,82 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             gold: p.labels,
         });
     }
-    // Pages by id; every H-th held out.
-    let held: Vec<usize> = match a.held_out {
-        Some(h) => (0..pool.len()).filter(|i| i % h == h - 1).collect(),
-        None => Vec::new(),
-    };
-    let mut remaining: Vec<usize> = (0..pool.len()).filter(|i| !held.contains(i)).collect();
-    let k = a.pages.unwrap_or(remaining.len()).min(remaining.len());
-    if let Order::Random(seed) = a.order {
-        shuffle(&mut remaining, seed);
-    }
-    let work = tempfile::tempdir()?;
-    let model_dir = work.path().join("model");
+    Ok((src, pool))
+}
 
-    // The fixed model's labels and expected F1 of every page, once.
-    let mut fixed = Vec::with_capacity(pool.len());
-    for p in &pool {
-        fixed.push(prelabel(&base, p)?);
-    }
-    let rank = |remaining: &mut Vec<usize>, scores: &[f64]| {
-        remaining.sort_by(|&x, &y| scores[x].total_cmp(&scores[y]));
-    };
-    if a.order == Order::Uncertain {
-        let scores: Vec<f64> = fixed.iter().map(|f| f.1).collect();
-        rank(&mut remaining, &scores);
-    }
+/// Sorts pages by their score, lowest (the most uncertain) first.
+fn rank(remaining: &mut [usize], scores: &[f64]) {
+    remaining.sort_by(|&x, &y| scores[x].total_cmp(&scores[y]));
+}
 
+/// Effort sums, `[0]` the fixed model's and `[1]` the loop's: over every page, and over the
+/// pages opened once an adapted model pre-labelled them.
+#[derive(Default)]
+struct Totals {
+    all: [[usize; 3]; 2],
+    after: [[usize; 3]; 2],
+    pages_after: usize,
+}
+
+impl Totals {
+    /// Counts one page: the fixed model's cost, the loop's, and the pages the loop's model
+    /// was adapted on (0: none yet).
+    fn add(&mut self, fixed: [usize; 3], looped: [usize; 3], seen: usize) {
+        for j in 0..3 {
+            self.all[0][j] += fixed[j];
+            self.all[1][j] += looped[j];
+            if seen > 0 {
+                self.after[0][j] += fixed[j];
+                self.after[1][j] += looped[j];
+            }
+        }
+        if seen > 0 {
+            self.pages_after += 1;
+        }
+    }
+}
+
+/// The mean effort per page of the sums `s` over `n` pages.
+fn per(s: [usize; 3], n: usize) -> String {
+    let n = n.max(1) as f64;
+    format!(
+        "{:.2} blocks wrong, {:.2} marks, {:.2} clicks+keys",
+        s[0] as f64 / n,
+        s[1] as f64 / n,
+        s[2] as f64 / n
+    )
+}
+
+/// What the loop did: the pages in the order annotated, the effort sums, and the seconds of
+/// each adaptation (with the pages it was adapted on).
+struct Run {
+    seq: Vec<usize>,
+    totals: Totals,
+    seconds: Vec<(usize, f64)>,
+}
+
+/// Annotates the first `k` pages of `remaining` one after the other (printing a line a page),
+/// adapting every `--every` saved pages; `fixed` holds the fixed model's labels and expected
+/// F1 of every page of the pool.
+fn simulate(
+    a: &Args,
+    ad: &Adapter,
+    fixed: &[(Vec<Label>, f64)],
+    mut remaining: Vec<usize>,
+    k: usize,
+    model_dir: &Path,
+) -> Result<Run, Box<dyn std::error::Error>> {
+    let pool = ad.pool;
     // The loop: `current` pre-labels; an adaptation started when page `s` opens is ready for
     // page `s + lag`.
     let mut current: Option<(Model, usize)> = None;
     let mut pending: Option<(usize, Model, usize)> = None; // ready at, model, pages seen
     let mut started_at = 0usize;
-    let mut seq: Vec<usize> = Vec::new();
-    let mut seconds = Vec::new();
-    let mut sums = [[0usize; 3]; 2];
-    let mut sums_after = [[0usize; 3]; 2];
-    let mut after = 0usize;
+    let mut run = Run {
+        seq: Vec::new(),
+        totals: Totals::default(),
+        seconds: Vec::new(),
+    };
     println!(
         "step\tid\tblocks\tseen\tfixed_wrong\tfixed_marks\tfixed_actions\tloop_wrong\tloop_marks\tloop_actions"
     );
@@ -264,10 +312,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         // `step` pages are saved: start one if enough are new and none runs.
         if pending.is_none() && step >= started_at + a.every {
-            let (m, secs) = adapt_on(&base, &lp, &src, &seq, &pool, work.path(), &model_dir)?;
-            seconds.push((seq.len(), secs));
+            let (m, secs) = ad.adapt(&run.seq, model_dir)?;
+            run.seconds.push((run.seq.len(), secs));
             started_at = step;
-            pending = Some((step + a.lag, m, seq.len()));
+            pending = Some((step + a.lag, m, run.seq.len()));
             // Ready at once for a lag of 0 pages (not offered: --lag is at least 1).
         }
         let i = remaining.remove(0);
@@ -289,76 +337,109 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             cl[1],
             cl[2]
         );
-        for j in 0..3 {
-            sums[0][j] += cf[j];
-            sums[1][j] += cl[j];
-            if seen > 0 {
-                sums_after[0][j] += cf[j];
-                sums_after[1][j] += cl[j];
-            }
-        }
-        if seen > 0 {
-            after += 1;
-        }
-        seq.push(i);
+        run.totals.add(cf, cl, seen);
+        run.seq.push(i);
         if let Some(keep) = &a.keep
-            && a.at.contains(&seq.len())
+            && a.at.contains(&run.seq.len())
         {
-            let dir = keep.join(seq.len().to_string());
-            let (_, secs) = adapt_on(&base, &lp, &src, &seq, &pool, work.path(), &dir)?;
+            let dir = keep.join(run.seq.len().to_string());
+            let (_, secs) = ad.adapt(&run.seq, &dir)?;
             eprintln!(
                 "kept {} (adapted on {} pages, {secs:.1} s)",
                 dir.display(),
-                seq.len()
+                run.seq.len()
             );
         }
     }
-    let per = |s: [usize; 3], n: usize| {
-        let n = n.max(1) as f64;
-        format!(
-            "{:.2} blocks wrong, {:.2} marks, {:.2} clicks+keys",
-            s[0] as f64 / n,
-            s[1] as f64 / n,
-            s[2] as f64 / n
-        )
+    Ok(run)
+}
+
+/// Adapts on every page annotated and prints the effort of the fixed model and of that
+/// adapted model on the held-out pages.
+fn report_held_out(
+    ad: &Adapter,
+    fixed: &[(Vec<Label>, f64)],
+    held: &[usize],
+    seq: &[usize],
+    model_dir: &Path,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let (m, secs) = ad.adapt(seq, model_dir)?;
+    let mut sums = Totals::default();
+    for &i in held {
+        let p = &ad.pool[i];
+        let cf = cost(&fixed[i].0, &p.gold);
+        let cl = cost(&prelabel(&m, p)?.0, &p.gold);
+        sums.add(cf, cl, 0);
+    }
+    println!(
+        "# held out ({} pages), fixed:          {}",
+        held.len(),
+        per(sums.all[0], held.len())
+    );
+    println!(
+        "# held out ({} pages), adapted on {}: {} ({secs:.1} s)",
+        held.len(),
+        seq.len(),
+        per(sums.all[1], held.len())
+    );
+    Ok(())
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let a = args()?;
+    let base = Model::load(&a.model)?;
+    let lp = adapt_loop(&a, &base)?;
+    let (src, pool) = read_pool(&a.set)?;
+    // Pages by id; every H-th held out.
+    let held: Vec<usize> = match a.held_out {
+        Some(h) => (0..pool.len()).filter(|i| i % h == h - 1).collect(),
+        None => Vec::new(),
     };
+    let mut remaining: Vec<usize> = (0..pool.len()).filter(|i| !held.contains(i)).collect();
+    let k = a.pages.unwrap_or(remaining.len()).min(remaining.len());
+    if let Order::Random(seed) = a.order {
+        shuffle(&mut remaining, seed);
+    }
+    let work = tempfile::tempdir()?;
+    let model_dir = work.path().join("model");
+    let ad = Adapter {
+        base: &base,
+        lp: &lp,
+        src: &src,
+        pool: &pool,
+        work: work.path(),
+    };
+
+    // The fixed model's labels and expected F1 of every page, once.
+    let mut fixed = Vec::with_capacity(pool.len());
+    for p in &pool {
+        fixed.push(prelabel(&base, p)?);
+    }
+    if a.order == Order::Uncertain {
+        let scores: Vec<f64> = fixed.iter().map(|f| f.1).collect();
+        rank(&mut remaining, &scores);
+    }
+
+    let run = simulate(&a, &ad, &fixed, remaining, k, &model_dir)?;
+    let t = &run.totals;
+    let after = t.pages_after;
     println!("# pages {k}, every {}, lag {}", a.every, a.lag);
-    println!("# per page, fixed model: {}", per(sums[0], k));
-    println!("# per page, the loop:    {}", per(sums[1], k));
+    println!("# per page, fixed model: {}", per(t.all[0], k));
+    println!("# per page, the loop:    {}", per(t.all[1], k));
     println!(
         "# per page once adapted ({after} pages), fixed: {}",
-        per(sums_after[0], after)
+        per(t.after[0], after)
     );
     println!(
         "# per page once adapted ({after} pages), loop:  {}",
-        per(sums_after[1], after)
+        per(t.after[1], after)
     );
     if !held.is_empty() {
-        let (m, secs) = adapt_on(&base, &lp, &src, &seq, &pool, work.path(), &model_dir)?;
-        let mut sums_held = [[0usize; 3]; 2];
-        for &i in &held {
-            let p = &pool[i];
-            let cf = cost(&fixed[i].0, &p.gold);
-            let cl = cost(&prelabel(&m, p)?.0, &p.gold);
-            for j in 0..3 {
-                sums_held[0][j] += cf[j];
-                sums_held[1][j] += cl[j];
-            }
-        }
-        println!(
-            "# held out ({} pages), fixed:          {}",
-            held.len(),
-            per(sums_held[0], held.len())
-        );
-        println!(
-            "# held out ({} pages), adapted on {k}: {} ({secs:.1} s)",
-            held.len(),
-            per(sums_held[1], held.len())
-        );
+        report_held_out(&ad, &fixed, &held, &run.seq, &model_dir)?;
     }
-    let ids: Vec<&str> = seq.iter().map(|&i| pool[i].id.as_str()).collect();
+    let ids: Vec<&str> = run.seq.iter().map(|&i| pool[i].id.as_str()).collect();
     println!("# order: {}", ids.join(" "));
-    for (n, s) in &seconds {
+    for (n, s) in &run.seconds {
         println!("# adapted on {n} pages in {s:.1} s");
     }
     Ok(())

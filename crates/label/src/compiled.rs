@@ -21,7 +21,7 @@
 
 use ndarray::Array2;
 use rustc_hash::FxHashMap;
-use victor_features::{Extractor, FeatureTable, Template};
+use victor_features::{Extractor, FeatureTable, Schema, Template};
 use victor_features::{Macro, boundary_offset};
 
 use crate::crf::CrfModel;
@@ -127,6 +127,87 @@ struct Line {
     table: Table,
 }
 
+impl Line {
+    /// A line of the template: its macros prepared for the hot loop, and its table of
+    /// weights (dense, in `arena`, when its keys are few enough; else hashed), zero so far.
+    fn of(macros: Vec<Macro>, schema: &Schema, arena: &mut Vec<Weights>) -> Line {
+        let values: Vec<usize> = macros
+            .iter()
+            .map(|m| schema.columns.get(m.col).map_or(0, |c| c.labels.len()))
+            .collect();
+        let dims: Vec<usize> = values.iter().map(|v| v + 2 * BOUND as usize + 1).collect();
+        let size = dims.iter().try_fold(1usize, |a, d| a.checked_mul(*d));
+        let table = match size {
+            Some(len) if len <= DENSE_LIMIT => {
+                let base = arena.len();
+                arena.resize(base + len, [0.0; 3]);
+                Table::Dense { base, len }
+            }
+            _ => Table::Hash(FxHashMap::default()),
+        };
+        let mut specs = [Spec::default(); victor_features::MAX_MACROS];
+        let mut stride = 1u64;
+        for k in (0..macros.len().min(specs.len())).rev() {
+            let m = macros[k];
+            specs[k] = Spec {
+                near: m.row.abs() <= BOUND,
+                col: m.col,
+                values: values[k],
+                stride,
+                row: m.row as isize,
+            };
+            stride = stride.saturating_mul(dims[k] as u64);
+        }
+        Line {
+            specs,
+            n: macros.len(),
+            near: macros.iter().all(|m| m.row.abs() <= BOUND) && macros.len() <= specs.len(),
+            macros,
+            dims,
+            values,
+            table,
+        }
+    }
+}
+
+/// Writes the state weights of every attribute of `crf` into the table of its template line
+/// (an attribute whose key no table holds is left out). Fails for an attribute the template
+/// does not produce.
+fn set_weights(
+    template: &Template,
+    crf: &CrfModel,
+    lines: &mut [Line],
+    arena: &mut [Weights],
+) -> Result<(), String> {
+    let weights = crf.state_weights();
+    for (aid, name) in crf.attrs() {
+        let p = template.parse_attribute(name).ok_or_else(|| {
+            format!("model attribute {name:?} does not come from the bundle's template")
+        })?;
+        let line = &mut lines[p.line];
+        let Some(key) = key_of(line, &p.values[..p.n]) else {
+            continue;
+        };
+        let mut w: Weights = [0.0; 3];
+        for (k, x) in w.iter_mut().enumerate().take(crf.num_labels()) {
+            *x = weights.get((aid as usize, k)).copied().unwrap_or(0.0);
+        }
+        match &mut line.table {
+            Table::Dense { base, len } => {
+                if (key as usize) < *len
+                    && let Some(s) = arena.get_mut(*base + key as usize)
+                {
+                    *s = w;
+                }
+            }
+            Table::Hash(h) => {
+                h.insert(key, w);
+            }
+        }
+    }
+    Ok(())
+}
+
 /// See the module docs.
 #[derive(Debug)]
 pub(crate) struct CompiledTemplate {
@@ -167,46 +248,7 @@ impl CompiledTemplate {
         let mut lines: Vec<Line> = template
             .lines()
             .iter()
-            .map(|l| {
-                let macros = l.macros().to_vec();
-                let values: Vec<usize> = macros
-                    .iter()
-                    .map(|m| schema.columns.get(m.col).map_or(0, |c| c.labels.len()))
-                    .collect();
-                let dims: Vec<usize> = values.iter().map(|v| v + 2 * BOUND as usize + 1).collect();
-                let size = dims.iter().try_fold(1usize, |a, d| a.checked_mul(*d));
-                let table = match size {
-                    Some(len) if len <= DENSE_LIMIT => {
-                        let base = arena.len();
-                        arena.resize(base + len, [0.0; 3]);
-                        Table::Dense { base, len }
-                    }
-                    _ => Table::Hash(FxHashMap::default()),
-                };
-                let mut specs = [Spec::default(); victor_features::MAX_MACROS];
-                let mut stride = 1u64;
-                for k in (0..macros.len().min(specs.len())).rev() {
-                    let m = macros[k];
-                    specs[k] = Spec {
-                        near: m.row.abs() <= BOUND,
-                        col: m.col,
-                        values: values[k],
-                        stride,
-                        row: m.row as isize,
-                    };
-                    stride = stride.saturating_mul(dims[k] as u64);
-                }
-                Line {
-                    specs,
-                    n: macros.len(),
-                    near: macros.iter().all(|m| m.row.abs() <= BOUND)
-                        && macros.len() <= specs.len(),
-                    macros,
-                    dims,
-                    values,
-                    table,
-                }
-            })
+            .map(|l| Line::of(l.macros().to_vec(), schema, &mut arena))
             .collect();
         if crf.num_labels() > 3 {
             return Err(format!(
@@ -214,32 +256,7 @@ impl CompiledTemplate {
                 crf.num_labels()
             ));
         }
-        let weights = crf.state_weights();
-        for (aid, name) in crf.attrs() {
-            let p = template.parse_attribute(name).ok_or_else(|| {
-                format!("model attribute {name:?} does not come from the bundle's template")
-            })?;
-            let line = &mut lines[p.line];
-            let Some(key) = key_of(line, &p.values[..p.n]) else {
-                continue;
-            };
-            let mut w: Weights = [0.0; 3];
-            for (k, x) in w.iter_mut().enumerate().take(crf.num_labels()) {
-                *x = weights.get((aid as usize, k)).copied().unwrap_or(0.0);
-            }
-            match &mut line.table {
-                Table::Dense { base, len } => {
-                    if (key as usize) < *len
-                        && let Some(s) = arena.get_mut(*base + key as usize)
-                    {
-                        *s = w;
-                    }
-                }
-                Table::Hash(h) => {
-                    h.insert(key, w);
-                }
-            }
-        }
+        set_weights(template, crf, &mut lines, &mut arena)?;
         let mut inner_arena = Vec::new();
         let inner = lines
             .iter()

@@ -44,6 +44,16 @@ pub struct LabeledPage<'a> {
     pub share: Option<f64>,
 }
 
+/// Whether the labeler's state-score buffer holds the page's scores under the bundle's model
+/// when the decoding runs (Viterbi decoding then need not score the page again).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Scores {
+    /// [`Labeler::probabilities`] has just scored this page.
+    Kept,
+    /// The buffer may hold another page's scores.
+    Gone,
+}
+
 /// Per-thread labeling state (buffers are reused across pages).
 #[derive(Debug)]
 pub struct Labeler<'m> {
@@ -146,7 +156,7 @@ impl<'m> Labeler<'m> {
     ) -> Result<(), InferenceError> {
         self.probabilities(page, table, probs)?;
         // `probabilities` left this table's state scores in `self.s.scores`.
-        self.decide_scored(page, table, probs, decoding, labels)
+        self.decide(page, table, probs, decoding, Scores::Kept, labels)
     }
 
     /// Labels the blocks of a page under `decoding` from probabilities already computed for its
@@ -159,27 +169,28 @@ impl<'m> Labeler<'m> {
         decoding: Decoding,
         labels: &mut Vec<Label>,
     ) -> Result<(), InferenceError> {
-        if decoding == Decoding::Viterbi {
-            return self.viterbi(page, table, labels);
-        }
-        self.decide_scored(page, table, probs, decoding, labels)
+        self.decide(page, table, probs, decoding, Scores::Gone, labels)
     }
 
-    /// The decoding dispatch, with this page's state scores in `self.s.scores` when the bundle
-    /// has no gate (a gated bundle's Viterbi decoding scores the page again with the model it
-    /// decodes with).
-    fn decide_scored(
+    /// The decoding dispatch. Viterbi decoding reuses the state scores in `self.s.scores` when
+    /// `scores` says they are this page's and the bundle has no gate (a gated bundle's Viterbi
+    /// decoding scores the page again with the model it decodes with); else it scores the
+    /// page again.
+    fn decide(
         &mut self,
         page: &Page,
         table: &FeatureTable,
         probs: &[Probs],
         decoding: Decoding,
+        scores: Scores,
         labels: &mut Vec<Label>,
     ) -> Result<(), InferenceError> {
         match decoding {
             Decoding::Threshold(t) => decide_page(probs, t.get(), labels),
-            Decoding::Viterbi if self.model.gated.is_some() => self.viterbi(page, table, labels)?,
-            Decoding::Viterbi => self.viterbi_scored(self.model, labels)?,
+            Decoding::Viterbi if scores == Scores::Kept && self.model.gated.is_none() => {
+                self.viterbi_scored(self.model, labels)?
+            }
+            Decoding::Viterbi => self.viterbi(page, table, labels)?,
             Decoding::ExpectedF1(opts) => {
                 labels.clear();
                 expected::decide_expected(page, probs, opts, &mut self.s.expected, labels);

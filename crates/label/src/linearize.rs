@@ -275,6 +275,25 @@ pub(crate) fn linearize(
     markers: bool,
     out: &mut String,
 ) {
+    let groups = group_lines(page, labels, lines);
+    let written = paragraphs(groups);
+    let n = written.len();
+    for (x, (text, first, label)) in written.into_iter().enumerate() {
+        if markers && let Some(b) = page.blocks.get(first) {
+            out.push_str(marker(page, b, label));
+        }
+        out.push_str(&text);
+        if label == Label::Header && x + 1 < n && !ends_with_any(&text, &['.', '?', '!', ':', ';'])
+        {
+            out.push('.');
+        }
+        out.push('\n');
+    }
+}
+
+/// The lines grouped: the lines of a leaf data table become its rows, those of a one-level
+/// list its items; every other line stands alone.
+fn group_lines(page: &Page, labels: &[Label], lines: Vec<Line>) -> Vec<Group> {
     let (place, nested) = places(page);
     let (table_structure, cell_texts) = tables(page, &place);
     let place_of = |block: usize| {
@@ -344,7 +363,13 @@ pub(crate) fn linearize(
         groups.push(Group::Plain(lines[k].clone()));
         k += 1;
     }
-    // Render: a line a paragraph.
+    groups
+}
+
+/// The groups as paragraphs (text, first block, label), a line each: a table's rows, a list's
+/// items (joined to a short introduction ending in `:` when the items are short, as
+/// sentences after a longer one; items of a list of links alone kept only when long).
+fn paragraphs(groups: Vec<Group>) -> Vec<(String, usize, Label)> {
     let mut written: Vec<(String, usize, Label)> = Vec::new();
     for g in groups {
         match g {
@@ -392,18 +417,7 @@ pub(crate) fn linearize(
             }
         }
     }
-    let n = written.len();
-    for (x, (text, first, label)) in written.into_iter().enumerate() {
-        if markers && let Some(b) = page.blocks.get(first) {
-            out.push_str(marker(page, b, label));
-        }
-        out.push_str(&text);
-        if label == Label::Header && x + 1 < n && !ends_with_any(&text, &['.', '?', '!', ':', ';'])
-        {
-            out.push('.');
-        }
-        out.push('\n');
-    }
+    written
 }
 
 /// An item as a sentence: a trailing `:`, `,` or `;` becomes a full stop, and a full stop is

@@ -257,7 +257,11 @@ impl CrfTrainer {
 
     /// Adds one page: an attribute list and a label per block.
     pub fn append(&mut self, xseq: &[Vec<Attribute>], yseq: &[&str]) -> Result<(), CrfError> {
-        self.append_weighted(xseq, yseq, 1.0)
+        self.add_page(
+            xseq,
+            |p| p.append(xseq, yseq),
+            |c| Ok(each!(c, x => x.append(xseq, yseq))?),
+        )
     }
 
     /// [`Self::append`], the page's negative log-likelihood counted `weight` times in the
@@ -268,48 +272,52 @@ impl CrfTrainer {
         yseq: &[&str],
         weight: f64,
     ) -> Result<(), CrfError> {
-        if xseq.is_empty() {
-            return Ok(());
-        }
-        match &mut self.inner {
-            Inner::Parallel(p, ..) => p.append_weighted(xseq, yseq, weight)?,
-            Inner::Crfs(c) => {
+        self.add_page(
+            xseq,
+            |p| p.append_weighted(xseq, yseq, weight),
+            |c| {
                 unweighted(weight)?;
-                each!(c, x => x.append(xseq, yseq))?
-            }
-        }
-        self.sequences += 1;
-        Ok(())
+                Ok(each!(c, x => x.append(xseq, yseq))?)
+            },
+        )
     }
 
-    /// Adds one page whose blocks may have an unknown label (`None`); only the parallel
-    /// trainer takes such pages. A fully labelled page is appended as by [`Self::append`].
-    pub fn append_partial(
-        &mut self,
-        xseq: &[Vec<Attribute>],
-        yseq: &[Option<&str>],
-    ) -> Result<(), CrfError> {
-        self.append_partial_weighted(xseq, yseq, 1.0)
-    }
-
-    /// [`Self::append_partial`] with a weight, as [`Self::append_weighted`].
+    /// Adds one page whose blocks may have an unknown label (`None`), its negative
+    /// log-likelihood counted `weight` times as by [`Self::append_weighted`]; only the
+    /// parallel trainer takes such pages. A fully labelled page is appended as by
+    /// [`Self::append_weighted`].
     pub fn append_partial_weighted(
         &mut self,
         xseq: &[Vec<Attribute>],
         yseq: &[Option<&str>],
         weight: f64,
     ) -> Result<(), CrfError> {
+        self.add_page(
+            xseq,
+            |p| p.append_partial_weighted(xseq, yseq, weight),
+            |c| {
+                unweighted(weight)?;
+                let full: Option<Vec<&str>> = yseq.iter().copied().collect();
+                let full = full.ok_or(CrfError::PartialUnsupported)?;
+                Ok(each!(c, x => x.append(xseq, &full))?)
+            },
+        )
+    }
+
+    /// Adds a page through the trainer in use (`parallel` or `crfs` appends it) and counts
+    /// it; an empty page (no blocks in `xseq`) is ignored.
+    fn add_page(
+        &mut self,
+        xseq: &[Vec<Attribute>],
+        parallel: impl FnOnce(&mut ParallelTrainer) -> Result<(), ParallelError>,
+        crfs: impl FnOnce(&mut Crfs) -> Result<(), CrfError>,
+    ) -> Result<(), CrfError> {
         if xseq.is_empty() {
             return Ok(());
         }
         match &mut self.inner {
-            Inner::Parallel(p, ..) => p.append_partial_weighted(xseq, yseq, weight)?,
-            Inner::Crfs(c) => {
-                unweighted(weight)?;
-                let full: Option<Vec<&str>> = yseq.iter().copied().collect();
-                let full = full.ok_or(CrfError::PartialUnsupported)?;
-                each!(c, x => x.append(xseq, &full))?
-            }
+            Inner::Parallel(p, ..) => parallel(p)?,
+            Inner::Crfs(c) => crfs(c)?,
         }
         self.sequences += 1;
         Ok(())

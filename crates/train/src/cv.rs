@@ -239,6 +239,88 @@ fn shuffled(n: usize, seed: u64) -> Vec<usize> {
     order
 }
 
+/// The fold of every page (by site when `cv.by_site`: a site's pages stay in one fold), with
+/// the number of distinct sites and of pages without one (0 and 0 unless by site).
+fn assign_folds(pages: &[PageRef], folds: usize, cv: &CvOptions) -> (Vec<usize>, usize, usize) {
+    if !cv.by_site {
+        return (split_folds(pages.len(), folds, cv.seed), 0, 0);
+    }
+    let keys: Vec<Option<String>> = pages.par_iter().map(|p| p.site().ok().flatten()).collect();
+    let mut distinct: Vec<&str> = keys.iter().flatten().map(String::as_str).collect();
+    distinct.sort_unstable();
+    distinct.dedup();
+    let without = keys.iter().filter(|k| k.is_none()).count();
+    (split_groups(&keys, folds, cv.seed), distinct.len(), without)
+}
+
+/// Scores a fold's `model` on its held-out pages `test`, in parallel: the assessment (the
+/// pages' parts merged in page order) and the pages scored. A partially labelled page is not
+/// scored (the scores need a label on every block); one that cannot be read or labelled is
+/// reported as skipped.
+fn score_fold(
+    test: &[&PageRef],
+    model: &Model,
+    setup: Setup<'_>,
+    cv: &CvOptions,
+    on: &(dyn Fn(CvEvent) + Sync),
+) -> (Assessment, usize) {
+    let scored = AtomicUsize::new(0);
+    let parts: Vec<Assessment> = test
+        .par_iter()
+        .map_init(
+            || {
+                (
+                    Segmenter::new(),
+                    Labeler::new(model),
+                    Scratch::default(),
+                    Vec::new(),
+                    Vec::new(),
+                )
+            },
+            |(seg, labeler, scratch, probs, vit), r| {
+                let mut a =
+                    Assessment::with_calibrations(cv.thresholds.clone(), cv.calibrations.clone());
+                match prepare(r, seg, setup.extractor) {
+                    // Partially labelled pages train the folds but are not scored: the
+                    // scores need a label on every block.
+                    Ok(p) if p.is_partial() => {}
+                    Ok(p) => {
+                        let inferred = labeler
+                            .probabilities(&p.page, &p.table, probs)
+                            .and_then(|()| labeler.viterbi(&p.page, &p.table, vit));
+                        match inferred {
+                            Ok(()) => match a.add_page(&p.page, &p.labels, probs, vit, scratch) {
+                                Ok(()) => {
+                                    scored.fetch_add(1, Ordering::Relaxed);
+                                }
+                                Err(e) => on(CvEvent::Skipped {
+                                    id: r.id.clone(),
+                                    reason: format!("held out, not scored: {e}"),
+                                }),
+                            },
+                            Err(e) => on(CvEvent::Skipped {
+                                id: r.id.clone(),
+                                reason: format!("held out, not scored: {e}"),
+                            }),
+                        }
+                    }
+                    Err(e) => on(CvEvent::Skipped {
+                        id: r.id.clone(),
+                        reason: e.to_string(),
+                    }),
+                }
+                a
+            },
+        )
+        .collect();
+    let mut assessment =
+        Assessment::with_calibrations(cv.thresholds.clone(), cv.calibrations.clone());
+    for p in &parts {
+        assessment.merge(p);
+    }
+    (assessment, scored.load(Ordering::Relaxed))
+}
+
 /// Runs a k-fold cross-validation over `pages`.
 pub fn cross_validate(
     pages: &[PageRef],
@@ -248,16 +330,7 @@ pub fn cross_validate(
     on: &(dyn Fn(CvEvent) + Sync),
 ) -> Result<Vec<FoldResult>, TrainError> {
     let folds = cv.folds.max(2).min(pages.len().max(2));
-    let (assign, sites, without_site) = if cv.by_site {
-        let keys: Vec<Option<String>> = pages.par_iter().map(|p| p.site().ok().flatten()).collect();
-        let mut distinct: Vec<&str> = keys.iter().flatten().map(String::as_str).collect();
-        distinct.sort_unstable();
-        distinct.dedup();
-        let without = keys.iter().filter(|k| k.is_none()).count();
-        (split_groups(&keys, folds, cv.seed), distinct.len(), without)
-    } else {
-        (split_folds(pages.len(), folds, cv.seed), 0, 0)
-    };
+    let (assign, sites, without_site) = assign_folds(pages, folds, cv);
     let mut sizes = vec![0; folds];
     for &f in &assign {
         sizes[f] += 1;
@@ -321,63 +394,7 @@ pub fn cross_validate(
             victor_features::file::write_file(&list, ids.as_bytes())
                 .map_err(|source| TrainError::Io { path: list, source })?;
         }
-        let scored = AtomicUsize::new(0);
-        let parts: Vec<Assessment> = test
-            .par_iter()
-            .map_init(
-                || {
-                    (
-                        Segmenter::new(),
-                        Labeler::new(&model),
-                        Scratch::default(),
-                        Vec::new(),
-                        Vec::new(),
-                    )
-                },
-                |(seg, labeler, scratch, probs, vit), r| {
-                    let mut a = Assessment::with_calibrations(
-                        cv.thresholds.clone(),
-                        cv.calibrations.clone(),
-                    );
-                    match prepare(r, seg, setup.extractor) {
-                        // Partially labelled pages train the folds but are not scored: the
-                        // scores need a label on every block.
-                        Ok(p) if p.is_partial() => {}
-                        Ok(p) => {
-                            let inferred = labeler
-                                .probabilities(&p.page, &p.table, probs)
-                                .and_then(|()| labeler.viterbi(&p.page, &p.table, vit));
-                            match inferred {
-                                Ok(()) => match a.add_page(&p.page, &p.labels, probs, vit, scratch)
-                                {
-                                    Ok(()) => {
-                                        scored.fetch_add(1, Ordering::Relaxed);
-                                    }
-                                    Err(e) => on(CvEvent::Skipped {
-                                        id: r.id.clone(),
-                                        reason: format!("held out, not scored: {e}"),
-                                    }),
-                                },
-                                Err(e) => on(CvEvent::Skipped {
-                                    id: r.id.clone(),
-                                    reason: format!("held out, not scored: {e}"),
-                                }),
-                            }
-                        }
-                        Err(e) => on(CvEvent::Skipped {
-                            id: r.id.clone(),
-                            reason: e.to_string(),
-                        }),
-                    }
-                    a
-                },
-            )
-            .collect();
-        let mut assessment =
-            Assessment::with_calibrations(cv.thresholds.clone(), cv.calibrations.clone());
-        for p in &parts {
-            assessment.merge(p);
-        }
+        let (assessment, scored) = score_fold(&test, &model, setup, cv, on);
         on(CvEvent::FoldDone {
             fold,
             seconds: data.seconds,
@@ -386,7 +403,7 @@ pub fn cross_validate(
             fold,
             train_pages: data.pages,
             train_blocks: data.blocks,
-            test_pages: scored.load(Ordering::Relaxed),
+            test_pages: scored,
             seconds: data.seconds,
             train_ids: train.iter().map(|p| p.id.clone()).collect(),
             test_ids: test.iter().map(|p| p.id.clone()).collect(),

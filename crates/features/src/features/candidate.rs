@@ -35,28 +35,9 @@ pub struct Candidates {
     pub link: Vec<u32>,
 }
 
-/// Scores the elements of a page and derives the per-block facts.
-pub(crate) fn candidates(
-    page: &Page,
-    st: &Structure,
-    stats: &[TextStats],
-    unlikely: impl Fn(u32) -> bool,
-    class_weight: impl Fn(u32) -> f32,
-) -> Candidates {
+/// Characters of text (links included) and of link text under every element of `page`.
+fn text_under(page: &Page, st: &Structure, stats: &[TextStats]) -> (Vec<u32>, Vec<u32>) {
     let n = page.elements.len();
-    let nb = page.blocks.len();
-    let mut out = Candidates {
-        in_best: vec![false; nb],
-        ratio: vec![0.0; nb],
-        scores: Vec::new(),
-        best: 0,
-        chars: Vec::new(),
-        link: Vec::new(),
-    };
-    if n == 0 || nb == 0 {
-        return out;
-    }
-    // Characters and link characters under every element.
     let mut chars = vec![0u32; n];
     let mut link = vec![0u32; n];
     for (b, s) in page.blocks.iter().zip(stats) {
@@ -77,8 +58,21 @@ pub(crate) fn candidates(
             link[p] += link[e as usize];
         }
     }
-    // Paragraph scores go to the paragraph element's parent and, halved, its grandparent; an
-    // element that receives a score starts from readability's weight of its tag and class.
+    (chars, link)
+}
+
+/// The paragraphs' scores of every element (readability's): a paragraph's score goes to the
+/// paragraph element's parent and, halved, its grandparent; an element that receives a score
+/// starts from readability's weight of its tag and class.
+fn paragraph_scores(
+    page: &Page,
+    st: &Structure,
+    stats: &[TextStats],
+    unlikely: impl Fn(u32) -> bool,
+    class_weight: impl Fn(u32) -> f32,
+) -> Vec<f32> {
+    let n = page.elements.len();
+    let nb = page.blocks.len();
     let mut score = vec![0f32; n];
     let mut seeded = vec![false; n];
     let mut seed = |e: usize, score: &mut [f32]| {
@@ -124,6 +118,32 @@ pub(crate) fn candidates(
             score[grand] += s / 2.0;
         }
     }
+    score
+}
+
+/// Scores the elements of a page and derives the per-block facts.
+pub(crate) fn candidates(
+    page: &Page,
+    st: &Structure,
+    stats: &[TextStats],
+    unlikely: impl Fn(u32) -> bool,
+    class_weight: impl Fn(u32) -> f32,
+) -> Candidates {
+    let n = page.elements.len();
+    let nb = page.blocks.len();
+    let mut out = Candidates {
+        in_best: vec![false; nb],
+        ratio: vec![0.0; nb],
+        scores: Vec::new(),
+        best: 0,
+        chars: Vec::new(),
+        link: Vec::new(),
+    };
+    if n == 0 || nb == 0 {
+        return out;
+    }
+    let (chars, link) = text_under(page, st, stats);
+    let mut score = paragraph_scores(page, st, stats, unlikely, class_weight);
     let mut best = 0usize;
     for e in 1..n {
         let ld = if chars[e] == 0 {

@@ -250,27 +250,9 @@ impl Extractor {
         c.fixed(Module::Sentence)?;
         c.fixed(Module::Duplicate)?;
         let regexps = regexp_columns(&mut c)?;
-        for m in [
-            Module::Groups,
-            Module::LangId,
-            Module::Document,
-            Module::Paragraph,
-            Module::StopWords,
-        ] {
-            c.fixed(m)?;
-        }
+        c.fixed_span(Module::Groups, Module::StopWords)?;
         let (keywords, outer_groups) = class_columns(&mut c)?;
-        for m in [
-            Module::Title,
-            Module::Bte,
-            Module::Density,
-            Module::JusText,
-            Module::Kimatu,
-            Module::Repeat,
-            Module::Declared,
-        ] {
-            c.fixed(m)?;
-        }
+        c.fixed_span(Module::Title, Module::Declared)?;
         let (cols, used_bins) = c.finish();
         // Bins may be listed for features of modules that are switched off; only names no
         // module could produce are errors (they are typos).

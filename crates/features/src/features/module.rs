@@ -98,3 +98,16 @@ impl Module {
         Module::ALL.into_iter().find(|m| m.name() == name)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Module;
+
+    /// Column spans and the switched-on table index [`Module::ALL`] by discriminant.
+    #[test]
+    fn every_module_stands_at_its_discriminant_in_all() {
+        for (i, m) in Module::ALL.into_iter().enumerate() {
+            assert_eq!(m as usize, i, "{}", m.name());
+        }
+    }
+}

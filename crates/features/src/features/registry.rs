@@ -302,6 +302,15 @@ impl<'a> Columns<'a> {
         }
         Ok(())
     }
+
+    /// The [`REGISTRY`] columns of the modules from `first` to `last`, both included, in
+    /// [`Module::ALL`]'s order (which the columns follow), those that are on.
+    pub(super) fn fixed_span(&mut self, first: Module, last: Module) -> Result<(), ConfigError> {
+        for &m in &Module::ALL[first as usize..=last as usize] {
+            self.fixed(m)?;
+        }
+        Ok(())
+    }
 }
 
 fn valid_label(s: &str) -> bool {

@@ -83,24 +83,10 @@ fn group_key(page: &Page, e: usize) -> u64 {
     h.finish()
 }
 
-/// Measures the runs of repeated items of a page.
-pub(crate) fn repeats(page: &Page, st: &Structure, stats: &[TextStats]) -> Repeats {
+/// Words under every element of `page` (children come after their parents in `st.order`)
+/// and on the whole page; `None` for a page without words.
+fn element_words(page: &Page, st: &Structure, stats: &[TextStats]) -> Option<(Vec<u32>, u64)> {
     let n = page.elements.len();
-    let nb = page.blocks.len();
-    let mut out = Repeats {
-        items: vec![0.0; nb],
-        share: vec![0.0; nb],
-        item_words: vec![0.0; nb],
-        spread: vec![0.0; nb],
-        first_item: vec![false; nb],
-        item_start: vec![false; nb],
-        page_share: 0.0,
-        page_items: 0.0,
-    };
-    if n == 0 || nb == 0 {
-        return out;
-    }
-    // 1. Words under every element: children come after their parents in `order`.
     let mut words = vec![0u32; n];
     let mut total = 0u64;
     for (b, s) in page.blocks.iter().zip(stats) {
@@ -110,7 +96,7 @@ pub(crate) fn repeats(page: &Page, st: &Structure, stats: &[TextStats]) -> Repea
         total += u64::from(s.words);
     }
     if total == 0 {
-        return out;
+        return None;
     }
     for &e in st.order.iter().rev() {
         let e = e as usize;
@@ -119,8 +105,13 @@ pub(crate) fn repeats(page: &Page, st: &Structure, stats: &[TextStats]) -> Repea
             words[p] = words[p].saturating_add(words[e]);
         }
     }
-    // 2. Groups of sibling containers with words.
-    const NONE: u32 = u32::MAX;
+    Some((words, total))
+}
+
+/// Groups of sibling item containers with words (by [`group_key`]): the group of every
+/// element ([`NONE`] for none) and the groups, with their counts and words.
+fn sibling_groups(page: &Page, words: &[u32]) -> (Vec<u32>, Vec<Group>) {
+    let n = page.elements.len();
     let mut group_of = vec![NONE; n];
     let mut index: FxHashMap<u64, u32> = FxHashMap::default();
     let mut groups: Vec<Group> = Vec::new();
@@ -143,6 +134,35 @@ pub(crate) fn repeats(page: &Page, st: &Structure, stats: &[TextStats]) -> Repea
         group.words_sq += w * w;
         group_of[e] = g;
     }
+    (group_of, groups)
+}
+
+/// No group (of an element), no run (dominant).
+const NONE: u32 = u32::MAX;
+
+/// Measures the runs of repeated items of a page.
+pub(crate) fn repeats(page: &Page, st: &Structure, stats: &[TextStats]) -> Repeats {
+    let n = page.elements.len();
+    let nb = page.blocks.len();
+    let mut out = Repeats {
+        items: vec![0.0; nb],
+        share: vec![0.0; nb],
+        item_words: vec![0.0; nb],
+        spread: vec![0.0; nb],
+        first_item: vec![false; nb],
+        item_start: vec![false; nb],
+        page_share: 0.0,
+        page_items: 0.0,
+    };
+    if n == 0 || nb == 0 {
+        return out;
+    }
+    // 1. Words under every element.
+    let Some((words, total)) = element_words(page, st, stats) else {
+        return out;
+    };
+    // 2. Groups of sibling containers with words.
+    let (group_of, groups) = sibling_groups(page, &words);
     let share = |g: &Group| (g.words / total as f64) as f32;
     // 3. Every element's dominant run (and its item), parents before children.
     let mut dominant = vec![(NONE, 0u32); n];

@@ -81,130 +81,11 @@ pub(super) struct Structure {
 impl Structure {
     /// Computes the structure of `page`'s elements: O(elements).
     pub(super) fn new(page: &Page) -> Structure {
-        let n = page.elements.len();
         let order = parents_first(page);
-        let mut info = vec![Info::default(); n];
-        let parent = |e: usize| -> usize {
-            let p = page.elements.get(e).map_or(0, |el| el.parent as usize);
-            if p < n && p != e { p } else { 0 }
-        };
-        // Pass 1: kinds from tags, nearest structural ancestor.
-        for &e in &order {
-            let e = e as usize;
-            if e == 0 {
-                continue;
-            }
-            let p = parent(e);
-            let kind = Kind::of(page.element(e as u32).tag);
-            let near = match info.get(p) {
-                Some(pi) if pi.kind != Kind::None => p as u32,
-                Some(pi) => pi.near,
-                None => 0,
-            };
-            if let Some(i) = info.get_mut(e) {
-                i.kind = kind;
-                i.near = near;
-            }
-        }
-        // Pass 2: rows and cells find their tables, items their numbers, cells their columns;
-        // tables with blocks in their cells are layout tables.
-        for &e in &order {
-            let e = e as usize;
-            let Some(&me) = info.get(e) else { continue };
-            let near = me.near as usize;
-            let near_kind = info.get(near).map_or(Kind::None, |i| i.kind);
-            match me.kind {
-                Kind::Row => {
-                    let tab = if near_kind == Kind::Table {
-                        near as u32
-                    } else {
-                        0
-                    };
-                    set(&mut info, e, |i| {
-                        i.tab = tab;
-                        if tab == 0 {
-                            i.kind = Kind::None;
-                        }
-                    });
-                }
-                Kind::Cell => {
-                    let tab = if near_kind == Kind::Row {
-                        info.get(near).map_or(0, |r| r.tab)
-                    } else {
-                        0
-                    };
-                    if tab == 0 {
-                        set(&mut info, e, |i| i.kind = Kind::None);
-                        continue;
-                    }
-                    // The row counts its cells in `ord` until its own `ord` is needed (never).
-                    let mut col = 0;
-                    set(&mut info, near, |r| {
-                        r.ord += 1;
-                        col = r.ord;
-                    });
-                    set(&mut info, tab as usize, |t| t.ord = t.ord.max(col));
-                    set(&mut info, e, |i| {
-                        i.tab = tab;
-                        i.ord = col;
-                    });
-                }
-                Kind::Item => {
-                    if let Kind::List { .. } = near_kind {
-                        let mut ord = 0;
-                        set(&mut info, near, |l| {
-                            l.tab += 1;
-                            ord = l.tab;
-                        });
-                        set(&mut info, e, |i| i.ord = ord);
-                    } else {
-                        set(&mut info, e, |i| i.ord = 1);
-                    }
-                }
-                _ => {}
-            }
-            if me.kind == Kind::Table && near_kind == Kind::Cell {
-                let tab = info.get(near).map_or(0, |c| c.tab) as usize;
-                set(&mut info, tab, |t| t.layout = true);
-            }
-        }
-        // Pass 3: the parts of layout tables are not structural; nesting is capped.
-        for &e in &order {
-            let e = e as usize;
-            if e == 0 {
-                continue;
-            }
-            let Some(&me) = info.get(e) else { continue };
-            let table = match me.kind {
-                Kind::Table => Some(e),
-                Kind::Row | Kind::Cell => Some(me.tab as usize),
-                _ => None,
-            };
-            let mut kind = me.kind;
-            if let Some(t) = table
-                && info.get(t).is_none_or(|t| t.layout || t.ord <= 1)
-            {
-                kind = Kind::None;
-            }
-            let p = parent(e);
-            let (pk, pnear, pdepth) = info
-                .get(p)
-                .map_or((Kind::None, 0, 0), |i| (i.kind, i.near, i.depth));
-            if pdepth >= MAX_DEPTH {
-                kind = Kind::None;
-            }
-            let near = if pk != Kind::None { p as u32 } else { pnear };
-            let depth = pdepth + u8::from(kind != Kind::None);
-            set(&mut info, e, |i| {
-                i.near = near;
-                i.depth = depth;
-                if i.kind == Kind::Table {
-                    // Data tables keep their columns in `ord`; write the final kind last.
-                    i.layout |= kind == Kind::None;
-                }
-                i.kind = kind;
-            });
-        }
+        let mut info = vec![Info::default(); page.elements.len()];
+        kinds(page, &order, &mut info);
+        place_parts(&order, &mut info);
+        settle(page, &order, &mut info);
         Structure { info }
     }
 
@@ -259,6 +140,141 @@ impl Structure {
                 return;
             }
         }
+    }
+}
+
+/// The parent of element `e` of `page` (0, the root, for the root itself or a parent out of
+/// range).
+fn parent_of(page: &Page, e: usize) -> usize {
+    let n = page.elements.len();
+    let p = page.elements.get(e).map_or(0, |el| el.parent as usize);
+    if p < n && p != e { p } else { 0 }
+}
+
+/// Pass 1 of [`Structure::new`]: kinds from tags, nearest structural ancestor.
+fn kinds(page: &Page, order: &[u32], info: &mut [Info]) {
+    for &e in order {
+        let e = e as usize;
+        if e == 0 {
+            continue;
+        }
+        let p = parent_of(page, e);
+        let kind = Kind::of(page.element(e as u32).tag);
+        let near = match info.get(p) {
+            Some(pi) if pi.kind != Kind::None => p as u32,
+            Some(pi) => pi.near,
+            None => 0,
+        };
+        if let Some(i) = info.get_mut(e) {
+            i.kind = kind;
+            i.near = near;
+        }
+    }
+}
+
+/// Pass 2 of [`Structure::new`]: rows and cells find their tables, items their numbers, cells
+/// their columns; tables with blocks in their cells are layout tables.
+fn place_parts(order: &[u32], info: &mut [Info]) {
+    for &e in order {
+        let e = e as usize;
+        let Some(&me) = info.get(e) else { continue };
+        let near = me.near as usize;
+        let near_kind = info.get(near).map_or(Kind::None, |i| i.kind);
+        match me.kind {
+            Kind::Row => {
+                let tab = if near_kind == Kind::Table {
+                    near as u32
+                } else {
+                    0
+                };
+                set(info, e, |i| {
+                    i.tab = tab;
+                    if tab == 0 {
+                        i.kind = Kind::None;
+                    }
+                });
+            }
+            Kind::Cell => {
+                let tab = if near_kind == Kind::Row {
+                    info.get(near).map_or(0, |r| r.tab)
+                } else {
+                    0
+                };
+                if tab == 0 {
+                    set(info, e, |i| i.kind = Kind::None);
+                    continue;
+                }
+                // The row counts its cells in `ord` until its own `ord` is needed (never).
+                let mut col = 0;
+                set(info, near, |r| {
+                    r.ord += 1;
+                    col = r.ord;
+                });
+                set(info, tab as usize, |t| t.ord = t.ord.max(col));
+                set(info, e, |i| {
+                    i.tab = tab;
+                    i.ord = col;
+                });
+            }
+            Kind::Item => {
+                if let Kind::List { .. } = near_kind {
+                    let mut ord = 0;
+                    set(info, near, |l| {
+                        l.tab += 1;
+                        ord = l.tab;
+                    });
+                    set(info, e, |i| i.ord = ord);
+                } else {
+                    set(info, e, |i| i.ord = 1);
+                }
+            }
+            _ => {}
+        }
+        if me.kind == Kind::Table && near_kind == Kind::Cell {
+            let tab = info.get(near).map_or(0, |c| c.tab) as usize;
+            set(info, tab, |t| t.layout = true);
+        }
+    }
+}
+
+/// Pass 3 of [`Structure::new`]: the parts of layout tables are not structural; nesting is
+/// capped.
+fn settle(page: &Page, order: &[u32], info: &mut [Info]) {
+    for &e in order {
+        let e = e as usize;
+        if e == 0 {
+            continue;
+        }
+        let Some(&me) = info.get(e) else { continue };
+        let table = match me.kind {
+            Kind::Table => Some(e),
+            Kind::Row | Kind::Cell => Some(me.tab as usize),
+            _ => None,
+        };
+        let mut kind = me.kind;
+        if let Some(t) = table
+            && info.get(t).is_none_or(|t| t.layout || t.ord <= 1)
+        {
+            kind = Kind::None;
+        }
+        let p = parent_of(page, e);
+        let (pk, pnear, pdepth) = info
+            .get(p)
+            .map_or((Kind::None, 0, 0), |i| (i.kind, i.near, i.depth));
+        if pdepth >= MAX_DEPTH {
+            kind = Kind::None;
+        }
+        let near = if pk != Kind::None { p as u32 } else { pnear };
+        let depth = pdepth + u8::from(kind != Kind::None);
+        set(info, e, |i| {
+            i.near = near;
+            i.depth = depth;
+            if i.kind == Kind::Table {
+                // Data tables keep their columns in `ord`; write the final kind last.
+                i.layout |= kind == Kind::None;
+            }
+            i.kind = kind;
+        });
     }
 }
 

@@ -2,7 +2,8 @@
 
 use std::io::{Cursor, Seek, SeekFrom, Write};
 
-use super::{Model, NONE, ParallelError, ParallelTrainer};
+use super::features::Model;
+use super::{NONE, ParallelError, ParallelTrainer};
 
 impl ParallelTrainer {
     /// The CRFsuite model file (as crfs writes it): zero-weight features and attributes left
@@ -13,26 +14,12 @@ impl ParallelTrainer {
             path: std::path::PathBuf::from("<model>"),
             source: e,
         };
-        // Surviving features, new ids; attributes keep their order.
-        let mut new_fid = vec![NONE; w.len()];
-        let mut kept: Vec<(u32, u32, u32, f64)> = Vec::new();
-        for (f, &(trans, src, dst)) in m.features.iter().enumerate() {
-            if w[f] != 0.0 {
-                new_fid[f] = kept.len() as u32;
-                kept.push((u32::from(trans), src, dst, w[f]));
-            }
-        }
-        let mut new_aid = vec![NONE; m.attrs];
-        let mut attr_order: Vec<u32> = Vec::new();
-        for (a, slot) in new_aid.iter_mut().enumerate() {
-            if m.state_fid[a * l..(a + 1) * l]
-                .iter()
-                .any(|&f| f != NONE && new_fid[f as usize] != NONE)
-            {
-                *slot = attr_order.len() as u32;
-                attr_order.push(a as u32);
-            }
-        }
+        let Pruned {
+            new_fid,
+            kept,
+            new_aid,
+            attr_order,
+        } = Pruned::of(m, w);
         let u32_of = |n: usize, what| u32::try_from(n).map_err(|_| ParallelError::TooMany(what));
         let mut out = Cursor::new(Vec::<u8>::new());
         let put = |out: &mut Cursor<Vec<u8>>, v: u32| out.write_all(&v.to_le_bytes());
@@ -75,32 +62,27 @@ impl ParallelTrainer {
             }
         }
         // Feature references: per label its transitions (from it), per attribute its states.
-        let label_refs: Vec<Vec<u32>> = (0..l)
-            .map(|p| {
-                (0..l)
-                    .map(|y| m.trans_fid[p * l + y])
-                    .filter(|&f| f != NONE && new_fid[f as usize] != NONE)
-                    .map(|f| new_fid[f as usize])
-                    .collect()
-            })
-            .collect();
-        let attr_refs = attr_order.iter().map(|&a| {
-            (0..l)
-                .map(move |y| m.state_fid[a as usize * l + y])
-                .filter(|&f| f != NONE && new_fid[f as usize] != NONE)
-                .map(|f| new_fid[f as usize])
-                .collect::<Vec<u32>>()
-        });
+        let refs_of = |fids: &[u32]| -> Vec<u32> {
+            fids.iter()
+                .filter(|&&f| f != NONE && new_fid[f as usize] != NONE)
+                .map(|&f| new_fid[f as usize])
+                .collect()
+        };
         align(&mut out).map_err(io)?;
         let off_label_refs = pos(&out)?;
-        let mut refs: Vec<Vec<u32>> = label_refs;
+        let mut refs: Vec<Vec<u32>> = (0..l)
+            .map(|p| refs_of(&m.trans_fid[p * l..(p + 1) * l]))
+            .collect();
         refs.push(Vec::new());
         refs.push(Vec::new());
         // CRFsuite's label table has two extra entries (BOS/EOS) with zero offsets.
         write_refs(&mut out, b"LFRF", &refs, l).map_err(io)?;
         align(&mut out).map_err(io)?;
         let off_attr_refs = pos(&out)?;
-        let refs: Vec<Vec<u32>> = attr_refs.collect();
+        let refs: Vec<Vec<u32>> = attr_order
+            .iter()
+            .map(|&a| refs_of(&m.state_fid[a as usize * l..(a as usize + 1) * l]))
+            .collect();
         write_refs(&mut out, b"AFRF", &refs, refs.len()).map_err(io)?;
         let size = pos(&out)?;
         out.seek(SeekFrom::Start(4)).map_err(io)?;
@@ -116,6 +98,51 @@ impl ParallelTrainer {
             put(&mut out, v).map_err(io)?;
         }
         Ok(out.into_inner())
+    }
+}
+
+/// The features a model file keeps (those of non-zero weight) and the attributes left with
+/// one, renumbered in their order.
+struct Pruned {
+    /// The new id of every feature, [`NONE`] for one dropped.
+    new_fid: Vec<u32>,
+    /// The kept features: (type, source, destination, weight); type 1 for a transition.
+    kept: Vec<(u32, u32, u32, f64)>,
+    /// The new id of every attribute, [`NONE`] for one left without features.
+    new_aid: Vec<u32>,
+    /// The kept attributes, by new id.
+    attr_order: Vec<u32>,
+}
+
+impl Pruned {
+    /// The features of `m` with weights `w` (by feature id), pruned.
+    fn of(m: &Model, w: &[f64]) -> Pruned {
+        let l = m.labels;
+        let mut new_fid = vec![NONE; w.len()];
+        let mut kept: Vec<(u32, u32, u32, f64)> = Vec::new();
+        for (f, &(trans, src, dst)) in m.features.iter().enumerate() {
+            if w[f] != 0.0 {
+                new_fid[f] = kept.len() as u32;
+                kept.push((u32::from(trans), src, dst, w[f]));
+            }
+        }
+        let mut new_aid = vec![NONE; m.attrs];
+        let mut attr_order: Vec<u32> = Vec::new();
+        for (a, slot) in new_aid.iter_mut().enumerate() {
+            if m.state_fid[a * l..(a + 1) * l]
+                .iter()
+                .any(|&f| f != NONE && new_fid[f as usize] != NONE)
+            {
+                *slot = attr_order.len() as u32;
+                attr_order.push(a as u32);
+            }
+        }
+        Pruned {
+            new_fid,
+            kept,
+            new_aid,
+            attr_order,
+        }
     }
 }
 

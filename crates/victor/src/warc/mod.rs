@@ -32,6 +32,7 @@
 
 use std::borrow::Cow;
 use std::io::{self, BufRead, BufReader, Read};
+use std::ops::ControlFlow;
 use std::path::Path;
 
 mod counts;
@@ -606,55 +607,39 @@ impl<R: BufRead> Reader<R> {
             e.unwrap_or(RecordError::TooLarge { offset: start, len })
         ))
     }
-}
 
-impl<R: BufRead> Iterator for Reader<R> {
-    type Item = Result<Record, RecordError>;
-
-    fn next(&mut self) -> Option<Self::Item> {
-        if self.done {
-            return None;
-        }
-        if let Some(e) = self.deferred.take() {
-            return self.io_error(e);
-        }
-        // The version line, after the blank lines that end the previous record.
-        let (start, version) = match self.pending.take() {
-            Some(p) => p,
-            None => loop {
-                let start = self.offset;
-                match self.read_line() {
-                    Ok(0) => {
-                        self.done = true;
-                        return None;
-                    }
-                    Ok(_) if self.line.trim_ascii().is_empty() => {}
-                    Ok(_) => break (start, self.line.clone()),
-                    Err(e) => return self.io_error(e),
+    /// The next version line and its offset, after the blank lines that end the previous
+    /// record; `Break` with what the iterator returns at the end of the stream or on an error.
+    fn version_line(&mut self) -> ControlFlow<Early, (u64, Vec<u8>)> {
+        loop {
+            let start = self.offset;
+            match self.read_line() {
+                Ok(0) => {
+                    self.done = true;
+                    return ControlFlow::Break(None);
                 }
-            },
-        };
-        if !version.starts_with(b"WARC/") {
-            let shown = String::from_utf8_lossy(version.get(..40).unwrap_or(&version))
-                .trim()
-                .to_string();
-            return self.malformed(start, format!("not a WARC record (starts {shown:?})"));
+                Ok(_) if self.line.trim_ascii().is_empty() => {}
+                Ok(_) => return ControlFlow::Continue((start, self.line.clone())),
+                Err(e) => return ControlFlow::Break(self.io_error(e)),
+            }
         }
-        let mut rec = Record {
-            offset: start,
-            ..Record::default()
-        };
+    }
+
+    /// Reads the header lines of the record at `start` into `rec`, up to the blank line that
+    /// ends them (a folded line continues the value before it); `Break` with what the iterator
+    /// returns for a header cut short, malformed, or running into the next record.
+    fn read_headers(&mut self, start: u64, rec: &mut Record) -> ControlFlow<Early> {
         loop {
             match self.read_line() {
                 Ok(0) => {
                     self.done = true;
-                    return Some(Err(RecordError::Truncated {
+                    return ControlFlow::Break(Some(Err(RecordError::Truncated {
                         offset: start,
                         missing: 0,
-                    }));
+                    })));
                 }
                 Ok(_) => {}
-                Err(e) => return self.io_error(e),
+                Err(e) => return ControlFlow::Break(self.io_error(e)),
             }
             let line = self.line.trim_ascii_end();
             if line.is_empty() {
@@ -663,10 +648,10 @@ impl<R: BufRead> Iterator for Reader<R> {
             if line.starts_with(b"WARC/") {
                 let offset = self.offset - self.line.len() as u64;
                 self.pending = Some((offset, self.line.clone()));
-                return Some(Err(RecordError::Malformed {
+                return ControlFlow::Break(Some(Err(RecordError::Malformed {
                     offset: start,
                     reason: "the header does not end before the next record".into(),
-                }));
+                })));
             }
             let text = String::from_utf8_lossy(line);
             match text.split_once(':') {
@@ -681,9 +666,49 @@ impl<R: BufRead> Iterator for Reader<R> {
                     }
                 }
                 None => {
-                    return self.malformed(start, format!("a header line without ':': {text:?}"));
+                    let reason = format!("a header line without ':': {text:?}");
+                    return ControlFlow::Break(self.malformed(start, reason));
                 }
             }
+        }
+        ControlFlow::Continue(())
+    }
+}
+
+/// What [`Reader::next`] returns when a step of reading a record ends it early: an item, or
+/// `None` at the end of the stream.
+type Early = Option<Result<Record, RecordError>>;
+
+impl<R: BufRead> Iterator for Reader<R> {
+    type Item = Result<Record, RecordError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        if let Some(e) = self.deferred.take() {
+            return self.io_error(e);
+        }
+        // The version line, after the blank lines that end the previous record.
+        let (start, version) = match self.pending.take() {
+            Some(p) => p,
+            None => match self.version_line() {
+                ControlFlow::Continue(line) => line,
+                ControlFlow::Break(item) => return item,
+            },
+        };
+        if !version.starts_with(b"WARC/") {
+            let shown = String::from_utf8_lossy(version.get(..40).unwrap_or(&version))
+                .trim()
+                .to_string();
+            return self.malformed(start, format!("not a WARC record (starts {shown:?})"));
+        }
+        let mut rec = Record {
+            offset: start,
+            ..Record::default()
+        };
+        if let ControlFlow::Break(item) = self.read_headers(start, &mut rec) {
+            return item;
         }
         let Some(len) = rec.header("Content-Length").map(str::to_string) else {
             return self.malformed(start, "no Content-Length".into());

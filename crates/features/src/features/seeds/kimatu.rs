@@ -323,8 +323,29 @@ pub fn keep_elements(page: &Page, paras: &[Range<usize>], params: &Params) -> Ve
             rejected[k] = true;
         }
     }
+    // 3. Quotes.
+    reject_quotes(page, paras, &kb, params, &mut cand, &mut rejected);
+    // 4. Dispersed blocks of a reference's appearance near a reference block of it.
+    rescue_near_references(&kb, params, &rejected, &mut cand);
+    // 5. Dispersed candidates.
+    drop_far_candidates(&kb, params, paras.len(), &mut cand);
+    // 6. Blocks near a candidate with a minimum relevance.
+    keep_near_candidates(&kb, params, paras.len(), &cand, &rejected)
+}
+
+/// Step 3, quotes: per appearance, how many eligible candidates after a reference (a
+/// candidate so far) are quotes of it; the candidates of an appearance whose candidates are
+/// mostly quotes are rejected.
+fn reject_quotes(
+    page: &Page,
+    paras: &[Range<usize>],
+    kb: &[KBlock],
+    params: &Params,
+    cand: &mut [bool],
+    rejected: &mut [bool],
+) {
+    let n = kb.len();
     let refs: Vec<usize> = (0..n).filter(|&k| cand[k]).collect();
-    // 3. Quotes: per appearance, how many eligible candidates after a reference are quotes.
     let mut quote_votes: FxHashMap<u64, (u32, u32)> = FxHashMap::default();
     let ref_words: Vec<(usize, u64, Vec<u64>)> = refs
         .iter()
@@ -370,7 +391,12 @@ pub fn keep_elements(page: &Page, paras: &[Range<usize>], params: &Params) -> Ve
             rejected[k] = true;
         }
     }
-    // 4. Dispersed blocks of a reference's appearance near a reference block of it.
+}
+
+/// Step 4: a block that is not a candidate (nor rejected) but relevant enough becomes one when
+/// it has an element within `near` elements of a candidate's element of the same appearance.
+fn rescue_near_references(kb: &[KBlock], params: &Params, rejected: &[bool], cand: &mut [bool]) {
+    let n = kb.len();
     let mut ref_elements: FxHashMap<u64, Vec<usize>> = FxHashMap::default();
     for k in (0..n).filter(|&k| cand[k]) {
         ref_elements
@@ -392,79 +418,96 @@ pub fn keep_elements(page: &Page, paras: &[Range<usize>], params: &Params) -> Ve
             cand[k] = near;
         }
     }
-    // 5. Dispersed candidates: distance (in elements) to the nearest other candidate.
-    let mut owner = vec![usize::MAX; paras.len()];
+}
+
+/// Step 5, dispersed candidates: with three candidates or more, one whose distance (in
+/// elements, of `elements` on the page) to the nearest other candidate exceeds `far` times the
+/// geometric mean of those distances stops being one, unless its relevance is high.
+fn drop_far_candidates(kb: &[KBlock], params: &Params, elements: usize, cand: &mut [bool]) {
+    let n = kb.len();
+    let mut owner = vec![usize::MAX; elements];
     for k in (0..n).filter(|&k| cand[k]) {
         for &e in &kb[k].elements {
             owner[e] = k;
         }
     }
     let cands: Vec<usize> = (0..n).filter(|&k| cand[k]).collect();
-    if cands.len() >= 3 {
-        // Nearest element of another candidate, for every element: two linear sweeps.
-        let mut dist_to_other = vec![usize::MAX; cands.len()];
-        let index: FxHashMap<usize, usize> =
-            cands.iter().enumerate().map(|(i, &k)| (k, i)).collect();
-        let mut sweep = |order: &mut dyn Iterator<Item = usize>| {
-            // The last two distinct candidates seen, with their positions.
-            let mut last: [(usize, usize); 2] = [(usize::MAX, 0); 2];
-            for e in order {
-                let k = owner[e];
-                if k == usize::MAX {
-                    continue;
-                }
-                let other = if last[0].0 != k { last[0] } else { last[1] };
-                if other.0 != usize::MAX
-                    && let Some(&i) = index.get(&k)
-                {
-                    let d = e.abs_diff(other.1);
-                    dist_to_other[i] = dist_to_other[i].min(d);
-                }
-                if last[0].0 != k {
-                    last[1] = last[0];
-                }
-                last[0] = (k, e);
+    if cands.len() < 3 {
+        return;
+    }
+    // Nearest element of another candidate, for every element: two linear sweeps.
+    let mut dist_to_other = vec![usize::MAX; cands.len()];
+    let index: FxHashMap<usize, usize> = cands.iter().enumerate().map(|(i, &k)| (k, i)).collect();
+    let mut sweep = |order: &mut dyn Iterator<Item = usize>| {
+        // The last two distinct candidates seen, with their positions.
+        let mut last: [(usize, usize); 2] = [(usize::MAX, 0); 2];
+        for e in order {
+            let k = owner[e];
+            if k == usize::MAX {
+                continue;
             }
-        };
-        sweep(&mut (0..paras.len()));
-        sweep(&mut (0..paras.len()).rev());
-        let finite: Vec<f64> = dist_to_other
-            .iter()
-            .filter(|&&d| d != usize::MAX)
-            .map(|&d| (d.max(1)) as f64)
-            .collect();
-        if !finite.is_empty() {
-            let geo = (finite.iter().map(|d| d.ln()).sum::<f64>() / finite.len() as f64).exp();
-            for (i, &k) in cands.iter().enumerate() {
-                let d = dist_to_other[i];
-                if d != usize::MAX && d as f64 > params.far * geo && kb[k].relevance <= params.high
-                {
-                    cand[k] = false;
-                }
+            let other = if last[0].0 != k { last[0] } else { last[1] };
+            if other.0 != usize::MAX
+                && let Some(&i) = index.get(&k)
+            {
+                let d = e.abs_diff(other.1);
+                dist_to_other[i] = dist_to_other[i].min(d);
+            }
+            if last[0].0 != k {
+                last[1] = last[0];
+            }
+            last[0] = (k, e);
+        }
+    };
+    sweep(&mut (0..elements));
+    sweep(&mut (0..elements).rev());
+    let finite: Vec<f64> = dist_to_other
+        .iter()
+        .filter(|&&d| d != usize::MAX)
+        .map(|&d| (d.max(1)) as f64)
+        .collect();
+    if !finite.is_empty() {
+        let geo = (finite.iter().map(|d| d.ln()).sum::<f64>() / finite.len() as f64).exp();
+        for (i, &k) in cands.iter().enumerate() {
+            let d = dist_to_other[i];
+            if d != usize::MAX && d as f64 > params.far * geo && kb[k].relevance <= params.high {
+                cand[k] = false;
             }
         }
     }
-    // 6. Blocks near a candidate with a minimum relevance (one pass over the candidates so far).
-    let mut keep = vec![false; paras.len()];
+}
+
+/// Step 6: the elements kept, of `elements` on the page: those of the candidates, and those of
+/// a block neither rejected nor below `near_relevance` within `header_distance` elements of
+/// one (one pass over the candidates so far).
+fn keep_near_candidates(
+    kb: &[KBlock],
+    params: &Params,
+    elements: usize,
+    cand: &[bool],
+    rejected: &[bool],
+) -> Vec<bool> {
+    let n = kb.len();
+    let mut keep = vec![false; elements];
     for k in (0..n).filter(|&k| cand[k]) {
         for &e in &kb[k].elements {
             keep[e] = true;
         }
     }
     let before = keep.clone();
-    let mut block_of = vec![0usize; paras.len()];
+    let mut block_of = vec![0usize; elements];
     for (k, b) in kb.iter().enumerate() {
         for &e in &b.elements {
             block_of[e] = k;
         }
     }
-    for e in 0..paras.len() {
+    for e in 0..elements {
         if before[e] || rejected[block_of[e]] || kb[block_of[e]].relevance <= params.near_relevance
         {
             continue;
         }
         let lo = e.saturating_sub(params.header_distance);
-        let hi = (e + params.header_distance).min(paras.len() - 1);
+        let hi = (e + params.header_distance).min(elements - 1);
         if (lo..=hi).any(|x| before[x]) {
             keep[e] = true;
         }

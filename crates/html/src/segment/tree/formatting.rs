@@ -104,21 +104,7 @@ impl Tree {
             return true;
         }
         for _ in 0..8 {
-            // The last formatting element with this tag after the last marker.
-            let mut fe = None;
-            for (i, a) in self.afe.iter().enumerate().rev() {
-                match *a {
-                    Afe::Marker => break,
-                    Afe::Entry(e)
-                        if self.elements.get(e as usize).is_some_and(|x| x.tag == tag) =>
-                    {
-                        fe = Some((i, e));
-                        break;
-                    }
-                    Afe::Entry(_) => {}
-                }
-            }
-            let Some((fe_afe, fe)) = fe else {
+            let Some((fe_afe, fe)) = self.formatting_entry(tag) else {
                 return false;
             };
             let Some(fe_pos) = self.stack.iter().rposition(|o| o.elem == fe) else {
@@ -148,50 +134,7 @@ impl Tree {
             };
             let common = self.stack.get(fe_pos.wrapping_sub(1)).map_or(0, |o| o.elem);
             let fb = self.stack[fb_pos].elem;
-            let mut bookmark = fe_afe;
-            let mut node_pos = fb_pos;
-            let mut last = fb;
-            let mut inner = 0;
-            loop {
-                inner += 1;
-                node_pos -= 1;
-                let node = self.stack[node_pos].elem;
-                if node == fe {
-                    break;
-                }
-                let mut node_afe = self.afe_position(node);
-                if inner > 3
-                    && let Some(i) = node_afe
-                {
-                    self.afe.remove(i);
-                    if i < bookmark {
-                        bookmark -= 1;
-                    }
-                    node_afe = None;
-                }
-                let Some(na) = node_afe else {
-                    let o = self.stack.remove(node_pos);
-                    if let Some(f) = self.on_stack.get_mut(o.elem as usize) {
-                        *f = false;
-                    }
-                    continue;
-                };
-                let new = self.clone_element(node, common);
-                self.afe[na] = Afe::Entry(new);
-                let t = self.stack[node_pos].tag;
-                if let Some(f) = self.on_stack.get_mut(node as usize) {
-                    *f = false;
-                }
-                self.stack[node_pos] = Open { tag: t, elem: new };
-                if let Some(f) = self.on_stack.get_mut(new as usize) {
-                    *f = true;
-                }
-                if last == fb {
-                    bookmark = na + 1;
-                }
-                self.set_parent(last, new);
-                last = new;
-            }
+            let (last, mut bookmark) = self.adoption_inner_loop(fe, fb_pos, common, fe_afe);
             // Move the last node under the common ancestor (fostered if that is a table part).
             let target = match self.elements.get(common as usize) {
                 Some(e) if e.tag.is(Props::TABLE_CONTEXT) => self.foster_parent(),
@@ -228,6 +171,80 @@ impl Tree {
             self.rebuild_index();
         }
         true
+    }
+
+    /// The last formatting element with `tag` after the last marker: its place in the list of
+    /// active formatting elements and its id.
+    fn formatting_entry(&self, tag: Tag) -> Option<(usize, ElementId)> {
+        for (i, a) in self.afe.iter().enumerate().rev() {
+            match *a {
+                Afe::Marker => break,
+                Afe::Entry(e) if self.elements.get(e as usize).is_some_and(|x| x.tag == tag) => {
+                    return Some((i, e));
+                }
+                Afe::Entry(_) => {}
+            }
+        }
+        None
+    }
+
+    /// The adoption agency's inner loop: from the furthest block (at `fb_pos` on the stack)
+    /// down to the formatting element `fe`, a node that is no longer a formatting element (or
+    /// is one past the third step) leaves the stack, and every other is replaced by a clone
+    /// under `common` that takes the node above it as its child. Returns the last node moved
+    /// and the bookmark (from `bookmark`, the formatting element's place in the list).
+    fn adoption_inner_loop(
+        &mut self,
+        fe: ElementId,
+        fb_pos: usize,
+        common: ElementId,
+        mut bookmark: usize,
+    ) -> (ElementId, usize) {
+        let fb = self.stack[fb_pos].elem;
+        let mut node_pos = fb_pos;
+        let mut last = fb;
+        let mut inner = 0;
+        loop {
+            inner += 1;
+            node_pos -= 1;
+            let node = self.stack[node_pos].elem;
+            if node == fe {
+                break;
+            }
+            let mut node_afe = self.afe_position(node);
+            if inner > 3
+                && let Some(i) = node_afe
+            {
+                self.afe.remove(i);
+                if i < bookmark {
+                    bookmark -= 1;
+                }
+                node_afe = None;
+            }
+            let Some(na) = node_afe else {
+                let o = self.stack.remove(node_pos);
+                if let Some(f) = self.on_stack.get_mut(o.elem as usize) {
+                    *f = false;
+                }
+                continue;
+            };
+            let new = self.clone_element(node, common);
+            self.afe[na] = Afe::Entry(new);
+            let t = self.stack[node_pos].tag;
+            if let Some(f) = self.on_stack.get_mut(node as usize) {
+                *f = false;
+            }
+            self.stack[node_pos] = Open { tag: t, elem: new };
+            if let Some(f) = self.on_stack.get_mut(new as usize) {
+                *f = true;
+            }
+            if last == fb {
+                bookmark = na + 1;
+            }
+            self.set_parent(last, new);
+            last = new;
+        }
+        (last, bookmark)
     }
 
     pub(super) fn set_parent(&mut self, child: ElementId, parent: ElementId) {
