@@ -36,9 +36,19 @@ mod http;
 pub mod method;
 pub mod models;
 pub mod output;
+pub mod warc;
+
+// H-train's area (issue 69): training and adapting (one assembly), cross-validation, annotated
+// sets, the annotation tool, and the blocks' features.
+#[cfg(feature = "annotations")]
+pub mod annotations;
+#[cfg(feature = "annotator")]
+pub mod annotator;
+#[cfg(all(feature = "train", feature = "eval"))]
+pub mod cv;
+pub mod features;
 #[cfg(feature = "train")]
 pub mod train;
-pub mod warc;
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};

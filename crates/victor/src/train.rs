@@ -2,8 +2,10 @@
 //!
 //! [`adapt`] is `victor train PAGES --adapt BASE --out DIR`, [`train`] is `victor train PAGES
 //! --out DIR [--like BUNDLE]`: the pages are annotated folders (`annotations/README.md`), every
-//! page is checked before any work ([`victor_train::check_pages`]), and the bundle is written
-//! atomically by [`victor_train::train_bundle`], the same code the command line runs.
+//! page is checked before any work ([`usable_pages`]), and the bundle is written atomically by
+//! [`Recipe::make`], the one assembly that the command line (`victor train`, `victor cv`), the
+//! Python package and the annotation tool's adaptation loop all run: [`AdaptSettings::adapt`]
+//! makes the adaptation of a loaded bundle, [`Recipe::adapting`] the recipe that adapts it.
 //!
 //! ```no_run
 //! # fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -20,14 +22,18 @@
 //! ```
 
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use victor_annotations::{Corpus, PageRef};
-use victor_features::{Extractor, Template};
-use victor_train::{Adapt, Base, Plan, Replace, Setup, TrainOptions};
+pub use victor_features::{DEFAULT_TEMPLATE, Extractor, FeatureConfig, Template};
+pub use victor_label::{
+    DecodingRecommendation, META_FILE, MODEL_FILE, RecommendedDecoding, SetWeight,
+};
 pub use victor_train::{
-    AdaptDecoding, BoostOptions, DEFAULT_PRIOR, DEFAULT_TREES, DecodingSource, MIN_CV_PAGES, Made,
-    MakeEvent, TrainError, check_threshold_folds,
+    Adapt, AdaptDecoding, AdaptSettings, Algorithm, BadPage, Base, BoostOptions, CvEvent,
+    DEFAULT_LEAF_PRIOR, DEFAULT_PRIOR, DEFAULT_TREES, DataSummary, DecodingSource, Engine, Event,
+    MIN_CV_PAGES, Made, MakeEvent, Plan, Recipe, Replace, Setup, TrainError, TrainOptions,
+    Unusable, UnusableWhy, check_replaceable, check_threshold_folds, export_crfsuite, like_boost,
+    train_bundle, usable_pages,
 };
 
 use crate::models::{self, ModelError};
@@ -71,15 +77,9 @@ fn describe(bad: &[(String, String)]) -> String {
 /// How [`adapt`] adapts.
 #[derive(Clone, Debug)]
 pub struct AdaptOptions {
-    /// Strength of the prior centred on the base's weights (`victor train --prior`).
-    pub prior: f64,
-    /// Trees fitted after the base's forest (`--adapt-trees`).
-    pub trees: usize,
-    /// Which decoding the new bundle recommends (`--adapt-decoding`).
-    pub decoding: AdaptDecoding,
-    /// Whether the new bundle gets a gate (`--no-gate` turns it off): the adaptation applies
-    /// where pages are like the adapted ones, the base bundle elsewhere.
-    pub gate: bool,
+    /// The adaptation's settings (`victor train --prior`, `--adapt-trees`, `--adapt-leaf-prior`,
+    /// `--adapt-decoding`, `--no-gate`).
+    pub adapt: AdaptSettings,
     /// Folds of the cross-validation that chooses the decoding (`--threshold-folds`): 0 (none)
     /// or at least 2, checked as the command line checks it
     /// ([`check_threshold_folds`]).
@@ -98,10 +98,7 @@ pub struct AdaptOptions {
 impl Default for AdaptOptions {
     fn default() -> Self {
         AdaptOptions {
-            prior: DEFAULT_PRIOR,
-            trees: DEFAULT_TREES,
-            decoding: AdaptDecoding::Base,
-            gate: true,
+            adapt: AdaptSettings::default(),
             folds: 5,
             parallel_folds: 2,
             skip_bad_pages: false,
@@ -153,7 +150,7 @@ impl Default for TrainSettings {
 
 /// The pages of `dirs`, checked: bad ones are an error, or left out with `skip` (and returned
 /// apart, with why, for `victor.json` to record).
-fn usable_pages(dirs: &[&Path], skip: bool) -> Result<(Vec<PageRef>, LeftOut), Error> {
+fn usable_pages_in(dirs: &[&Path], skip: bool) -> Result<(Vec<PageRef>, LeftOut), Error> {
     let corpus = Corpus::open(dirs, None)?;
     if corpus.is_empty() {
         return Err(Error::NoPages(
@@ -163,17 +160,13 @@ fn usable_pages(dirs: &[&Path], skip: bool) -> Result<(Vec<PageRef>, LeftOut), E
                 .join(", "),
         ));
     }
-    let (pages, bad) = victor_train::sort_out_pages(corpus.pages());
-    if (!bad.is_empty() && !skip) || pages.is_empty() {
-        return Err(Error::BadPages(
-            bad.into_iter().map(|(p, why)| (p.id, why)).collect(),
-        ));
-    }
+    let (pages, bad) = usable_pages(corpus.pages(), skip)
+        .map_err(|e| Error::BadPages(e.bad.into_iter().map(|(p, why)| (p.id, why)).collect()))?;
     Ok((pages, bad))
 }
 
 /// Pages left out before a training, with why.
-type LeftOut = Vec<victor_train::BadPage>;
+type LeftOut = Vec<BadPage>;
 
 /// How the bundle of `dirs` is made, the pages `left_out` recorded with their folders.
 fn plan(
@@ -191,11 +184,7 @@ fn plan(
         split: None,
         left_out,
         notes: notes.to_string(),
-        replace: if force {
-            Replace::Anything
-        } else {
-            Replace::OnlyBundle
-        },
+        replace: Replace::forced(force),
     }
 }
 
@@ -224,28 +213,11 @@ pub fn adapt_with(
 ) -> Result<Made, Error> {
     // The folds first: a bad argument is refused before any page is read.
     check_threshold_folds(o.folds)?;
-    let (pages, left_out) = usable_pages(dirs, o.skip_bad_pages)?;
+    let (pages, left_out) = usable_pages_in(dirs, o.skip_bad_pages)?;
     let (model, image) = models::open_with_image(base)?;
-    let name = base.display().to_string();
-    let opts = TrainOptions {
-        adapt: Some(Adapt {
-            base: Arc::new(Base::new(&model, name, image)),
-            prior: o.prior,
-            trees: o.trees,
-            leaf_prior: victor_train::DEFAULT_LEAF_PRIOR,
-            decoding: o.decoding,
-            gate: o.gate,
-        }),
-        ..TrainOptions::default()
-    };
+    let adapt = o.adapt.adapt(&model, base.display().to_string(), image);
     let plan = plan(dirs, o.folds, o.parallel_folds, left_out, &o.notes, o.force);
-    let setup = Setup {
-        extractor: &model.extractor,
-        template: &model.template,
-    };
-    Ok(victor_train::train_bundle(
-        &pages, setup, &opts, &plan, out, on,
-    )?)
+    Ok(Recipe::adapting(&model, adapt).make(&pages, &plan, out, on)?)
 }
 
 /// Trains a bundle from zero on the annotated pages in `dirs` and writes it to `out`.
@@ -255,45 +227,31 @@ pub fn adapt_with(
 /// As [`adapt`].
 pub fn train(dirs: &[&Path], out: &Path, s: &TrainSettings) -> Result<Made, Error> {
     check_threshold_folds(s.folds)?;
-    let (pages, left_out) = usable_pages(dirs, s.skip_bad_pages)?;
+    let (pages, left_out) = usable_pages_in(dirs, s.skip_bad_pages)?;
     let (config, text, like_boost) = match &s.like {
         Some(b) => {
             let m = models::open(b)?;
-            let boost = m.meta.boost.as_ref().map(|b| BoostOptions {
-                trees: b.trees,
-                max_depth: b.max_depth,
-                learning_rate: b.learning_rate,
-                weight: b.weight,
-            });
+            let boost = like_boost(&m.meta);
             (m.meta.features.clone(), m.meta.template.clone(), boost)
         }
-        None => (
-            victor_features::FeatureConfig::default(),
-            victor_features::DEFAULT_TEMPLATE.to_string(),
-            None,
-        ),
+        None => (FeatureConfig::default(), DEFAULT_TEMPLATE.to_string(), None),
     };
     let extractor = Extractor::new(&config).map_err(|e| {
         victor_label::BundleError::Inconsistent(format!("feature configuration: {e}"))
     })?;
     let template = Template::parse(&text, extractor.schema())
         .map_err(|e| victor_label::BundleError::Inconsistent(format!("template: {e}")))?;
-    let opts = TrainOptions {
-        c2: s.c2,
-        boost: s.boost.clone().or(like_boost),
-        ..TrainOptions::default()
+    let recipe = Recipe {
+        setup: Setup {
+            extractor: &extractor,
+            template: &template,
+        },
+        opts: TrainOptions {
+            c2: s.c2,
+            boost: s.boost.clone().or(like_boost),
+            ..TrainOptions::default()
+        },
     };
     let plan = plan(dirs, s.folds, s.parallel_folds, left_out, &s.notes, s.force);
-    let setup = Setup {
-        extractor: &extractor,
-        template: &template,
-    };
-    Ok(victor_train::train_bundle(
-        &pages,
-        setup,
-        &opts,
-        &plan,
-        out,
-        &|_| {},
-    )?)
+    Ok(recipe.make(&pages, &plan, out, &|_| {})?)
 }

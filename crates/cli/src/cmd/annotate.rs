@@ -1,4 +1,4 @@
-//! `victor annotate`: the annotation tool's web server (thin over `victor-annotator`).
+//! `victor annotate`: the annotation tool's web server (thin over `victor::annotator`).
 
 use std::collections::HashSet;
 use std::io::Write;
@@ -8,7 +8,8 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::ValueEnum;
-use victor_annotator::{AdaptLoop, Options, Order, PageSource, Server};
+use victor::annotations::{PAGES_DIR, SET_FILE, read_manifest};
+use victor::annotator::{Options, Order, PageSource, Server};
 
 use crate::util::streams::say;
 use crate::util::{inputs, model, output};
@@ -50,7 +51,7 @@ pub(crate) struct Args {
     #[arg(long, requires = "model")]
     pub adapt: bool,
     /// Saved pages between two adaptations (with --adapt).
-    #[arg(long, value_name = "N", default_value_t = victor_annotator::DEFAULT_ADAPT_EVERY,
+    #[arg(long, value_name = "N", default_value_t = victor::annotator::DEFAULT_ADAPT_EVERY,
           requires = "adapt", value_parser = crate::util::values::at_least_one)]
     pub adapt_every: usize,
     /// Only the pages of this split of a data set (`dev`, `test`).
@@ -84,20 +85,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     )?;
     let (model, adapt) = match &args.model {
         Some(m) if args.adapt => {
-            // The digest names the base bundle in the adapted models' lineage.
-            let (model, image) = victor::models::open_with_image(m)?;
-            let base = victor_train::Base::new(&model, m.display().to_string(), image);
-            let adapt = AdaptLoop {
-                adapt: victor_train::Adapt {
-                    base: std::sync::Arc::new(base),
-                    prior: victor_train::DEFAULT_PRIOR,
-                    trees: victor_train::DEFAULT_TREES,
-                    leaf_prior: victor_train::DEFAULT_LEAF_PRIOR,
-                    decoding: victor_train::AdaptDecoding::Base,
-                    gate: true,
-                },
-                every: args.adapt_every,
-            };
+            let (model, adapt) = victor::annotator::adapt_loop(m, args.adapt_every)?;
             (Some(model), Some(adapt))
         }
         Some(m) => (Some(model::load(Some(m))?), None),
@@ -173,7 +161,7 @@ fn collect(
     let mut listed: Vec<PageSource> = Vec::new();
     for p in paths {
         if p.join("manifest.jsonl").is_file() {
-            let entries = victor_annotations::read_manifest(p)
+            let entries = read_manifest(p)
                 .with_context(|| format!("cannot read the data set {}", p.display()))?;
             listed.extend(
                 entries
@@ -187,8 +175,8 @@ fn collect(
                         lang: e.lang,
                     }),
             );
-        } else if p.join(victor_annotations::SET_FILE).is_file() {
-            let dir = p.join(victor_annotations::PAGES_DIR);
+        } else if p.join(SET_FILE).is_file() {
+            let dir = p.join(PAGES_DIR);
             let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
                 .with_context(|| format!("cannot read {}", dir.display()))?
                 .filter_map(|e| e.ok().map(|e| e.path()))

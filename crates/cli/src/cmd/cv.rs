@@ -7,17 +7,12 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::Context;
-use rayon::prelude::*;
-
 use indicatif::ProgressBar;
-use victor_annotations::PageRef;
-use victor_eval::{BlockCounts, MeanSe, TextScores, gain_per_doubling, paired_difference};
-use victor_label::ExpectedOptions;
-use victor_train::Assessment;
-use victor_train::Replace;
-use victor_train::{CurveOrder, CvEvent, CvOptions, FoldResult, cross_validate};
-use victor_train::{Setup, TrainOptions};
-use victor_train::{merge_folds, threshold_cv};
+use rayon::prelude::*;
+use victor::annotations::PageRef;
+use victor::cv::{CurveOrder, CurvePoint, CvEvent, CvOptions, FoldResult, Row};
+use victor::cv::{cross_validate, curve_changes, curve_gain, mean_sd, table_rows, threshold_cv};
+use victor::train::{Recipe, Replace};
 
 use super::train::{TrainArgs, check_out};
 use crate::util::streams::say;
@@ -132,48 +127,12 @@ enum FoldsBy {
     Site,
 }
 
-struct Row {
-    name: String,
-    values: Vec<f64>,
-}
-
-fn mean_sd(v: &[f64]) -> (f64, f64) {
-    let n = v.len().max(1) as f64;
-    let m = v.iter().sum::<f64>() / n;
-    let var = v.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - 1.0).max(1.0);
-    (m, var.sqrt())
-}
-
-fn block_rows(prefix: &str, per_fold: &[BlockCounts], text_f1: &[f64], rows: &mut Vec<Row>) {
-    type Figure = fn(&BlockCounts) -> f64;
-    let figures: [(&str, Figure); 5] = [
-        ("Text/Header/Other Accuracy", BlockCounts::accuracy),
-        (
-            "Text+Header/Other Accuracy",
-            BlockCounts::unlabelled_accuracy,
-        ),
-        ("Precision", BlockCounts::precision),
-        ("Recall", BlockCounts::recall),
-        ("F1", BlockCounts::f1),
-    ];
-    for (name, figure) in figures {
-        rows.push(Row {
-            name: format!("{prefix} {name}"),
-            values: per_fold.iter().map(figure).collect(),
-        });
-    }
-    rows.push(Row {
-        name: format!("{prefix} text-level F1 (macro)"),
-        values: text_f1.to_vec(),
-    });
-}
-
 /// Runs the subcommand.
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     // --csv checked before any work (the table goes to standard error when it is `-`).
     output::report_for(&[(args.csv.as_deref(), "--csv")])?;
     let l = args.train.load(&args.annotations)?;
-    let setup = l.setup();
+    let recipe = l.recipe();
     let (pages, bad) = super::train::usable_pages(l.corpus.pages(), args.skip_bad_pages, "cv")?;
     let pages = pages.as_slice();
     let folds = args.folds.clamp(2, pages.len().max(2));
@@ -182,52 +141,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         super::train::pages_and_left_out(pages.len(), bad.len(), "page"),
         args.parallel_folds
     );
-    let mut cv = CvOptions {
-        seed: args.seed,
-        by_site: args.folds_by == FoldsBy::Site,
-        keep_models: args.keep_models.clone(),
-        replace: if args.force {
-            Replace::Anything
-        } else {
-            Replace::OnlyBundle
-        },
-        curve_order: CurveOrder::Random {
-            seed: args.curve_seed.unwrap_or(args.seed),
-        },
-        ..threshold_cv(folds, args.parallel_folds)
-    };
-    match (args.curve_order, &args.model) {
-        (CurveOrderArg::Uncertain, Some(m)) => {
-            cv.curve_order = CurveOrder::Ranked(Arc::new(rank_by_uncertainty(pages, m)?));
-        }
-        (CurveOrderArg::Uncertain, None) => {
-            anyhow::bail!("--curve-order uncertain needs --model (the model that ranks the pages)")
-        }
-        (CurveOrderArg::Random, Some(_)) => {
-            anyhow::bail!("--model ranks pages for --curve-order uncertain only")
-        }
-        (CurveOrderArg::Random, None) => {}
-    }
-    if let Some(keep) = &args.keep_models {
-        output::check_folder(keep, "--keep-models")?;
-        // Every folder a fold's bundle will take, checked before any training.
-        let mut shares = args.learning_curve.clone();
-        shares.sort_by(f64::total_cmp);
-        shares.dedup();
-        let parents: Vec<PathBuf> = if shares.is_empty() {
-            vec![keep.clone()]
-        } else {
-            shares
-                .iter()
-                .map(|s| keep.join(format!("share-{s}")))
-                .collect()
-        };
-        for parent in &parents {
-            for fold in 1..=folds {
-                check_out(&parent.join(format!("fold-{fold}")), cv.replace)?;
-            }
-        }
-    }
+    let cv = options(&args, pages, folds)?;
     let title = format!(
         "{folds}-fold {}{}{}",
         if args.learning_curve.is_empty() {
@@ -248,56 +162,14 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         },
     );
     if !args.learning_curve.is_empty() {
-        return learning_curve(&args, pages, setup, &l.opts, cv, &title);
+        return learning_curve(&args, pages, &recipe, cv, &title);
     }
     let mut out = output::report_for(&[(args.csv.as_deref(), "--csv")])?;
     let started = std::time::Instant::now();
     let bar = progress::bar(folds as u64, "folds", args.quiet);
-    let results = run_folds(pages, setup, &l.opts, &cv, &bar, Some(args.folds_by))?;
+    let results = run_folds(pages, &recipe, &cv, &bar, Some(args.folds_by))?;
     bar.finish_and_clear();
-    let all = merge_folds(&results, &cv);
-    let best = all.best_threshold().map(|(t, _)| t).unwrap_or(0.5);
-    let idx = |t: f64| grid_index(&cv.thresholds, t).unwrap_or(0);
-    let mut rows = Vec::new();
-    // One decoding's block counts and text-level macro F1 of every fold, as table rows.
-    let mut add = |name: &str, pick: &dyn Fn(&Assessment) -> (BlockCounts, &TextScores)| {
-        let (c, f): (Vec<BlockCounts>, Vec<f64>) = results
-            .iter()
-            .map(|r| {
-                let (c, t) = pick(&r.assessment);
-                (c, t.macro_avg().map_or(0.0, |p| p.f1))
-            })
-            .unzip();
-        block_rows(name, &c, &f, &mut rows);
-    };
-    add("Viterbi", &|a| (a.viterbi_blocks, &a.viterbi_text));
-    for (name, t) in [("T=0.50", 0.5), (&*format!("T={best:.2} (best)"), best)] {
-        let k = idx(t);
-        add(name, &|a| (a.blocks[k], &a.text[k]));
-    }
-    add("expected-F1", &|a| (a.expected_blocks, &a.expected_text));
-    // The expected-F1 settings `victor train` would record (text level only: their block counts
-    // are not collected).
-    if let Some((opts, _)) = all.best_expected() {
-        rows.push(Row {
-            name: format!(
-                "expected-F1 (scale {} shift {} spread {} min {}) text-level F1 (macro)",
-                opts.calibration.scale,
-                opts.calibration.shift,
-                opts.calibration.spread,
-                opts.min_words
-            ),
-            values: results
-                .iter()
-                .map(|r| {
-                    r.assessment
-                        .expected_scores(opts)
-                        .and_then(|t| t.macro_avg())
-                        .map_or(0.0, |p| p.f1)
-                })
-                .collect(),
-        });
-    }
+    let rows = table_rows(&results, &cv);
     // The first column as wide as its longest entry (the expected-F1 row names its settings
     // and ran past a fixed width, shifting its figures right).
     let heading = format!("{title} ({} pages)", pages.len());
@@ -325,8 +197,69 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         mean_sd(&secs).0,
         started.elapsed().as_secs_f64()
     )?;
-    // Each fold, in fold order (they finish in any order; `DIR/fold-K` of --keep-models is
-    // fold K here).
+    write_folds(&mut out, &results)?;
+    if let Some(path) = &args.csv {
+        write_csv(path, &rows, folds)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The cross-validation's options from the arguments, the fold folders of --keep-models
+/// checked before any training.
+fn options(args: &Args, pages: &[PageRef], folds: usize) -> anyhow::Result<CvOptions> {
+    let mut cv = CvOptions {
+        seed: args.seed,
+        by_site: args.folds_by == FoldsBy::Site,
+        keep_models: args.keep_models.clone(),
+        replace: Replace::forced(args.force),
+        curve_order: CurveOrder::Random {
+            seed: args.curve_seed.unwrap_or(args.seed),
+        },
+        ..threshold_cv(folds, args.parallel_folds)
+    };
+    match (args.curve_order, &args.model) {
+        (CurveOrderArg::Uncertain, Some(m)) => {
+            cv.curve_order = CurveOrder::Ranked(Arc::new(rank_by_uncertainty(pages, m)?));
+        }
+        (CurveOrderArg::Uncertain, None) => {
+            anyhow::bail!("--curve-order uncertain needs --model (the model that ranks the pages)")
+        }
+        (CurveOrderArg::Random, Some(_)) => {
+            anyhow::bail!("--model ranks pages for --curve-order uncertain only")
+        }
+        (CurveOrderArg::Random, None) => {}
+    }
+    if let Some(keep) = &args.keep_models {
+        output::check_folder(keep, "--keep-models")?;
+        // Every folder a fold's bundle will take, checked before any training.
+        let parents: Vec<PathBuf> = if args.learning_curve.is_empty() {
+            vec![keep.clone()]
+        } else {
+            shares(args)
+                .iter()
+                .map(|s| keep.join(format!("share-{s}")))
+                .collect()
+        };
+        for parent in &parents {
+            for fold in 1..=folds {
+                check_out(&parent.join(format!("fold-{fold}")), cv.replace)?;
+            }
+        }
+    }
+    Ok(cv)
+}
+
+/// The shares of --learning-curve, in order, each once.
+fn shares(args: &Args) -> Vec<f64> {
+    let mut shares = args.learning_curve.clone();
+    shares.sort_by(f64::total_cmp);
+    shares.dedup();
+    shares
+}
+
+/// Each fold, in fold order (they finish in any order; `DIR/fold-K` of --keep-models is fold
+/// K here).
+fn write_folds(out: &mut impl Write, results: &[FoldResult]) -> std::io::Result<()> {
     writeln!(
         out,
         "{:>6} {:>13} {:>9} {:>7} {:>9} {:>22}",
@@ -346,23 +279,26 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             100.0 * r.assessment.expected_text.macro_avg().map_or(0.0, |p| p.f1)
         )?;
     }
-    if let Some(path) = &args.csv {
-        output::write_file_with(path, |buf| {
-            let mut w = csv::Writer::from_writer(buf);
-            let mut header = vec!["measure".to_string(), "mean".into(), "sd".into()];
-            header.extend((1..=folds).map(|f| format!("fold{f}")));
-            w.write_record(&header)?;
-            for r in &rows {
-                let (m, sd) = mean_sd(&r.values);
-                let mut rec = vec![r.name.clone(), format!("{m:.6}"), format!("{sd:.6}")];
-                rec.extend(r.values.iter().map(|v| format!("{v:.6}")));
-                w.write_record(&rec)?;
-            }
-            w.flush()?;
-            Ok(())
-        })?;
-    }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
+}
+
+/// The table as CSV: each measure's mean, standard deviation and value in every fold.
+fn write_csv(path: &std::path::Path, rows: &[Row], folds: usize) -> anyhow::Result<()> {
+    output::write_file_with(path, |buf| {
+        let mut w = csv::Writer::from_writer(buf);
+        let mut header = vec!["measure".to_string(), "mean".into(), "sd".into()];
+        header.extend((1..=folds).map(|f| format!("fold{f}")));
+        w.write_record(&header)?;
+        for r in rows {
+            let (m, sd) = mean_sd(&r.values);
+            let mut rec = vec![r.name.clone(), format!("{m:.6}"), format!("{sd:.6}")];
+            rec.extend(r.values.iter().map(|v| format!("{v:.6}")));
+            w.write_record(&rec)?;
+        }
+        w.flush()?;
+        Ok(())
+    })?;
+    Ok(())
 }
 
 /// Every page's expected text-level F1 under the model at `model` (the score `victor annotate
@@ -396,18 +332,12 @@ fn rank_by_uncertainty(pages: &[PageRef], model: &std::path::Path) -> anyhow::Re
     Ok(scores)
 }
 
-/// Where threshold `t` stands in the grid `thresholds`.
-fn grid_index(thresholds: &[f64], t: f64) -> Option<usize> {
-    thresholds.iter().position(|x| (x - t).abs() < 1e-9)
-}
-
 /// One cross-validation over `pages`, its progress on `bar` and its notes on standard error;
 /// the fold plan too, made by `fold_plan`, unless that is `None` (a learning curve's later
 /// shares, whose folds are the first share's).
 fn run_folds(
     pages: &[PageRef],
-    setup: Setup<'_>,
-    opts: &TrainOptions,
+    recipe: &Recipe<'_>,
     cv: &CvOptions,
     bar: &ProgressBar,
     fold_plan: Option<FoldsBy>,
@@ -415,7 +345,7 @@ fn run_folds(
     // Folds finish in any order (several train at once): the count says how far the run is,
     // the fold's number which one finished.
     let done = std::sync::atomic::AtomicUsize::new(0);
-    let results = cross_validate(pages, setup, opts, cv, &|e| match e {
+    let results = cross_validate(pages, recipe.setup, &recipe.opts, cv, &|e| match e {
         CvEvent::FoldDone { fold, seconds } => {
             bar.inc(1);
             let done = done.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
@@ -468,35 +398,15 @@ fn run_folds(
     Ok(results)
 }
 
-/// One share's row of a learning curve: text-level macro F1 of all held-out pages.
-struct CurvePoint {
-    share: f64,
-    /// Pages trained on, mean over folds.
-    train_pages: f64,
-    /// Their blocks, mean over folds.
-    train_blocks: f64,
-    viterbi: f64,
-    at_half: f64,
-    best_threshold: (f64, f64),
-    /// The best expected-F1 settings on these pages and their F1.
-    expected: (ExpectedOptions, f64),
-    /// Every held-out page's F1 under those settings, in fold order (the same pages in the
-    /// same order for every share).
-    per_page: Vec<f64>,
-}
-
 /// `victor cv --learning-curve`: one cross-validation per share, the same folds each time.
 fn learning_curve(
     args: &Args,
     pages: &[PageRef],
-    setup: Setup<'_>,
-    opts: &TrainOptions,
+    recipe: &Recipe<'_>,
     mut cv: CvOptions,
     title: &str,
 ) -> anyhow::Result<ExitCode> {
-    let mut shares = args.learning_curve.clone();
-    shares.sort_by(f64::total_cmp);
-    shares.dedup();
+    let shares = shares(args);
     let mut out = output::report_for(&[(args.csv.as_deref(), "--csv")])?;
     let started = std::time::Instant::now();
     let bar = progress::bar((cv.folds * shares.len()) as u64, "folds", args.quiet);
@@ -513,43 +423,11 @@ fn learning_curve(
             .as_ref()
             .map(|d| d.join(format!("share-{share}")));
         let plan = (k == 0).then_some(args.folds_by);
-        let results = run_folds(pages, setup, opts, &cv, &bar, plan)?;
-        let all = merge_folds(&results, &cv);
-        let f1 = |t: &TextScores| t.macro_avg().map_or(0.0, |p| p.f1);
-        let half = grid_index(&cv.thresholds, 0.5).map_or(0.0, |k| f1(&all.text[k]));
-        let expected = all
-            .best_expected()
-            .unwrap_or((ExpectedOptions::default(), 0.0));
-        let per_page = all
-            .expected_scores(expected.0)
-            .unwrap_or(&all.expected_text)
-            .pages()
-            .iter()
-            .map(|p| p.prf().f1)
-            .collect();
-        points.push(CurvePoint {
-            share,
-            train_pages: results.iter().map(|r| r.train_pages as f64).sum::<f64>()
-                / results.len().max(1) as f64,
-            train_blocks: results.iter().map(|r| r.train_blocks as f64).sum::<f64>()
-                / results.len().max(1) as f64,
-            viterbi: f1(&all.viterbi_text),
-            at_half: half,
-            best_threshold: all.best_threshold().unwrap_or((0.5, 0.0)),
-            expected,
-            per_page,
-        });
+        let results = run_folds(pages, recipe, &cv, &bar, plan)?;
+        points.push(CurvePoint::new(share, &results, &cv));
     }
     bar.finish_and_clear();
-
-    let changes: Vec<Option<MeanSe>> = points
-        .iter()
-        .enumerate()
-        .map(|(k, p)| {
-            k.checked_sub(1)
-                .and_then(|j| paired_difference(&points[j].per_page, &p.per_page))
-        })
-        .collect();
+    let changes = curve_changes(&points);
     writeln!(
         out,
         "{title} ({} pages; text-level macro F1 % of the held-out pages, expected-F1 with the settings best on them)",
@@ -588,9 +466,7 @@ fn learning_curve(
             change
         )?;
     }
-    let sizes: Vec<f64> = points.iter().map(|p| p.train_pages).collect();
-    let runs: Vec<&[f64]> = points.iter().map(|p| p.per_page.as_slice()).collect();
-    if let Some(g) = gain_per_doubling(&sizes, &runs) {
+    if let Some(g) = curve_gain(&points) {
         writeln!(
             out,
             "expected-F1 gains {:+.2} [{:.2}] points per doubling of the training pages (least squares over the shares, page by page)",
@@ -600,55 +476,66 @@ fn learning_curve(
     }
     writeln!(out, "wall time {:.1} s", started.elapsed().as_secs_f64())?;
     if let Some(path) = &args.csv {
-        output::write_file_with(path, |buf| {
-            let mut w = csv::Writer::from_writer(buf);
-            w.write_record([
-                "share",
-                "train_pages",
-                "viterbi_f1",
-                "t050_f1",
-                "best_threshold",
-                "best_threshold_f1",
-                "expected_f1",
-                "expected_scale",
-                "expected_shift",
-                "expected_spread",
-                "expected_min_words",
-                "change",
-                "change_se",
-                "order",
-                "train_blocks",
-            ])?;
-            let order = match &cv.curve_order {
-                CurveOrder::Ranked(_) => "uncertain".to_string(),
-                CurveOrder::Random { seed } => format!("random:{seed}"),
-            };
-            for (p, change) in points.iter().zip(&changes) {
-                let c = p.expected.0.calibration;
-                let (d, se) = change.map_or((String::new(), String::new()), |c| {
-                    (format!("{:.6}", c.mean), format!("{:.6}", c.se))
-                });
-                w.write_record([
-                    p.share.to_string(),
-                    format!("{:.1}", p.train_pages),
-                    format!("{:.6}", p.viterbi),
-                    format!("{:.6}", p.at_half),
-                    format!("{:.2}", p.best_threshold.0),
-                    format!("{:.6}", p.best_threshold.1),
-                    format!("{:.6}", p.expected.1),
-                    c.scale.to_string(),
-                    c.shift.to_string(),
-                    c.spread.to_string(),
-                    p.expected.0.min_words.to_string(),
-                    d,
-                    se,
-                    order.clone(),
-                    format!("{:.1}", p.train_blocks),
-                ])?;
-            }
-            w.flush()?;
-            Ok(())
-        })?;
+        write_curve_csv(path, &points, &changes, &cv.curve_order)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A learning curve as CSV: one row per share.
+fn write_curve_csv(
+    path: &std::path::Path,
+    points: &[CurvePoint],
+    changes: &[Option<victor::cv::MeanSe>],
+    order: &CurveOrder,
+) -> anyhow::Result<()> {
+    output::write_file_with(path, |buf| {
+        let mut w = csv::Writer::from_writer(buf);
+        w.write_record([
+            "share",
+            "train_pages",
+            "viterbi_f1",
+            "t050_f1",
+            "best_threshold",
+            "best_threshold_f1",
+            "expected_f1",
+            "expected_scale",
+            "expected_shift",
+            "expected_spread",
+            "expected_min_words",
+            "change",
+            "change_se",
+            "order",
+            "train_blocks",
+        ])?;
+        let order = match order {
+            CurveOrder::Ranked(_) => "uncertain".to_string(),
+            CurveOrder::Random { seed } => format!("random:{seed}"),
+        };
+        for (p, change) in points.iter().zip(changes) {
+            let c = p.expected.0.calibration;
+            let (d, se) = change.map_or((String::new(), String::new()), |c| {
+                (format!("{:.6}", c.mean), format!("{:.6}", c.se))
+            });
+            w.write_record([
+                p.share.to_string(),
+                format!("{:.1}", p.train_pages),
+                format!("{:.6}", p.viterbi),
+                format!("{:.6}", p.at_half),
+                format!("{:.2}", p.best_threshold.0),
+                format!("{:.6}", p.best_threshold.1),
+                format!("{:.6}", p.expected.1),
+                c.scale.to_string(),
+                c.shift.to_string(),
+                c.spread.to_string(),
+                p.expected.0.min_words.to_string(),
+                d,
+                se,
+                order.clone(),
+                format!("{:.1}", p.train_blocks),
+            ])?;
+        }
+        w.flush()?;
+        Ok(())
+    })?;
+    Ok(())
 }

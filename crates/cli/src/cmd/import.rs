@@ -1,6 +1,6 @@
 //! `victor import`: a gold standard in the shared data-set layout -> an annotated set.
 //!
-//! The work is `victor_annotations::import_set`; this module parses the options, runs
+//! The work is `victor::annotations::import_set`; this module parses the options, runs
 //! it on a pool of `--jobs` threads with a progress bar, prints skipped pages as they happen,
 //! and prints the report's summary (the report itself lands in `OUTDIR/import-report.json`).
 
@@ -10,8 +10,8 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::ValueEnum;
-use victor_annotations::REPORT_FILE;
-use victor_annotations::{ImportEvent, ImportOptions, SourceKind, Supplemental, import_set};
+use victor::annotations::import_set;
+use victor::annotations::{ImportEvent, ImportOptions, REPORT_FILE, SourceKind, Supplemental};
 
 use crate::util::streams::say;
 use crate::util::{output, progress};

@@ -1,0 +1,185 @@
+//! Cross-validation from a program (the `train` and `eval` features): `victor cv`'s folds
+//! ([`cross_validate`], [`threshold_cv`] for its options), their Table 2 rows
+//! ([`table_rows`]: the Victor paper's block figures and the text-level F1 of each decoding,
+//! per fold), and a learning curve's points ([`CurvePoint`], [`curve_changes`]).
+
+pub use victor_eval::{BlockCounts, MeanSe, TextScores, gain_per_doubling, paired_difference};
+pub use victor_train::{
+    Assessment, CurveOrder, CvEvent, CvOptions, FoldResult, cross_validate, merge_folds,
+    threshold_cv,
+};
+
+use crate::ExpectedOptions;
+
+/// One row of a cross-validation's table: a figure's name and its value in every fold.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// The figure (`Viterbi F1`, `T=0.50 Precision`, ...).
+    pub name: String,
+    /// Its value in each fold, in [0, 1].
+    pub values: Vec<f64>,
+}
+
+/// The mean of `v` and its sample standard deviation (0 for fewer than 2 values).
+pub fn mean_sd(v: &[f64]) -> (f64, f64) {
+    let n = v.len().max(1) as f64;
+    let m = v.iter().sum::<f64>() / n;
+    let var = v.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - 1.0).max(1.0);
+    (m, var.sqrt())
+}
+
+/// Where threshold `t` stands in the grid `thresholds`.
+pub fn grid_index(thresholds: &[f64], t: f64) -> Option<usize> {
+    thresholds.iter().position(|x| (x - t).abs() < 1e-9)
+}
+
+/// One decoding's block figures (the Victor paper's Table 2: text/header/other accuracy,
+/// text+header/other accuracy, precision, recall, and F1) and text-level macro F1, per fold.
+fn block_rows(prefix: &str, per_fold: &[BlockCounts], text_f1: &[f64], rows: &mut Vec<Row>) {
+    type Figure = fn(&BlockCounts) -> f64;
+    let figures: [(&str, Figure); 5] = [
+        ("Text/Header/Other Accuracy", BlockCounts::accuracy),
+        (
+            "Text+Header/Other Accuracy",
+            BlockCounts::unlabelled_accuracy,
+        ),
+        ("Precision", BlockCounts::precision),
+        ("Recall", BlockCounts::recall),
+        ("F1", BlockCounts::f1),
+    ];
+    for (name, figure) in figures {
+        rows.push(Row {
+            name: format!("{prefix} {name}"),
+            values: per_fold.iter().map(figure).collect(),
+        });
+    }
+    rows.push(Row {
+        name: format!("{prefix} text-level F1 (macro)"),
+        values: text_f1.to_vec(),
+    });
+}
+
+/// The rows of `victor cv`'s table for the folds `results` of the cross-validation `cv`: for
+/// Viterbi decoding, the 0.5 threshold, the best threshold of the grid (chosen on these same
+/// folds, so optimistic) and expected-F1 decoding, then the text-level F1 of the expected-F1
+/// settings `victor train` would record.
+pub fn table_rows(results: &[FoldResult], cv: &CvOptions) -> Vec<Row> {
+    let all = merge_folds(results, cv);
+    let best = all.best_threshold().map(|(t, _)| t).unwrap_or(0.5);
+    let idx = |t: f64| grid_index(&cv.thresholds, t).unwrap_or(0);
+    let mut rows = Vec::new();
+    // One decoding's block counts and text-level macro F1 of every fold, as table rows.
+    let mut add = |name: &str, pick: &dyn Fn(&Assessment) -> (BlockCounts, &TextScores)| {
+        let (c, f): (Vec<BlockCounts>, Vec<f64>) = results
+            .iter()
+            .map(|r| {
+                let (c, t) = pick(&r.assessment);
+                (c, t.macro_avg().map_or(0.0, |p| p.f1))
+            })
+            .unzip();
+        block_rows(name, &c, &f, &mut rows);
+    };
+    add("Viterbi", &|a| (a.viterbi_blocks, &a.viterbi_text));
+    for (name, t) in [("T=0.50", 0.5), (&*format!("T={best:.2} (best)"), best)] {
+        let k = idx(t);
+        add(name, &|a| (a.blocks[k], &a.text[k]));
+    }
+    add("expected-F1", &|a| (a.expected_blocks, &a.expected_text));
+    // The expected-F1 settings `victor train` would record (text level only: their block counts
+    // are not collected).
+    if let Some((opts, _)) = all.best_expected() {
+        rows.push(Row {
+            name: format!(
+                "expected-F1 (scale {} shift {} spread {} min {}) text-level F1 (macro)",
+                opts.calibration.scale,
+                opts.calibration.shift,
+                opts.calibration.spread,
+                opts.min_words
+            ),
+            values: results
+                .iter()
+                .map(|r| {
+                    r.assessment
+                        .expected_scores(opts)
+                        .and_then(|t| t.macro_avg())
+                        .map_or(0.0, |p| p.f1)
+                })
+                .collect(),
+        });
+    }
+    rows
+}
+
+/// One share's point of a learning curve: text-level macro F1 of all held-out pages.
+#[derive(Clone, Debug)]
+pub struct CurvePoint {
+    /// The share of each fold's training pages trained on.
+    pub share: f64,
+    /// Pages trained on, mean over folds.
+    pub train_pages: f64,
+    /// Their blocks, mean over folds.
+    pub train_blocks: f64,
+    /// Viterbi decoding's F1.
+    pub viterbi: f64,
+    /// The 0.5 threshold's.
+    pub at_half: f64,
+    /// The best threshold of the grid and its F1.
+    pub best_threshold: (f64, f64),
+    /// The best expected-F1 settings on these pages and their F1.
+    pub expected: (ExpectedOptions, f64),
+    /// Every held-out page's F1 under those settings, in fold order (the same pages in the
+    /// same order for every share).
+    pub per_page: Vec<f64>,
+}
+
+impl CurvePoint {
+    /// The point of the cross-validation `cv` (trained on `share` of each fold's training
+    /// pages) whose folds are `results`.
+    pub fn new(share: f64, results: &[FoldResult], cv: &CvOptions) -> CurvePoint {
+        let all = merge_folds(results, cv);
+        let f1 = |t: &TextScores| t.macro_avg().map_or(0.0, |p| p.f1);
+        let half = grid_index(&cv.thresholds, 0.5).map_or(0.0, |k| f1(&all.text[k]));
+        let expected = all
+            .best_expected()
+            .unwrap_or((ExpectedOptions::default(), 0.0));
+        let per_page = all
+            .expected_scores(expected.0)
+            .unwrap_or(&all.expected_text)
+            .pages()
+            .iter()
+            .map(|p| p.prf().f1)
+            .collect();
+        let folds = results.len().max(1) as f64;
+        CurvePoint {
+            share,
+            train_pages: results.iter().map(|r| r.train_pages as f64).sum::<f64>() / folds,
+            train_blocks: results.iter().map(|r| r.train_blocks as f64).sum::<f64>() / folds,
+            viterbi: f1(&all.viterbi_text),
+            at_half: half,
+            best_threshold: all.best_threshold().unwrap_or((0.5, 0.0)),
+            expected,
+            per_page,
+        }
+    }
+}
+
+/// Each point's change from the one before, page by page, with its standard error (`None` for
+/// the first).
+pub fn curve_changes(points: &[CurvePoint]) -> Vec<Option<MeanSe>> {
+    points
+        .iter()
+        .enumerate()
+        .map(|(k, p)| {
+            k.checked_sub(1)
+                .and_then(|j| paired_difference(&points[j].per_page, &p.per_page))
+        })
+        .collect()
+}
+
+/// The gain of expected-F1 decoding per doubling of the training pages, least squares over the
+/// points page by page.
+pub fn curve_gain(points: &[CurvePoint]) -> Option<MeanSe> {
+    let sizes: Vec<f64> = points.iter().map(|p| p.train_pages).collect();
+    let runs: Vec<&[f64]> = points.iter().map(|p| p.per_page.as_slice()).collect();
+    gain_per_doubling(&sizes, &runs)
+}
