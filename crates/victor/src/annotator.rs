@@ -27,3 +27,59 @@ pub fn adapt_loop(
     let adapt = AdaptSettings::default().adapt(&model, name.display().to_string(), image);
     Ok((model, AdaptLoop { adapt, every }))
 }
+
+/// The pages of the data set in `dir` (its `manifest.jsonl`: ids made safe, URLs, splits and
+/// languages), only those of `split` when one is given.
+///
+/// # Errors
+///
+/// [`crate::annotations::ImportError`]: the manifest cannot be read.
+pub fn manifest_pages(
+    dir: &std::path::Path,
+    split: Option<&str>,
+) -> Result<Vec<PageSource>, crate::annotations::ImportError> {
+    Ok(crate::annotations::read_manifest(dir)?
+        .into_iter()
+        .filter(|e| split.is_none() || e.split.as_deref() == split)
+        .map(|e| PageSource {
+            id: safe_id(&e.id),
+            path: dir.join(&e.html),
+            url: e.url,
+            split: e.split,
+            lang: e.lang,
+        })
+        .collect())
+}
+
+/// A page id the annotated set accepts: ASCII letters, digits, `.`, `_`, `-` (others become
+/// `_`), not starting with `.`, at most 180 characters.
+pub fn safe_id(stem: &str) -> String {
+    let mut id: String = stem
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .take(180)
+        .collect();
+    if id.is_empty() || id.starts_with('.') {
+        id.insert(0, 'p');
+    }
+    id
+}
+
+/// Makes the pages' ids unique, in order: a repeated id gets `-2`, `-3`, ... appended.
+pub fn unique_ids(pages: &mut [PageSource]) {
+    let mut seen = std::collections::HashSet::new();
+    for page in pages {
+        let base = page.id.clone();
+        let mut k = 2;
+        while !seen.insert(page.id.clone()) {
+            page.id = format!("{base}-{k}");
+            k += 1;
+        }
+    }
+}

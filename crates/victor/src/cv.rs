@@ -1,13 +1,16 @@
 //! Cross-validation from a program (the `train` and `eval` features): `victor cv`'s folds
 //! ([`cross_validate`], [`threshold_cv`] for its options), their Table 2 rows
 //! ([`table_rows`]: the Victor paper's block figures and the text-level F1 of each decoding,
-//! per fold), and a learning curve's points ([`CurvePoint`], [`curve_changes`]).
+//! per fold), a learning curve's points ([`CurvePoint`], [`curve_changes`]), and their tables
+//! as `victor cv` writes them ([`write_table`], [`write_folds`], [`write_curve`], and as CSV).
 
 pub use victor_eval::{BlockCounts, MeanSe, TextScores, gain_per_doubling, paired_difference};
 pub use victor_train::{
     Assessment, CurveOrder, CvEvent, CvOptions, FoldResult, cross_validate, merge_folds,
     threshold_cv,
 };
+
+use std::io::{self, Write};
 
 use crate::ExpectedOptions;
 
@@ -182,4 +185,222 @@ pub fn curve_gain(points: &[CurvePoint]) -> Option<MeanSe> {
     let sizes: Vec<f64> = points.iter().map(|p| p.train_pages).collect();
     let runs: Vec<&[f64]> = points.iter().map(|p| p.per_page.as_slice()).collect();
     gain_per_doubling(&sizes, &runs)
+}
+
+/// The title of a cross-validation's table: `10-fold cross-validation by site, CRF + boosted
+/// trees`, or for a learning curve (`curve`) the order its pages enter in.
+pub fn title(folds: usize, curve: bool, cv: &CvOptions, boost: bool) -> String {
+    format!(
+        "{folds}-fold {}{}{}",
+        if curve {
+            match &cv.curve_order {
+                CurveOrder::Ranked(_) => "learning curve, pages in uncertainty order".to_string(),
+                CurveOrder::Random { seed } => {
+                    format!("learning curve, pages drawn with seed {seed}")
+                }
+            }
+        } else {
+            "cross-validation".to_string()
+        },
+        if cv.by_site { " by site" } else { "" },
+        if boost { ", CRF + boosted trees" } else { "" },
+    )
+}
+
+/// Writes the table of `rows` under `heading`: each figure's mean and standard deviation in
+/// percent, the first column as wide as its longest entry (the expected-F1 row names its
+/// settings).
+///
+/// # Errors
+///
+/// The writer's.
+pub fn write_table(out: &mut impl Write, heading: &str, rows: &[Row]) -> io::Result<()> {
+    let width = rows
+        .iter()
+        .map(|r| r.name.chars().count())
+        .chain([heading.chars().count(), 64])
+        .max()
+        .unwrap_or(64);
+    writeln!(out, "{heading:<width$} {:>8} {:>8}", "mean %", "sd")?;
+    for r in rows {
+        let (m, sd) = mean_sd(&r.values);
+        writeln!(
+            out,
+            "{:<width$} {:>8.2} {:>8.2}",
+            r.name,
+            100.0 * m,
+            100.0 * sd
+        )?;
+    }
+    Ok(())
+}
+
+/// Writes each fold's row (pages trained on, held out and scored, training time, expected-F1
+/// text F1), in fold order: they finish in any order, and `DIR/fold-K` of `--keep-models` is
+/// fold K here.
+///
+/// # Errors
+///
+/// The writer's.
+pub fn write_folds(out: &mut impl Write, results: &[FoldResult]) -> io::Result<()> {
+    writeln!(
+        out,
+        "{:>6} {:>13} {:>9} {:>7} {:>9} {:>22}",
+        "fold", "pages trained", "held out", "scored", "train s", "expected-F1 text F1 %"
+    )?;
+    let mut in_order: Vec<&FoldResult> = results.iter().collect();
+    in_order.sort_by_key(|r| r.fold);
+    for r in in_order {
+        writeln!(
+            out,
+            "{:>6} {:>13} {:>9} {:>7} {:>9.1} {:>22.2}",
+            r.fold + 1,
+            r.train_pages,
+            r.test_ids.len(),
+            r.test_pages,
+            r.seconds,
+            100.0 * r.assessment.expected_text.macro_avg().map_or(0.0, |p| p.f1)
+        )?;
+    }
+    Ok(())
+}
+
+/// Writes a learning curve's table under `title` (on `pages` pages): one row per share with
+/// its change from the share before, then the gain per doubling.
+///
+/// # Errors
+///
+/// The writer's.
+pub fn write_curve(
+    out: &mut impl Write,
+    title: &str,
+    pages: usize,
+    points: &[CurvePoint],
+) -> io::Result<()> {
+    writeln!(
+        out,
+        "{title} ({pages} pages; text-level macro F1 % of the held-out pages, expected-F1 with the settings best on them)",
+    )?;
+    writeln!(
+        out,
+        "{:>6} {:>12} {:>12} {:>8} {:>8} {:>14} {:>12} {:>16}",
+        "share",
+        "train pages",
+        "train blocks",
+        "Viterbi",
+        "T=0.50",
+        "best T",
+        "expected-F1",
+        "change [SE]"
+    )?;
+    for (p, change) in points.iter().zip(curve_changes(points)) {
+        let change = change.map_or(String::new(), |c| {
+            format!("{:+.2} [{:.2}]", 100.0 * c.mean, 100.0 * c.se)
+        });
+        writeln!(
+            out,
+            "{:>6} {:>12.1} {:>12.0} {:>8.2} {:>8.2} {:>14} {:>12.2} {:>16}",
+            p.share,
+            p.train_pages,
+            p.train_blocks,
+            100.0 * p.viterbi,
+            100.0 * p.at_half,
+            format!(
+                "{:.2} @ {:.2}",
+                100.0 * p.best_threshold.1,
+                p.best_threshold.0
+            ),
+            100.0 * p.expected.1,
+            change
+        )?;
+    }
+    if let Some(g) = curve_gain(points) {
+        writeln!(
+            out,
+            "expected-F1 gains {:+.2} [{:.2}] points per doubling of the training pages (least squares over the shares, page by page)",
+            100.0 * g.mean,
+            100.0 * g.se
+        )?;
+    }
+    Ok(())
+}
+
+/// Writes a cross-validation's table as CSV: each measure's mean, standard deviation and value
+/// in each of the `folds` folds.
+///
+/// # Errors
+///
+/// The writer's.
+pub fn write_table_csv(out: impl Write, rows: &[Row], folds: usize) -> csv::Result<()> {
+    let mut w = csv::Writer::from_writer(out);
+    let mut header = vec!["measure".to_string(), "mean".into(), "sd".into()];
+    header.extend((1..=folds).map(|f| format!("fold{f}")));
+    w.write_record(&header)?;
+    for r in rows {
+        let (m, sd) = mean_sd(&r.values);
+        let mut rec = vec![r.name.clone(), format!("{m:.6}"), format!("{sd:.6}")];
+        rec.extend(r.values.iter().map(|v| format!("{v:.6}")));
+        w.write_record(&rec)?;
+    }
+    w.flush()?;
+    Ok(())
+}
+
+/// Writes a learning curve as CSV, one row per share; `order` is the curve's page order.
+///
+/// # Errors
+///
+/// The writer's.
+pub fn write_curve_csv(
+    out: impl Write,
+    points: &[CurvePoint],
+    order: &CurveOrder,
+) -> csv::Result<()> {
+    let mut w = csv::Writer::from_writer(out);
+    w.write_record([
+        "share",
+        "train_pages",
+        "viterbi_f1",
+        "t050_f1",
+        "best_threshold",
+        "best_threshold_f1",
+        "expected_f1",
+        "expected_scale",
+        "expected_shift",
+        "expected_spread",
+        "expected_min_words",
+        "change",
+        "change_se",
+        "order",
+        "train_blocks",
+    ])?;
+    let order = match order {
+        CurveOrder::Ranked(_) => "uncertain".to_string(),
+        CurveOrder::Random { seed } => format!("random:{seed}"),
+    };
+    for (p, change) in points.iter().zip(curve_changes(points)) {
+        let c = p.expected.0.calibration;
+        let (d, se) = change.map_or((String::new(), String::new()), |c| {
+            (format!("{:.6}", c.mean), format!("{:.6}", c.se))
+        });
+        w.write_record([
+            p.share.to_string(),
+            format!("{:.1}", p.train_pages),
+            format!("{:.6}", p.viterbi),
+            format!("{:.6}", p.at_half),
+            format!("{:.2}", p.best_threshold.0),
+            format!("{:.6}", p.best_threshold.1),
+            format!("{:.6}", p.expected.1),
+            c.scale.to_string(),
+            c.shift.to_string(),
+            c.spread.to_string(),
+            p.expected.0.min_words.to_string(),
+            d,
+            se,
+            order.clone(),
+            format!("{:.1}", p.train_blocks),
+        ])?;
+    }
+    w.flush()?;
+    Ok(())
 }

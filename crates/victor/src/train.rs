@@ -38,6 +38,93 @@ pub use victor_train::{
 
 use crate::models::{self, ModelError};
 
+/// Where a bundle's feature extraction comes from ([`Prepared::new`]).
+#[derive(Clone, Debug)]
+pub enum Start {
+    /// Adapting the bundle named (a folder or a name, as [`models::open`] takes it) with these
+    /// settings: its feature configuration and template (`victor train --adapt`).
+    Adapt(PathBuf, AdaptSettings),
+    /// The feature configuration, template and boosted trees' settings recorded in the bundle
+    /// named (`--like`): its recipe retrained as it was.
+    Like(PathBuf),
+    /// A feature configuration and the text of a template (`--config`, `--template`).
+    Given(FeatureConfig, String),
+}
+
+/// Why a recipe could not be prepared.
+#[derive(Debug, thiserror::Error)]
+pub enum PrepareError {
+    /// The bundle to adapt cannot be found or loaded.
+    #[error("the bundle to adapt")]
+    Adapt(#[source] ModelError),
+    /// The bundle to train like cannot be found or loaded.
+    #[error("the bundle to train like")]
+    Like(#[source] ModelError),
+    /// The feature configuration is invalid.
+    #[error("invalid feature configuration")]
+    Config(#[source] victor_features::ConfigError),
+    /// The template is invalid.
+    #[error("invalid template")]
+    Template(#[source] victor_features::TemplateError),
+}
+
+/// A recipe's parts, owned: the feature extractor, the template and the training options
+/// ([`Prepared::recipe`] lends them as a [`Recipe`]).
+#[derive(Debug)]
+pub struct Prepared {
+    /// The feature extractor.
+    pub extractor: Extractor,
+    /// The template.
+    pub template: Template,
+    /// The training options (with [`TrainOptions::adapt`] when adapting).
+    pub opts: TrainOptions,
+}
+
+impl Prepared {
+    /// The recipe that `start` gives, with the training options `opts`: adapting sets their
+    /// [`TrainOptions::adapt`], training like a bundle that has boosted trees takes its trees'
+    /// settings unless `opts` has some.
+    ///
+    /// # Errors
+    ///
+    /// [`PrepareError`]: a bundle that does not load, an invalid configuration or template.
+    pub fn new(start: Start, mut opts: TrainOptions) -> Result<Prepared, PrepareError> {
+        let (config, text) = match start {
+            Start::Adapt(name, settings) => {
+                let (model, image) = models::open_with_image(&name).map_err(PrepareError::Adapt)?;
+                // Named as the user named it (`web`); the digest says which bundle it was.
+                opts.adapt = Some(settings.adapt(&model, name.display().to_string(), image));
+                (model.meta.features, model.meta.template)
+            }
+            Start::Like(name) => {
+                let meta = models::open(&name).map_err(PrepareError::Like)?.meta;
+                opts.boost = opts.boost.or_else(|| like_boost(&meta));
+                (meta.features, meta.template)
+            }
+            Start::Given(config, text) => (config, text),
+        };
+        let extractor = Extractor::new(&config).map_err(PrepareError::Config)?;
+        let template =
+            Template::parse(&text, extractor.schema()).map_err(PrepareError::Template)?;
+        Ok(Prepared {
+            extractor,
+            template,
+            opts,
+        })
+    }
+
+    /// The recipe, as [`Recipe::make`] and the cross-validation take it.
+    pub fn recipe(&self) -> Recipe<'_> {
+        Recipe {
+            setup: Setup {
+                extractor: &self.extractor,
+                template: &self.template,
+            },
+            opts: self.opts.clone(),
+        }
+    }
+}
+
 /// Why a bundle could not be trained or adapted.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -228,30 +315,59 @@ pub fn adapt_with(
 pub fn train(dirs: &[&Path], out: &Path, s: &TrainSettings) -> Result<Made, Error> {
     check_threshold_folds(s.folds)?;
     let (pages, left_out) = usable_pages_in(dirs, s.skip_bad_pages)?;
-    let (config, text, like_boost) = match &s.like {
-        Some(b) => {
-            let m = models::open(b)?;
-            let boost = like_boost(&m.meta);
-            (m.meta.features.clone(), m.meta.template.clone(), boost)
-        }
-        None => (FeatureConfig::default(), DEFAULT_TEMPLATE.to_string(), None),
+    let start = match &s.like {
+        Some(b) => Start::Like(b.clone()),
+        None => Start::Given(FeatureConfig::default(), DEFAULT_TEMPLATE.to_string()),
     };
-    let extractor = Extractor::new(&config).map_err(|e| {
-        victor_label::BundleError::Inconsistent(format!("feature configuration: {e}"))
+    let opts = TrainOptions {
+        c2: s.c2,
+        boost: s.boost.clone(),
+        ..TrainOptions::default()
+    };
+    let prepared = Prepared::new(start, opts).map_err(|e| match e {
+        PrepareError::Adapt(e) | PrepareError::Like(e) => Error::Model(e),
+        PrepareError::Config(e) => Error::Bundle(victor_label::BundleError::Inconsistent(format!(
+            "feature configuration: {e}"
+        ))),
+        PrepareError::Template(e) => Error::Bundle(victor_label::BundleError::Inconsistent(
+            format!("template: {e}"),
+        )),
     })?;
-    let template = Template::parse(&text, extractor.schema())
-        .map_err(|e| victor_label::BundleError::Inconsistent(format!("template: {e}")))?;
-    let recipe = Recipe {
-        setup: Setup {
-            extractor: &extractor,
-            template: &template,
-        },
-        opts: TrainOptions {
-            c2: s.c2,
-            boost: s.boost.clone().or(like_boost),
-            ..TrainOptions::default()
-        },
-    };
+    let recipe = prepared.recipe();
     let plan = plan(dirs, s.folds, s.parallel_folds, left_out, &s.notes, s.force);
     Ok(recipe.make(&pages, &plan, out, &|_| {})?)
+}
+
+/// How the decoding of a new bundle was chosen, in one line (`victor train` prints it): the
+/// recommended threshold and expected-F1 settings with their cross-validated figures, or why
+/// the base's decoding was kept, or why none was chosen; `None` when the cross-validation
+/// recommended nothing.
+pub fn describe_decoding(
+    chosen: Option<&DecodingRecommendation>,
+    source: &DecodingSource,
+) -> Option<String> {
+    match (chosen, source) {
+        (Some(t), DecodingSource::CrossValidated(folds, base)) => Some(format!(
+            "recommended other-threshold {:.2} (text-level F1 {:.4} in {folds}-fold cross-validation; Viterbi {:.4}; expected-F1 decoding {:.4} with the marginals recalibrated by scale {} shift {} spread {} and at least {} words a page); default decoding: {}{}",
+            t.value.get(),
+            t.f1,
+            t.viterbi_f1,
+            t.expected_f1.unwrap_or(0.0),
+            t.calibration.scale,
+            t.calibration.shift,
+            t.calibration.spread,
+            t.min_words,
+            match t.decoding {
+                RecommendedDecoding::ExpectedF1 => "expected-f1",
+                RecommendedDecoding::Threshold => "threshold",
+            },
+            base.map(|b| format!(" (the adapted bundle's decoding scored {b:.4})"))
+                .unwrap_or_default()
+        )),
+        // The base's decoding kept, measured by the cross-validation or not: the reason says
+        // which.
+        (_, DecodingSource::Base(why)) => Some(format!("decoding: {why}")),
+        (_, DecodingSource::None(why)) => Some(format!("decoding not cross-validated: {why}")),
+        (None, DecodingSource::CrossValidated(..)) => None,
+    }
 }

@@ -1,6 +1,5 @@
 //! `victor annotate`: the annotation tool's web server (thin over `victor::annotator`).
 
-use std::collections::HashSet;
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};
@@ -8,8 +7,8 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::ValueEnum;
-use victor::annotations::{PAGES_DIR, SET_FILE, read_manifest};
-use victor::annotator::{Options, Order, PageSource, Server};
+use victor::annotations::{PAGES_DIR, SET_FILE};
+use victor::annotator::{Options, Order, PageSource, Server, manifest_pages, safe_id, unique_ids};
 
 use crate::util::streams::say;
 use crate::util::{inputs, model, output};
@@ -161,19 +160,9 @@ fn collect(
     let mut listed: Vec<PageSource> = Vec::new();
     for p in paths {
         if p.join("manifest.jsonl").is_file() {
-            let entries = read_manifest(p)
-                .with_context(|| format!("cannot read the data set {}", p.display()))?;
             listed.extend(
-                entries
-                    .into_iter()
-                    .filter(|e| split.is_none() || e.split.as_deref() == split)
-                    .map(|e| PageSource {
-                        id: safe_id(&e.id),
-                        path: p.join(&e.html),
-                        url: e.url,
-                        split: e.split,
-                        lang: e.lang,
-                    }),
+                manifest_pages(p, split)
+                    .with_context(|| format!("cannot read the data set {}", p.display()))?,
             );
         } else if p.join(SET_FILE).is_file() {
             let dir = p.join(PAGES_DIR);
@@ -211,34 +200,6 @@ fn collect(
             PageSource::new(safe_id(&inputs::page_stem(&path).to_string_lossy()), path)
         }),
     );
-    let mut seen = HashSet::new();
-    for page in &mut listed {
-        let base = page.id.clone();
-        let mut k = 2;
-        while !seen.insert(page.id.clone()) {
-            page.id = format!("{base}-{k}");
-            k += 1;
-        }
-    }
+    unique_ids(&mut listed);
     Ok(listed)
-}
-
-/// A page id the annotated set accepts: ASCII letters, digits, `.`, `_`, `-` (others become
-/// `_`), not starting with `.`, at most 180 characters.
-fn safe_id(stem: &str) -> String {
-    let mut id: String = stem
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .take(180)
-        .collect();
-    if id.is_empty() || id.starts_with('.') {
-        id.insert(0, 'p');
-    }
-    id
 }

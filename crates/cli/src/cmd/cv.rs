@@ -10,8 +10,8 @@ use anyhow::Context;
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 use victor::annotations::PageRef;
-use victor::cv::{CurveOrder, CurvePoint, CvEvent, CvOptions, FoldResult, Row};
-use victor::cv::{cross_validate, curve_changes, curve_gain, mean_sd, table_rows, threshold_cv};
+use victor::cv::{CurveOrder, CurvePoint, CvEvent, CvOptions, FoldResult};
+use victor::cv::{cross_validate, mean_sd, table_rows, threshold_cv};
 use victor::train::{Recipe, Replace};
 
 use super::train::{TrainArgs, check_out};
@@ -132,7 +132,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     // --csv checked before any work (the table goes to standard error when it is `-`).
     output::report_for(&[(args.csv.as_deref(), "--csv")])?;
     let l = args.train.load(&args.annotations)?;
-    let recipe = l.recipe();
+    let recipe = l.prepared.recipe();
     let (pages, bad) = super::train::usable_pages(l.corpus.pages(), args.skip_bad_pages, "cv")?;
     let pages = pages.as_slice();
     let folds = args.folds.clamp(2, pages.len().max(2));
@@ -142,25 +142,8 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         args.parallel_folds
     );
     let cv = options(&args, pages, folds)?;
-    let title = format!(
-        "{folds}-fold {}{}{}",
-        if args.learning_curve.is_empty() {
-            "cross-validation".to_string()
-        } else {
-            match &cv.curve_order {
-                CurveOrder::Ranked(_) => "learning curve, pages in uncertainty order".to_string(),
-                CurveOrder::Random { seed } => {
-                    format!("learning curve, pages drawn with seed {seed}")
-                }
-            }
-        },
-        if cv.by_site { " by site" } else { "" },
-        if l.opts.boost.is_some() {
-            ", CRF + boosted trees"
-        } else {
-            ""
-        },
-    );
+    let curve = !args.learning_curve.is_empty();
+    let title = victor::cv::title(folds, curve, &cv, l.prepared.opts.boost.is_some());
     if !args.learning_curve.is_empty() {
         return learning_curve(&args, pages, &recipe, cv, &title);
     }
@@ -170,26 +153,8 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let results = run_folds(pages, &recipe, &cv, &bar, Some(args.folds_by))?;
     bar.finish_and_clear();
     let rows = table_rows(&results, &cv);
-    // The first column as wide as its longest entry (the expected-F1 row names its settings
-    // and ran past a fixed width, shifting its figures right).
     let heading = format!("{title} ({} pages)", pages.len());
-    let width = rows
-        .iter()
-        .map(|r| r.name.chars().count())
-        .chain([heading.chars().count(), 64])
-        .max()
-        .unwrap_or(64);
-    writeln!(out, "{heading:<width$} {:>8} {:>8}", "mean %", "sd")?;
-    for r in &rows {
-        let (m, sd) = mean_sd(&r.values);
-        writeln!(
-            out,
-            "{:<width$} {:>8.2} {:>8.2}",
-            r.name,
-            100.0 * m,
-            100.0 * sd
-        )?;
-    }
+    victor::cv::write_table(&mut out, &heading, &rows)?;
     let secs: Vec<f64> = results.iter().map(|r| r.seconds).collect();
     writeln!(
         out,
@@ -197,9 +162,11 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         mean_sd(&secs).0,
         started.elapsed().as_secs_f64()
     )?;
-    write_folds(&mut out, &results)?;
+    victor::cv::write_folds(&mut out, &results)?;
     if let Some(path) = &args.csv {
-        write_csv(path, &rows, folds)?;
+        output::write_file_with(path, |buf| {
+            Ok(victor::cv::write_table_csv(buf, &rows, folds)?)
+        })?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -255,50 +222,6 @@ fn shares(args: &Args) -> Vec<f64> {
     shares.sort_by(f64::total_cmp);
     shares.dedup();
     shares
-}
-
-/// Each fold, in fold order (they finish in any order; `DIR/fold-K` of --keep-models is fold
-/// K here).
-fn write_folds(out: &mut impl Write, results: &[FoldResult]) -> std::io::Result<()> {
-    writeln!(
-        out,
-        "{:>6} {:>13} {:>9} {:>7} {:>9} {:>22}",
-        "fold", "pages trained", "held out", "scored", "train s", "expected-F1 text F1 %"
-    )?;
-    let mut in_order: Vec<&FoldResult> = results.iter().collect();
-    in_order.sort_by_key(|r| r.fold);
-    for r in in_order {
-        writeln!(
-            out,
-            "{:>6} {:>13} {:>9} {:>7} {:>9.1} {:>22.2}",
-            r.fold + 1,
-            r.train_pages,
-            r.test_ids.len(),
-            r.test_pages,
-            r.seconds,
-            100.0 * r.assessment.expected_text.macro_avg().map_or(0.0, |p| p.f1)
-        )?;
-    }
-    Ok(())
-}
-
-/// The table as CSV: each measure's mean, standard deviation and value in every fold.
-fn write_csv(path: &std::path::Path, rows: &[Row], folds: usize) -> anyhow::Result<()> {
-    output::write_file_with(path, |buf| {
-        let mut w = csv::Writer::from_writer(buf);
-        let mut header = vec!["measure".to_string(), "mean".into(), "sd".into()];
-        header.extend((1..=folds).map(|f| format!("fold{f}")));
-        w.write_record(&header)?;
-        for r in rows {
-            let (m, sd) = mean_sd(&r.values);
-            let mut rec = vec![r.name.clone(), format!("{m:.6}"), format!("{sd:.6}")];
-            rec.extend(r.values.iter().map(|v| format!("{v:.6}")));
-            w.write_record(&rec)?;
-        }
-        w.flush()?;
-        Ok(())
-    })?;
-    Ok(())
 }
 
 /// Every page's expected text-level F1 under the model at `model` (the score `victor annotate
@@ -427,115 +350,12 @@ fn learning_curve(
         points.push(CurvePoint::new(share, &results, &cv));
     }
     bar.finish_and_clear();
-    let changes = curve_changes(&points);
-    writeln!(
-        out,
-        "{title} ({} pages; text-level macro F1 % of the held-out pages, expected-F1 with the settings best on them)",
-        pages.len()
-    )?;
-    writeln!(
-        out,
-        "{:>6} {:>12} {:>12} {:>8} {:>8} {:>14} {:>12} {:>16}",
-        "share",
-        "train pages",
-        "train blocks",
-        "Viterbi",
-        "T=0.50",
-        "best T",
-        "expected-F1",
-        "change [SE]"
-    )?;
-    for (p, change) in points.iter().zip(&changes) {
-        let change = change.map_or(String::new(), |c| {
-            format!("{:+.2} [{:.2}]", 100.0 * c.mean, 100.0 * c.se)
-        });
-        writeln!(
-            out,
-            "{:>6} {:>12.1} {:>12.0} {:>8.2} {:>8.2} {:>14} {:>12.2} {:>16}",
-            p.share,
-            p.train_pages,
-            p.train_blocks,
-            100.0 * p.viterbi,
-            100.0 * p.at_half,
-            format!(
-                "{:.2} @ {:.2}",
-                100.0 * p.best_threshold.1,
-                p.best_threshold.0
-            ),
-            100.0 * p.expected.1,
-            change
-        )?;
-    }
-    if let Some(g) = curve_gain(&points) {
-        writeln!(
-            out,
-            "expected-F1 gains {:+.2} [{:.2}] points per doubling of the training pages (least squares over the shares, page by page)",
-            100.0 * g.mean,
-            100.0 * g.se
-        )?;
-    }
+    victor::cv::write_curve(&mut out, title, pages.len(), &points)?;
     writeln!(out, "wall time {:.1} s", started.elapsed().as_secs_f64())?;
     if let Some(path) = &args.csv {
-        write_curve_csv(path, &points, &changes, &cv.curve_order)?;
+        output::write_file_with(path, |buf| {
+            Ok(victor::cv::write_curve_csv(buf, &points, &cv.curve_order)?)
+        })?;
     }
     Ok(ExitCode::SUCCESS)
-}
-
-/// A learning curve as CSV: one row per share.
-fn write_curve_csv(
-    path: &std::path::Path,
-    points: &[CurvePoint],
-    changes: &[Option<victor::cv::MeanSe>],
-    order: &CurveOrder,
-) -> anyhow::Result<()> {
-    output::write_file_with(path, |buf| {
-        let mut w = csv::Writer::from_writer(buf);
-        w.write_record([
-            "share",
-            "train_pages",
-            "viterbi_f1",
-            "t050_f1",
-            "best_threshold",
-            "best_threshold_f1",
-            "expected_f1",
-            "expected_scale",
-            "expected_shift",
-            "expected_spread",
-            "expected_min_words",
-            "change",
-            "change_se",
-            "order",
-            "train_blocks",
-        ])?;
-        let order = match order {
-            CurveOrder::Ranked(_) => "uncertain".to_string(),
-            CurveOrder::Random { seed } => format!("random:{seed}"),
-        };
-        for (p, change) in points.iter().zip(changes) {
-            let c = p.expected.0.calibration;
-            let (d, se) = change.map_or((String::new(), String::new()), |c| {
-                (format!("{:.6}", c.mean), format!("{:.6}", c.se))
-            });
-            w.write_record([
-                p.share.to_string(),
-                format!("{:.1}", p.train_pages),
-                format!("{:.6}", p.viterbi),
-                format!("{:.6}", p.at_half),
-                format!("{:.2}", p.best_threshold.0),
-                format!("{:.6}", p.best_threshold.1),
-                format!("{:.6}", p.expected.1),
-                c.scale.to_string(),
-                c.shift.to_string(),
-                c.spread.to_string(),
-                p.expected.0.min_words.to_string(),
-                d,
-                se,
-                order.clone(),
-                format!("{:.1}", p.train_blocks),
-            ])?;
-        }
-        w.flush()?;
-        Ok(())
-    })?;
-    Ok(())
 }

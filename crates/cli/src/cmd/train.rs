@@ -8,10 +8,9 @@ use anyhow::Context;
 use indicatif::ProgressBar;
 use victor::annotations::{Corpus, PageRef};
 use victor::train::{
-    AdaptSettings, Algorithm, BadPage, BoostOptions, CvEvent, DecodingRecommendation,
-    DecodingSource, Engine, Event, Extractor, MakeEvent, Plan, Recipe, RecommendedDecoding,
-    Replace, Setup, Template, TrainError, TrainOptions, UnusableWhy, check_replaceable,
-    export_crfsuite,
+    AdaptSettings, Algorithm, BadPage, BoostOptions, CvEvent, Engine, Event, MakeEvent, Plan,
+    PrepareError, Prepared, Replace, Setup, Start, TrainError, TrainOptions, UnusableWhy,
+    check_replaceable, export_crfsuite,
 };
 
 use crate::util::streams::say;
@@ -121,53 +120,29 @@ fn default_boost_depth() -> u8 {
     u8::try_from(BoostOptions::default().max_depth).unwrap_or(u8::MAX)
 }
 
-/// Everything a training needs, loaded and checked.
+/// Everything a training needs, loaded and checked: the recipe's parts and the pages.
 pub(crate) struct Loaded {
-    pub extractor: Extractor,
-    pub template: Template,
-    pub opts: TrainOptions,
+    pub prepared: Prepared,
     pub corpus: Corpus,
-}
-
-impl Loaded {
-    /// The recipe of the bundle, as the trainer takes it.
-    pub(crate) fn recipe(&self) -> Recipe<'_> {
-        Recipe {
-            setup: Setup {
-                extractor: &self.extractor,
-                template: &self.template,
-            },
-            opts: self.opts.clone(),
-        }
-    }
 }
 
 impl TrainArgs {
     /// Loads configuration, template and the page list.
     pub(crate) fn load(&self, annotations: &[PathBuf]) -> anyhow::Result<Loaded> {
-        let mut like_boost = None;
-        let mut adapt = None;
-        let (config, text) = match (&self.adapt, &self.like) {
-            (Some(name), _) => {
-                let (model, image) = victor::models::open_with_image(name).context("--adapt")?;
-                let settings = AdaptSettings {
+        let start = match (&self.adapt, &self.like) {
+            (Some(name), _) => Start::Adapt(
+                name.clone(),
+                AdaptSettings {
                     prior: self.prior,
                     trees: self.adapt_trees,
                     leaf_prior: self.adapt_leaf_prior,
                     decoding: self.adapt_decoding,
                     gate: !self.no_gate,
-                };
-                // Named as the user named it (`web`); the digest says which bundle it was.
-                adapt = Some(settings.adapt(&model, name.display().to_string(), image));
-                (model.meta.features, model.meta.template)
-            }
-            (None, Some(dir)) => {
-                // A folder or a name, as --model takes it (`--like corpus`).
-                let meta = victor::models::open(dir).context("--like")?.meta;
-                like_boost = victor::train::like_boost(&meta);
-                (meta.features, meta.template)
-            }
-            (None, None) => (
+                },
+            ),
+            // A folder or a name, as --model takes it (`--like corpus`).
+            (None, Some(dir)) => Start::Like(dir.clone()),
+            (None, None) => Start::Given(
                 super::features::load_config(self.config.as_deref())?,
                 match &self.template {
                     None => victor::train::DEFAULT_TEMPLATE.to_string(),
@@ -176,8 +151,6 @@ impl TrainArgs {
                 },
             ),
         };
-        let extractor = Extractor::new(&config).context("invalid feature configuration")?;
-        let template = Template::parse(&text, extractor.schema()).context("invalid template")?;
         let opts = TrainOptions {
             algorithm: self.algorithm,
             c1: self.c1,
@@ -186,19 +159,23 @@ impl TrainArgs {
             min_freq: self.min_freq,
             verbose: false,
             engine: self.trainer,
-            boost: if self.boost {
-                Some(BoostOptions {
-                    trees: self.boost_trees,
-                    max_depth: usize::from(self.boost_depth),
-                    learning_rate: self.boost_learning_rate,
-                    weight: self.boost_weight,
-                })
-            } else {
-                like_boost
-            },
+            boost: self.boost.then(|| BoostOptions {
+                trees: self.boost_trees,
+                max_depth: usize::from(self.boost_depth),
+                learning_rate: self.boost_learning_rate,
+                weight: self.boost_weight,
+            }),
             set_weights: self.set_weight.clone(),
-            adapt,
+            adapt: None,
         };
+        let prepared = Prepared::new(start, opts).map_err(|e| match e {
+            PrepareError::Adapt(e) => anyhow::Error::new(e).context("--adapt"),
+            PrepareError::Like(e) => anyhow::Error::new(e).context("--like"),
+            PrepareError::Config(e) => {
+                anyhow::Error::new(e).context("invalid feature configuration")
+            }
+            PrepareError::Template(e) => anyhow::Error::new(e).context("invalid template"),
+        })?;
         let corpus = Corpus::open(annotations, self.split.as_deref())
             .context("cannot open annotated pages")?;
         if corpus.is_empty() {
@@ -212,7 +189,7 @@ impl TrainArgs {
             );
         }
         // A weight for a set that is not there is a typo, not a no-op.
-        for w in &opts.set_weights {
+        for w in &prepared.opts.set_weights {
             if !corpus.pages().iter().any(|p| p.set == w.set) {
                 let mut names: Vec<&str> = corpus.pages().iter().map(|p| p.set.as_str()).collect();
                 names.dedup();
@@ -225,12 +202,7 @@ impl TrainArgs {
                 );
             }
         }
-        Ok(Loaded {
-            extractor,
-            template,
-            opts,
-            corpus,
-        })
+        Ok(Loaded { prepared, corpus })
     }
 }
 
@@ -325,18 +297,18 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     say!(
         "victor train: {}, {}, template of {}",
         pages_and_left_out(pages.len(), bad.len(), "annotated page"),
-        match &l.opts.adapt {
+        match &l.prepared.opts.adapt {
             Some(a) => format!(
                 "adapting {} (prior {}, {} added)",
                 a.base.name,
                 a.prior,
                 words::count(a.trees, "tree", "trees")
             ),
-            None => format!("algorithm {}", l.opts.algorithm.as_str()),
+            None => format!("algorithm {}", l.prepared.opts.algorithm.as_str()),
         },
-        words::count(l.template.lines().len(), "line", "lines")
+        words::count(l.prepared.template.lines().len(), "line", "lines")
     );
-    let mut recipe = l.recipe();
+    let mut recipe = l.prepared.recipe();
     if let Some(file) = &args.export_crfsuite {
         return export(file, &pages, recipe.setup, args.quiet);
     }
@@ -415,7 +387,9 @@ impl Bars {
             MakeEvent::Cv(_) => {}
             MakeEvent::Decoding(chosen, source) => {
                 self.folds.finish_and_clear();
-                report_decoding(chosen.as_ref(), &source);
+                if let Some(line) = victor::train::describe_decoding(chosen.as_ref(), &source) {
+                    say!("victor train: {line}");
+                }
                 // The final training's bars appear once the cross-validation's is gone.
                 if let Ok(mut b) = self.training.lock() {
                     b.0 = progress::bar(self.pages as u64, "pages", self.quiet);
@@ -471,36 +445,6 @@ impl Bars {
             b.0.finish_and_clear();
             b.1.finish_and_clear();
         }
-    }
-}
-
-/// The decoding chosen for the new bundle, in one line.
-fn report_decoding(chosen: Option<&DecodingRecommendation>, source: &DecodingSource) {
-    match (chosen, source) {
-        (Some(t), DecodingSource::CrossValidated(folds, base)) => say!(
-            "victor train: recommended other-threshold {:.2} (text-level F1 {:.4} in {folds}-fold cross-validation; Viterbi {:.4}; expected-F1 decoding {:.4} with the marginals recalibrated by scale {} shift {} spread {} and at least {} words a page); default decoding: {}{}",
-            t.value.get(),
-            t.f1,
-            t.viterbi_f1,
-            t.expected_f1.unwrap_or(0.0),
-            t.calibration.scale,
-            t.calibration.shift,
-            t.calibration.spread,
-            t.min_words,
-            match t.decoding {
-                RecommendedDecoding::ExpectedF1 => "expected-f1",
-                RecommendedDecoding::Threshold => "threshold",
-            },
-            base.map(|b| format!(" (the adapted bundle's decoding scored {b:.4})"))
-                .unwrap_or_default()
-        ),
-        // The base's decoding kept, measured by the cross-validation or not: the reason says
-        // which.
-        (_, DecodingSource::Base(why)) => say!("victor train: decoding: {why}"),
-        (_, DecodingSource::None(why)) => {
-            say!("victor train: decoding not cross-validated: {why}")
-        }
-        (None, DecodingSource::CrossValidated(..)) => {}
     }
 }
 
