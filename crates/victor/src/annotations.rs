@@ -113,3 +113,26 @@ pub fn write_stats_csv(out: impl Write, sets: &[SetStats]) -> csv::Result<()> {
     w.flush()?;
     Ok(())
 }
+
+/// Which pages of a data set's manifest to import (`victor import --split`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+pub enum SplitChoice {
+    /// The `dev` split.
+    Dev,
+    /// The `test` split.
+    Test,
+    /// Every page.
+    All,
+}
+
+impl SplitChoice {
+    /// The split's name as the manifest gives it ([`ImportOptions::split`]); `None`: every page.
+    pub fn split(self) -> Option<String> {
+        match self {
+            SplitChoice::Dev => Some("dev".to_string()),
+            SplitChoice::Test => Some("test".to_string()),
+            SplitChoice::All => None,
+        }
+    }
+}

@@ -83,3 +83,25 @@ pub fn unique_ids(pages: &mut [PageSource]) {
         }
     }
 }
+
+/// The folder of an annotated set's pages that cannot be listed.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot read {}", .0.display())]
+pub struct ListError(pub std::path::PathBuf, #[source] pub std::io::Error);
+
+/// The HTML files of the annotated set in `dir` (its `pages/`), sorted: the pages it holds,
+/// which the tool offers again with their saved labels.
+///
+/// # Errors
+///
+/// [`ListError`]: the folder cannot be read.
+pub fn set_pages(dir: &std::path::Path) -> Result<Vec<std::path::PathBuf>, ListError> {
+    let dir = dir.join(crate::annotations::PAGES_DIR);
+    let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(&dir)
+        .map_err(|e| ListError(dir.clone(), e))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|f| f.extension().is_some_and(|e| e == "html"))
+        .collect();
+    files.sort();
+    Ok(files)
+}

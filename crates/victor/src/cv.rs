@@ -404,3 +404,41 @@ pub fn write_curve_csv(
     w.flush()?;
     Ok(())
 }
+
+/// What a fold is made of (`victor cv --folds-by`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+pub enum FoldsBy {
+    /// Pages, dealt out one by one after a seeded shuffle.
+    Page,
+    /// Sites: all pages of a site in one fold.
+    Site,
+}
+
+/// In which order the training pages enter a learning curve (`victor cv --curve-order`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+pub enum CurveOrderKind {
+    /// A seeded draw.
+    Random,
+    /// The ranking model's expected text-level F1 of each page, lowest first.
+    Uncertain,
+}
+
+/// The plan of a cross-validation's folds in a line (the pages of each fold, and for folds by
+/// site the sites and the pages without a known site): `CvEvent::Folds` said.
+pub fn describe_folds(sizes: &[usize], by: FoldsBy, sites: usize, without_site: usize) -> String {
+    let sizes: Vec<String> = sizes.iter().map(usize::to_string).collect();
+    let by = if by == FoldsBy::Site {
+        format!(
+            "folds by site ({} {}, {} {} without a known site, one group each); ",
+            sites,
+            if sites == 1 { "site" } else { "sites" },
+            without_site,
+            if without_site == 1 { "page" } else { "pages" },
+        )
+    } else {
+        String::new()
+    };
+    format!("{by}pages per fold: {}", sizes.join(" "))
+}

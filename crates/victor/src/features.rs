@@ -3,6 +3,7 @@
 //! compiled), and a [`FeatureWriter`] writes its blocks in one of the [`FeatureFormat`]s.
 
 use std::io::{self, Write};
+use std::path::{Path, PathBuf};
 
 pub use victor_features::{
     Column, ConfigError, DEFAULT_TEMPLATE, Extractor, FeatureConfig, PageError, Processed, Schema,
@@ -179,4 +180,44 @@ fn bin_label(col: &Column, value: u16) -> &str {
         col.labels.len()
     );
     label.map_or("", String::as_str)
+}
+
+/// A feature configuration or template file that cannot be read.
+#[derive(Debug, thiserror::Error)]
+pub enum ReadError {
+    /// The configuration file cannot be read.
+    #[error("cannot read feature configuration {}", .0.display())]
+    Config(PathBuf, #[source] io::Error),
+    /// It is not a valid configuration.
+    #[error("in {}", .0.display())]
+    Invalid(PathBuf, #[source] ConfigError),
+    /// The template file cannot be read.
+    #[error("cannot read template {}", .0.display())]
+    Template(PathBuf, #[source] io::Error),
+}
+
+/// The feature configuration in the JSON file `path`; `None`: the built-in one
+/// (`templates/features.json`).
+///
+/// # Errors
+///
+/// [`ReadError`]: the file cannot be read or is not a configuration.
+pub fn read_config(path: Option<&Path>) -> Result<FeatureConfig, ReadError> {
+    let Some(p) = path else {
+        return Ok(FeatureConfig::default());
+    };
+    let s = std::fs::read_to_string(p).map_err(|e| ReadError::Config(p.to_path_buf(), e))?;
+    FeatureConfig::from_json(&s).map_err(|e| ReadError::Invalid(p.to_path_buf(), e))
+}
+
+/// The text of the template file `path`; `None`: the built-in one ([`DEFAULT_TEMPLATE`]).
+///
+/// # Errors
+///
+/// [`ReadError::Template`]: the file cannot be read.
+pub fn read_template(path: Option<&Path>) -> Result<String, ReadError> {
+    match path {
+        None => Ok(DEFAULT_TEMPLATE.to_string()),
+        Some(p) => std::fs::read_to_string(p).map_err(|e| ReadError::Template(p.to_path_buf(), e)),
+    }
 }

@@ -7,8 +7,9 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::ValueEnum;
-use victor::annotations::{PAGES_DIR, SET_FILE};
-use victor::annotator::{Options, Order, PageSource, Server, manifest_pages, safe_id, unique_ids};
+use victor::annotations::SET_FILE;
+use victor::annotator::{Options, Order, PageSource, Server};
+use victor::annotator::{manifest_pages, safe_id, set_pages, unique_ids};
 
 use crate::util::streams::say;
 use crate::util::{inputs, model, output};
@@ -165,14 +166,7 @@ fn collect(
                     .with_context(|| format!("cannot read the data set {}", p.display()))?,
             );
         } else if p.join(SET_FILE).is_file() {
-            let dir = p.join(PAGES_DIR);
-            let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-                .with_context(|| format!("cannot read {}", dir.display()))?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|f| f.extension().is_some_and(|e| e == "html"))
-                .collect();
-            files.sort();
-            found.extend(files);
+            found.extend(set_pages(p)?);
         } else {
             plain.push(p.clone());
         }

@@ -11,10 +11,8 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Subcommand, ValueEnum};
-use rayon::prelude::*;
-use victor::annotations::{Corpus, LoadError, PageCounts, SetStats};
+use victor::annotations::{Corpus, LoadError, SetStats};
 use victor::annotations::{write_stats_csv, write_stats_table};
-use victor::features::Segmenter;
 
 use crate::util::streams::say;
 use crate::util::{progress, words};
@@ -118,26 +116,7 @@ fn count_set(corpus: &Corpus, dir: &Path, quiet: bool) -> (SetStats, Vec<LoadErr
         .map_or_else(|| dir.display().to_string(), |p| p.set.clone());
     let bar = progress::bar(corpus.len() as u64, "pages", quiet);
     bar.set_message(name.clone());
-    let loaded: Vec<Result<PageCounts, LoadError>> = corpus
-        .pages()
-        .par_iter()
-        .map_init(Segmenter::new, |segmenter, p| {
-            let r = p
-                .load(segmenter)
-                .map(|a| PageCounts::new(a.id, a.record.split, &a.labels));
-            bar.inc(1);
-            r
-        })
-        .collect();
+    let counted = SetStats::count(corpus, name, &|| bar.inc(1));
     bar.finish_and_clear();
-    let mut stats = SetStats::new(name);
-    let mut errors = Vec::new();
-    for r in loaded {
-        match r {
-            Ok(p) => stats.add_page(p),
-            Err(e) => errors.push(e),
-        }
-    }
-    stats.sort();
-    (stats, errors)
+    counted
 }

@@ -10,7 +10,8 @@ use anyhow::Context;
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 use victor::annotations::PageRef;
-use victor::cv::{CurveOrder, CurvePoint, CvEvent, CvOptions, FoldResult};
+use victor::cv::{CurveOrder, CurveOrderKind as CurveOrderArg, CurvePoint, CvEvent, CvOptions};
+use victor::cv::{FoldResult, FoldsBy};
 use victor::cv::{cross_validate, mean_sd, table_rows, threshold_cv};
 use victor::train::{Recipe, Replace};
 
@@ -107,24 +108,6 @@ fn parse_share(s: &str) -> Result<f64, String> {
         )),
         Err(e) => Err(format!("{s:?}: {e}")),
     }
-}
-
-/// In which order the training pages enter a learning curve (`--curve-order`).
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-enum CurveOrderArg {
-    /// A seeded draw.
-    Random,
-    /// The ranking model's expected text-level F1 of each page, lowest first.
-    Uncertain,
-}
-
-/// What a fold is made of (`--folds-by`).
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-enum FoldsBy {
-    /// Pages, dealt out one by one after a seeded shuffle.
-    Page,
-    /// Sites: all pages of a site in one fold.
-    Site,
 }
 
 /// Runs the subcommand.
@@ -292,20 +275,8 @@ fn run_folds(
             let Some(folds_by) = fold_plan else {
                 return;
             };
-            let sizes: Vec<String> = sizes.iter().map(usize::to_string).collect();
-            let by = if folds_by == FoldsBy::Site {
-                format!(
-                    "folds by site ({}, {} without a known site, one group each); ",
-                    words::count(sites, "site", "sites"),
-                    words::pages(without_site)
-                )
-            } else {
-                String::new()
-            };
-            progress::note(
-                bar,
-                &format!("victor cv: {by}pages per fold: {}", sizes.join(" ")),
-            );
+            let plan = victor::cv::describe_folds(&sizes, folds_by, sites, without_site);
+            progress::note(bar, &format!("victor cv: {plan}"));
         }
     })?;
     // Scores need a label on every block: partially labelled pages train the folds but are not

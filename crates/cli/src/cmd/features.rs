@@ -34,32 +34,22 @@ pub(crate) struct Args {
     verbose: bool,
 }
 
+/// The feature configuration of `--config` (`bench` reads it so too).
 pub(crate) fn load_config(path: Option<&Path>) -> anyhow::Result<FeatureConfig> {
-    match path {
-        None => Ok(FeatureConfig::default()),
-        Some(p) => {
-            let s = std::fs::read_to_string(p)
-                .with_context(|| format!("cannot read feature configuration {}", p.display()))?;
-            FeatureConfig::from_json(&s).with_context(|| format!("in {}", p.display()))
-        }
-    }
+    Ok(victor::features::read_config(path)?)
 }
 
 /// Runs the subcommand.
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
-    let config = load_config(args.config.as_deref())?;
+    let config = victor::features::read_config(args.config.as_deref())?;
     let extractor = Extractor::new(&config).context("invalid feature configuration")?;
     let schema = extractor.schema();
     let template = match &args.template {
         None => None,
-        Some(p) => {
-            let text = std::fs::read_to_string(p)
-                .with_context(|| format!("cannot read template {}", p.display()))?;
-            Some(
-                Template::parse(&text, schema)
-                    .with_context(|| format!("in template {}", p.display()))?,
-            )
-        }
+        Some(p) => Some(
+            Template::parse(&victor::features::read_template(Some(p))?, schema)
+                .with_context(|| format!("in template {}", p.display()))?,
+        ),
     };
     let walk = args.sources.collect("read", None)?;
     walk.report(args.verbose);

@@ -143,12 +143,8 @@ impl TrainArgs {
             // A folder or a name, as --model takes it (`--like corpus`).
             (None, Some(dir)) => Start::Like(dir.clone()),
             (None, None) => Start::Given(
-                super::features::load_config(self.config.as_deref())?,
-                match &self.template {
-                    None => victor::train::DEFAULT_TEMPLATE.to_string(),
-                    Some(p) => std::fs::read_to_string(p)
-                        .with_context(|| format!("cannot read template {}", p.display()))?,
-                },
+                victor::features::read_config(self.config.as_deref())?,
+                victor::features::read_template(self.template.as_deref())?,
             ),
         };
         let opts = TrainOptions {
