@@ -31,7 +31,7 @@ pub enum FeatureFormat {
 /// Where the rows go: straight to the writer, or through a CSV writer.
 enum Sink<W: Write> {
     Plain(W),
-    Csv(csv::Writer<W>),
+    Csv(Box<csv::Writer<W>>),
 }
 
 /// Writes the blocks of pages with every feature value in a [`FeatureFormat`].
@@ -73,7 +73,7 @@ impl<'a, W: Write> FeatureWriter<'a, W> {
                 header.push(format!("{}:bin", c.name));
             }
             w.write_record(&header).map_err(csv_io)?;
-            Sink::Csv(w)
+            Sink::Csv(Box::new(w))
         } else {
             Sink::Plain(out)
         };

@@ -48,7 +48,7 @@ pub enum Start {
     /// named (`--like`): its recipe retrained as it was.
     Like(PathBuf),
     /// A feature configuration and the text of a template (`--config`, `--template`).
-    Given(FeatureConfig, String),
+    Given(Box<FeatureConfig>, String),
 }
 
 /// Why a recipe could not be prepared.
@@ -101,7 +101,7 @@ impl Prepared {
                 opts.boost = opts.boost.or_else(|| like_boost(&meta));
                 (meta.features, meta.template)
             }
-            Start::Given(config, text) => (config, text),
+            Start::Given(config, text) => (*config, text),
         };
         let extractor = Extractor::new(&config).map_err(PrepareError::Config)?;
         let template =
@@ -317,7 +317,7 @@ pub fn train(dirs: &[&Path], out: &Path, s: &TrainSettings) -> Result<Made, Erro
     let (pages, left_out) = usable_pages_in(dirs, s.skip_bad_pages)?;
     let start = match &s.like {
         Some(b) => Start::Like(b.clone()),
-        None => Start::Given(FeatureConfig::default(), DEFAULT_TEMPLATE.to_string()),
+        None => Start::Given(Box::default(), DEFAULT_TEMPLATE.to_string()),
     };
     let opts = TrainOptions {
         c2: s.c2,

@@ -143,7 +143,7 @@ impl TrainArgs {
             // A folder or a name, as --model takes it (`--like corpus`).
             (None, Some(dir)) => Start::Like(dir.clone()),
             (None, None) => Start::Given(
-                victor::features::read_config(self.config.as_deref())?,
+                Box::new(victor::features::read_config(self.config.as_deref())?),
                 victor::features::read_template(self.template.as_deref())?,
             ),
         };
