@@ -195,6 +195,41 @@ pub(crate) fn spaced(n: u64) -> String {
     out
 }
 
+impl SetStats {
+    /// The statistics of the pages of `corpus`, set `name`: every page loaded for real
+    /// (segmented again, every label checked against its block), in parallel on the current
+    /// rayon pool, so that the figures are those training will see; `on_page` is called as
+    /// each page is done. Returns the pages that failed to load apart.
+    pub fn count(
+        corpus: &crate::Corpus,
+        name: impl Into<String>,
+        on_page: &(dyn Fn() + Sync),
+    ) -> (SetStats, Vec<crate::LoadError>) {
+        use rayon::prelude::*;
+        let loaded: Vec<Result<PageCounts, crate::LoadError>> = corpus
+            .pages()
+            .par_iter()
+            .map_init(victor_features::Segmenter::new, |segmenter, p| {
+                let r = p
+                    .load(segmenter)
+                    .map(|a| PageCounts::new(a.id, a.record.split, &a.labels));
+                on_page();
+                r
+            })
+            .collect();
+        let mut stats = SetStats::new(name);
+        let mut errors = Vec::new();
+        for r in loaded {
+            match r {
+                Ok(p) => stats.add_page(p),
+                Err(e) => errors.push(e),
+            }
+        }
+        stats.sort();
+        (stats, errors)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,9 +3,9 @@
 //! With [`AdaptLoop`] in the options (`victor annotate --model M --adapt`), every
 //! [`AdaptLoop::every`] saved pages the tool adapts M to all the pages of the output set, in a
 //! thread of its own while the server goes on answering, and pre-labels the pages opened
-//! afterwards with the adapted model. An adaptation is [`adapt_to_set`]: the same library call
-//! as `victor train SET --adapt M` ([`victor_train::train_bundle`], a Gaussian prior centred on
-//! M's weights and M's forest extended, [`victor_train::Adapt`]), without the decoding's
+//! afterwards with the adapted model. An adaptation is [`adapt_to_set`]: the same assembly as
+//! `victor train SET --adapt M` ([`victor_train::Recipe::adapting`]: a Gaussian prior centred
+//! on M's weights and M's forest extended, [`victor_train::Adapt`]), without the decoding's
 //! cross-validation (M's decoding is kept, as `victor train --adapt` keeps it by default), on a
 //! copy of the set taken when it starts ([`snapshot`]), so that pages saved meanwhile neither
 //! change under the trainer nor are half read; they wait for the next adaptation. It always
@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 
 use victor_annotations::{Corpus, LoadError};
 use victor_label::{BundleError, Model};
-use victor_train::{Plan, Replace, Setup, TrainError, TrainOptions};
+use victor_train::{Plan, Recipe, Replace, TrainError};
 
 /// Saved pages between two adaptations when none is said (`victor annotate --adapt-every`):
 /// small, so that the first adapted pre-labels come early; an adaptation on 50 pages took 1 to
@@ -73,6 +73,13 @@ fn describe(bad: &[(String, String)]) -> String {
     }
 }
 
+/// The ids of bad pages, with why.
+fn named(bad: &[victor_train::BadPage]) -> Vec<(String, String)> {
+    bad.iter()
+        .map(|(p, why)| (p.id.clone(), why.clone()))
+        .collect()
+}
+
 /// A model adapted to a set's pages.
 pub struct Adapted {
     /// The adapted model (named as the base).
@@ -98,18 +105,12 @@ pub fn adapt_to_set(
     dir: &Path,
 ) -> Result<Adapted, AdaptError> {
     let corpus = Corpus::open([set], None)?;
-    let (pages, bad) = victor_train::sort_out_pages(corpus.pages());
-    let skipped: Vec<(String, String)> = bad
-        .iter()
-        .map(|(p, why)| (p.id.clone(), why.clone()))
-        .collect();
-    if pages.is_empty() {
-        return Err(AdaptError::NoPages(skipped));
-    }
-    let opts = TrainOptions {
-        adapt: Some(adapt.clone()),
-        ..TrainOptions::default()
+    // Bad pages are left out (a page changed since it was saved) and listed.
+    let (pages, bad) = match victor_train::usable_pages(corpus.pages(), true) {
+        Ok(sorted) => sorted,
+        Err(e) => return Err(AdaptError::NoPages(named(&e.bad))),
     };
+    let skipped = named(&bad);
     let plan = Plan {
         // No cross-validation: the base's decoding is kept (what `victor train --adapt` keeps
         // by default, and below 10 pages always), and the loop stays quick.
@@ -125,11 +126,7 @@ pub fn adapt_to_set(
         ),
         replace: Replace::OnlyBundle,
     };
-    let setup = Setup {
-        extractor: &base.extractor,
-        template: &base.template,
-    };
-    victor_train::train_bundle(&pages, setup, &opts, &plan, dir, &|_| {})?;
+    Recipe::adapting(base, adapt.clone()).make(&pages, &plan, dir, &|_| {})?;
     let model = Model::load(dir)?.with_name(base.name());
     Ok(Adapted {
         model,

@@ -896,14 +896,17 @@ fn adapt<'py>(
         None => victor::train::DEFAULT_TREES,
     };
     let o = victor::train::AdaptOptions {
-        prior,
-        trees,
-        decoding,
+        adapt: victor::train::AdaptSettings {
+            prior,
+            trees,
+            decoding,
+            gate,
+            ..victor::train::AdaptSettings::default()
+        },
         folds: folds_of(&folds)?,
         skip_bad_pages,
         force,
         notes: notes.to_string(),
-        gate,
         ..victor::train::AdaptOptions::default()
     };
     let refs: Vec<&std::path::Path> = dirs.iter().map(PathBuf::as_path).collect();

@@ -21,7 +21,9 @@
 //! - [`gate`]: the gate of an adapted bundle fitted on the pages' profiles, and the sample of
 //!   profiles every bundle stores;
 //! - `make`: annotated pages to a bundle folder, the whole of `victor train` ([`train_bundle`]),
-//!   and the check of the pages before any work ([`check_pages`]).
+//!   and the check of the pages before any work ([`check_pages`]);
+//! - `recipe`: the one assembly of a training or an adaptation that every front end calls
+//!   ([`Recipe`], [`AdaptSettings`], [`usable_pages`]).
 //!
 //! The recommended other-threshold of a bundle is chosen by cross-validation on the training
 //! pages alone (the threshold with the best text-level F1), never on test pages.
@@ -41,6 +43,7 @@ pub mod gate;
 mod make;
 mod parallel;
 mod pipeline;
+mod recipe;
 mod select;
 
 pub use adapt::{
@@ -60,4 +63,5 @@ pub use pipeline::{
     DataSummary, Event, Prepared, Setup, TrainError, attributes, export_crfsuite, prepare,
     train_crf,
 };
+pub use recipe::{AdaptSettings, Recipe, Unusable, UnusableWhy, like_boost, usable_pages};
 pub use select::{merge_folds, recommend, threshold_cv};

@@ -36,12 +36,23 @@ mod http;
 pub mod method;
 pub mod models;
 pub mod output;
-// Evaluation (H-eval): victor eval, sweep and their tables.
+pub mod warc;
+
+// Evaluation: victor eval, sweep and their tables.
 #[cfg(feature = "eval")]
 pub mod eval;
+
+// Training and adapting (one assembly), cross-validation, annotated sets, the annotation tool,
+// and the blocks' features.
+#[cfg(feature = "annotations")]
+pub mod annotations;
+#[cfg(feature = "annotator")]
+pub mod annotator;
+#[cfg(all(feature = "train", feature = "eval"))]
+pub mod cv;
+pub mod features;
 #[cfg(feature = "train")]
 pub mod train;
-pub mod warc;
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};

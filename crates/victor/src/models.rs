@@ -368,3 +368,195 @@ mod tests {
         ));
     }
 }
+
+/// `n` and the noun in the number the count asks for (`1 page`, `2 pages`).
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The first sentence of a bundle's notes, as the catalog shows it.
+fn first_sentence(notes: &str) -> &str {
+    notes.split(". ").next().unwrap_or("").trim_end_matches('.')
+}
+
+/// The catalog `victor models` prints: every bundle [`open`] finds by name, place by place in
+/// the order it looks (a name an earlier place holds too is marked as hidden by it), then the
+/// bundles built in.
+///
+/// # Errors
+///
+/// [`crate::Error`]: a built-in bundle that does not load.
+pub fn catalog() -> Result<String, crate::Error> {
+    use std::fmt::Write;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "The bundles --model NAME finds, where it looks, in order (the first place holding NAME wins):"
+    );
+    // Each name with the place that first holds it.
+    let mut seen: Vec<(String, &'static str)> = Vec::new();
+    let mut line = |out: &mut String, name: &str, what: &str, place: &'static str| {
+        let _ = match seen.iter().find(|(n, _)| n == name) {
+            Some((_, first)) => writeln!(out, "  {name:<8} {what} (hidden by {first}/{name})"),
+            None => {
+                seen.push((name.to_string(), place));
+                writeln!(out, "  {name:<8} {what}")
+            }
+        };
+    };
+    let dirs = search_dirs();
+    if !dirs.iter().any(|d| d.label == "$VICTOR_MODELS") {
+        let _ = writeln!(out, "$VICTOR_MODELS: not set");
+    }
+    for place in &dirs {
+        let names = bundles_in(&place.dir);
+        let shown = if place.label == "./models" {
+            place.label.to_string()
+        } else {
+            format!("{} ({})", place.label, place.dir.display())
+        };
+        if names.is_empty() {
+            let _ = writeln!(out, "{shown}: none");
+            continue;
+        }
+        let _ = writeln!(out, "{shown}:");
+        for name in names {
+            let what = match victor_label::BundleMeta::read(&place.dir.join(&name)) {
+                Ok(meta) => first_sentence(&meta.notes).to_string(),
+                Err(e) => format!("(does not load: {e})"),
+            };
+            line(&mut out, &name, &what, place.label);
+        }
+    }
+    let _ = writeln!(out, "built into victor:");
+    for name in builtin_names() {
+        let what = match builtin_alias(name) {
+            Some(real) => format!("is {real}: the bundle victor uses without --model"),
+            None => {
+                let files = bundle_files(Path::new(name))?;
+                first_sentence(&files.meta()?.notes).to_string()
+            }
+        };
+        line(&mut out, name, &what, "built in");
+    }
+    let _ = writeln!(
+        out,
+        "(victor models NAME describes one; --model and --like also take a bundle folder)"
+    );
+    Ok(out)
+}
+
+impl BundleFiles {
+    /// Its `victor.json`, parsed.
+    ///
+    /// # Errors
+    ///
+    /// [`BundleError::Meta`]: a `victor.json` that does not parse.
+    pub fn meta(&self) -> Result<victor_label::BundleMeta, BundleError> {
+        victor_label::BundleMeta::parse(&self.meta, &self.place)
+    }
+
+    /// What `victor models NAME` says of the bundle, asked for as `name`: where it was found,
+    /// its digest, what it was trained on, how it decodes, its lineage when it was adapted, its
+    /// gate, its profiles and its notes.
+    ///
+    /// # Errors
+    ///
+    /// As [`BundleFiles::meta`].
+    pub fn describe(&self, name: &Path) -> Result<String, BundleError> {
+        use std::fmt::Write;
+        let meta = self.meta()?;
+        let mut out = String::new();
+        let _ = writeln!(out, "{}", name.display());
+        let _ = writeln!(out, "  found:    {}", self.place.display());
+        let _ = writeln!(
+            out,
+            "  digest:   {}",
+            victor_label::bundle_digest(self.meta.as_bytes(), &self.model)
+        );
+        let sets: Vec<String> = meta.data.sets.iter().map(training_set).collect();
+        let _ = writeln!(
+            out,
+            "  trained:  {}, {} blocks{}",
+            count(meta.data.pages, "page", "pages"),
+            meta.data.blocks,
+            if sets.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", sets.join(", "))
+            }
+        );
+        let _ = match &meta.recommendation {
+            Some(r) => writeln!(
+                out,
+                "  decoding: {} (threshold {}; {})",
+                match r.decoding {
+                    victor_label::RecommendedDecoding::ExpectedF1 => "expected-f1",
+                    victor_label::RecommendedDecoding::Threshold => "threshold",
+                },
+                r.value,
+                r.method
+            ),
+            None => writeln!(out, "  decoding: viterbi"),
+        };
+        let mut origin = meta.origin.as_ref();
+        let mut depth = 0;
+        while let Some(o) = origin {
+            let _ = writeln!(
+                out,
+                "  {} {} (sha256 {}, trained on {}), prior {}, {} added",
+                if depth == 0 {
+                    "adapted from:"
+                } else {
+                    "  which was adapted from:"
+                },
+                o.bundle,
+                o.digest.get(..12).unwrap_or(&o.digest),
+                count(o.base_pages, "page", "pages"),
+                o.prior,
+                count(o.trees, "tree", "trees")
+            );
+            origin = o.from.as_deref();
+            depth += 1;
+        }
+        if let Some(g) = &meta.gate {
+            let _ = writeln!(out, "  gate:     {}", g.describe());
+        }
+        if let Some(p) = &meta.pages {
+            let _ = writeln!(
+                out,
+                "  profiles: {} (what an adapted bundle's gate is fitted against)",
+                p.describe()
+            );
+        }
+        if !meta.notes.is_empty() {
+            let _ = writeln!(out, "  notes:    {}", meta.notes);
+        }
+        Ok(out)
+    }
+}
+
+/// A training set as `trained:` shows it: its name, the pages trained on, and those left out
+/// with why.
+fn training_set(s: &victor_label::TrainingSet) -> String {
+    let what = if s.source.is_empty() {
+        &s.path
+    } else {
+        &s.source
+    };
+    let mut text = format!("{what} ({}", count(s.pages, "page", "pages"));
+    if !s.left_out.is_empty() {
+        let why: Vec<String> = s
+            .left_out
+            .iter()
+            .map(|l| format!("{}: {}", l.id, l.reason))
+            .collect();
+        text.push_str(&format!(
+            "; {} left out: {}",
+            count(s.left_out.len(), "page", "pages"),
+            why.join("; ")
+        ));
+    }
+    text.push(')');
+    text
+}

@@ -1,6 +1,5 @@
-//! `victor annotate`: the annotation tool's web server (thin over `victor-annotator`).
+//! `victor annotate`: the annotation tool's web server (thin over `victor::annotator`).
 
-use std::collections::HashSet;
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::path::{Path, PathBuf};
@@ -8,7 +7,9 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::ValueEnum;
-use victor_annotator::{AdaptLoop, Options, Order, PageSource, Server};
+use victor::annotations::SET_FILE;
+use victor::annotator::{Options, Order, PageSource, Server};
+use victor::annotator::{manifest_pages, safe_id, set_pages, unique_ids};
 
 use crate::util::streams::say;
 use crate::util::{inputs, model, output};
@@ -50,7 +51,7 @@ pub(crate) struct Args {
     #[arg(long, requires = "model")]
     pub adapt: bool,
     /// Saved pages between two adaptations (with --adapt).
-    #[arg(long, value_name = "N", default_value_t = victor_annotator::DEFAULT_ADAPT_EVERY,
+    #[arg(long, value_name = "N", default_value_t = victor::annotator::DEFAULT_ADAPT_EVERY,
           requires = "adapt", value_parser = crate::util::values::at_least_one)]
     pub adapt_every: usize,
     /// Only the pages of this split of a data set (`dev`, `test`).
@@ -84,20 +85,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     )?;
     let (model, adapt) = match &args.model {
         Some(m) if args.adapt => {
-            // The digest names the base bundle in the adapted models' lineage.
-            let (model, image) = victor::models::open_with_image(m)?;
-            let base = victor_train::Base::new(&model, m.display().to_string(), image);
-            let adapt = AdaptLoop {
-                adapt: victor_train::Adapt {
-                    base: std::sync::Arc::new(base),
-                    prior: victor_train::DEFAULT_PRIOR,
-                    trees: victor_train::DEFAULT_TREES,
-                    leaf_prior: victor_train::DEFAULT_LEAF_PRIOR,
-                    decoding: victor_train::AdaptDecoding::Base,
-                    gate: true,
-                },
-                every: args.adapt_every,
-            };
+            let (model, adapt) = victor::annotator::adapt_loop(m, args.adapt_every)?;
             (Some(model), Some(adapt))
         }
         Some(m) => (Some(model::load(Some(m))?), None),
@@ -173,29 +161,12 @@ fn collect(
     let mut listed: Vec<PageSource> = Vec::new();
     for p in paths {
         if p.join("manifest.jsonl").is_file() {
-            let entries = victor_annotations::read_manifest(p)
-                .with_context(|| format!("cannot read the data set {}", p.display()))?;
             listed.extend(
-                entries
-                    .into_iter()
-                    .filter(|e| split.is_none() || e.split.as_deref() == split)
-                    .map(|e| PageSource {
-                        id: safe_id(&e.id),
-                        path: p.join(&e.html),
-                        url: e.url,
-                        split: e.split,
-                        lang: e.lang,
-                    }),
+                manifest_pages(p, split)
+                    .with_context(|| format!("cannot read the data set {}", p.display()))?,
             );
-        } else if p.join(victor_annotations::SET_FILE).is_file() {
-            let dir = p.join(victor_annotations::PAGES_DIR);
-            let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-                .with_context(|| format!("cannot read {}", dir.display()))?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|f| f.extension().is_some_and(|e| e == "html"))
-                .collect();
-            files.sort();
-            found.extend(files);
+        } else if p.join(SET_FILE).is_file() {
+            found.extend(set_pages(p)?);
         } else {
             plain.push(p.clone());
         }
@@ -223,34 +194,6 @@ fn collect(
             PageSource::new(safe_id(&inputs::page_stem(&path).to_string_lossy()), path)
         }),
     );
-    let mut seen = HashSet::new();
-    for page in &mut listed {
-        let base = page.id.clone();
-        let mut k = 2;
-        while !seen.insert(page.id.clone()) {
-            page.id = format!("{base}-{k}");
-            k += 1;
-        }
-    }
+    unique_ids(&mut listed);
     Ok(listed)
-}
-
-/// A page id the annotated set accepts: ASCII letters, digits, `.`, `_`, `-` (others become
-/// `_`), not starting with `.`, at most 180 characters.
-fn safe_id(stem: &str) -> String {
-    let mut id: String = stem
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .take(180)
-        .collect();
-    if id.is_empty() || id.starts_with('.') {
-        id.insert(0, 'p');
-    }
-    id
 }

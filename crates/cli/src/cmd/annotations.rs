@@ -11,11 +11,8 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use clap::{Subcommand, ValueEnum};
-use rayon::prelude::*;
-use victor_annotations::Label;
-use victor_annotations::{Corpus, LoadError};
-use victor_annotations::{PageCounts, SetStats};
-use victor_features::Segmenter;
+use victor::annotations::{Corpus, LoadError, SetStats};
+use victor::annotations::{write_stats_csv, write_stats_table};
 
 use crate::util::streams::say;
 use crate::util::{progress, words};
@@ -94,8 +91,10 @@ fn stats(args: StatsArgs) -> anyhow::Result<ExitCode> {
         let stdout = std::io::stdout();
         let mut out = std::io::BufWriter::new(stdout.lock());
         match args.format {
-            Format::Table => write_table(&mut out, &sets, !args.no_pages),
-            Format::Csv => write_csv(&mut out, &sets),
+            Format::Table => {
+                write_stats_table(&mut out, &sets, !args.no_pages).map_err(anyhow::Error::from)
+            }
+            Format::Csv => write_stats_csv(&mut out, &sets).map_err(anyhow::Error::from),
         }
         .and_then(|()| out.flush().map_err(anyhow::Error::from))
     };
@@ -117,109 +116,7 @@ fn count_set(corpus: &Corpus, dir: &Path, quiet: bool) -> (SetStats, Vec<LoadErr
         .map_or_else(|| dir.display().to_string(), |p| p.set.clone());
     let bar = progress::bar(corpus.len() as u64, "pages", quiet);
     bar.set_message(name.clone());
-    let loaded: Vec<Result<PageCounts, LoadError>> = corpus
-        .pages()
-        .par_iter()
-        .map_init(Segmenter::new, |segmenter, p| {
-            let r = p
-                .load(segmenter)
-                .map(|a| PageCounts::new(a.id, a.record.split, &a.labels));
-            bar.inc(1);
-            r
-        })
-        .collect();
+    let counted = SetStats::count(corpus, name, &|| bar.inc(1));
     bar.finish_and_clear();
-    let mut stats = SetStats::new(name);
-    let mut errors = Vec::new();
-    for r in loaded {
-        match r {
-            Ok(p) => stats.add_page(p),
-            Err(e) => errors.push(e),
-        }
-    }
-    stats.sort();
-    (stats, errors)
-}
-
-fn write_table(out: &mut impl Write, sets: &[SetStats], pages: bool) -> anyhow::Result<()> {
-    if pages {
-        for s in sets {
-            writeln!(
-                out,
-                "{:<16} {:<40} {:<5} {:>6} {:>6} {:>6} {:>6}",
-                "set", "page", "split", "header", "text", "other", "total"
-            )?;
-            for p in &s.pages {
-                let c = &p.counts;
-                writeln!(
-                    out,
-                    "{:<16} {:<40} {:<5} {:>6} {:>6} {:>6} {:>6}",
-                    s.set,
-                    p.id,
-                    p.split.as_deref().unwrap_or("-"),
-                    c.header,
-                    c.text,
-                    c.other,
-                    c.total()
-                )?;
-            }
-            writeln!(out)?;
-        }
-    }
-    for (i, s) in sets.iter().enumerate() {
-        if i > 0 {
-            writeln!(out)?;
-        }
-        write!(out, "{}", s.table())?;
-    }
-    Ok(())
-}
-
-fn write_csv(out: &mut impl Write, sets: &[SetStats]) -> anyhow::Result<()> {
-    let mut w = csv::Writer::from_writer(out);
-    w.write_record([
-        "scope", "set", "page", "split", "label", "blocks", "percent",
-    ])?;
-    for s in sets {
-        let c = &s.counts;
-        for l in Label::ALL {
-            w.write_record([
-                "set",
-                &s.set,
-                "",
-                "",
-                l.as_str(),
-                &c.get(l).to_string(),
-                &format!("{:.2}", c.percent(l)),
-            ])?;
-        }
-        let total = if c.total() == 0 { "0.00" } else { "100.00" };
-        w.write_record([
-            "set",
-            &s.set,
-            "",
-            "",
-            "total",
-            &c.total().to_string(),
-            total,
-        ])?;
-    }
-    for s in sets {
-        for p in &s.pages {
-            let c = &p.counts;
-            for l in Label::ALL {
-                w.write_record([
-                    "page",
-                    &s.set,
-                    &p.id,
-                    p.split.as_deref().unwrap_or(""),
-                    l.as_str(),
-                    &c.get(l).to_string(),
-                    &format!("{:.2}", c.percent(l)),
-                ])?;
-            }
-        }
-    }
-    w.flush()?;
-    Ok(())
+    counted
 }

@@ -7,17 +7,13 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use anyhow::Context;
-use rayon::prelude::*;
-
 use indicatif::ProgressBar;
-use victor_annotations::PageRef;
-use victor_eval::{BlockCounts, MeanSe, TextScores, gain_per_doubling, paired_difference};
-use victor_label::ExpectedOptions;
-use victor_train::Assessment;
-use victor_train::Replace;
-use victor_train::{CurveOrder, CvEvent, CvOptions, FoldResult, cross_validate};
-use victor_train::{Setup, TrainOptions};
-use victor_train::{merge_folds, threshold_cv};
+use rayon::prelude::*;
+use victor::annotations::PageRef;
+use victor::cv::{CurveOrder, CurveOrderKind as CurveOrderArg, CurvePoint, CvEvent, CvOptions};
+use victor::cv::{FoldResult, FoldsBy};
+use victor::cv::{cross_validate, mean_sd, table_rows, threshold_cv};
+use victor::train::{Recipe, Replace};
 
 use super::train::{TrainArgs, check_out};
 use crate::util::streams::say;
@@ -114,66 +110,12 @@ fn parse_share(s: &str) -> Result<f64, String> {
     }
 }
 
-/// In which order the training pages enter a learning curve (`--curve-order`).
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-enum CurveOrderArg {
-    /// A seeded draw.
-    Random,
-    /// The ranking model's expected text-level F1 of each page, lowest first.
-    Uncertain,
-}
-
-/// What a fold is made of (`--folds-by`).
-#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-enum FoldsBy {
-    /// Pages, dealt out one by one after a seeded shuffle.
-    Page,
-    /// Sites: all pages of a site in one fold.
-    Site,
-}
-
-struct Row {
-    name: String,
-    values: Vec<f64>,
-}
-
-fn mean_sd(v: &[f64]) -> (f64, f64) {
-    let n = v.len().max(1) as f64;
-    let m = v.iter().sum::<f64>() / n;
-    let var = v.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / (n - 1.0).max(1.0);
-    (m, var.sqrt())
-}
-
-fn block_rows(prefix: &str, per_fold: &[BlockCounts], text_f1: &[f64], rows: &mut Vec<Row>) {
-    type Figure = fn(&BlockCounts) -> f64;
-    let figures: [(&str, Figure); 5] = [
-        ("Text/Header/Other Accuracy", BlockCounts::accuracy),
-        (
-            "Text+Header/Other Accuracy",
-            BlockCounts::unlabelled_accuracy,
-        ),
-        ("Precision", BlockCounts::precision),
-        ("Recall", BlockCounts::recall),
-        ("F1", BlockCounts::f1),
-    ];
-    for (name, figure) in figures {
-        rows.push(Row {
-            name: format!("{prefix} {name}"),
-            values: per_fold.iter().map(figure).collect(),
-        });
-    }
-    rows.push(Row {
-        name: format!("{prefix} text-level F1 (macro)"),
-        values: text_f1.to_vec(),
-    });
-}
-
 /// Runs the subcommand.
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     // --csv checked before any work (the table goes to standard error when it is `-`).
     output::report_for(&[(args.csv.as_deref(), "--csv")])?;
     let l = args.train.load(&args.annotations)?;
-    let setup = l.setup();
+    let recipe = l.prepared.recipe();
     let (pages, bad) = super::train::usable_pages(l.corpus.pages(), args.skip_bad_pages, "cv")?;
     let pages = pages.as_slice();
     let folds = args.folds.clamp(2, pages.len().max(2));
@@ -182,15 +124,44 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         super::train::pages_and_left_out(pages.len(), bad.len(), "page"),
         args.parallel_folds
     );
+    let cv = options(&args, pages, folds)?;
+    let curve = !args.learning_curve.is_empty();
+    let title = victor::cv::title(folds, curve, &cv, l.prepared.opts.boost.is_some());
+    if !args.learning_curve.is_empty() {
+        return learning_curve(&args, pages, &recipe, cv, &title);
+    }
+    let mut out = output::report_for(&[(args.csv.as_deref(), "--csv")])?;
+    let started = std::time::Instant::now();
+    let bar = progress::bar(folds as u64, "folds", args.quiet);
+    let results = run_folds(pages, &recipe, &cv, &bar, Some(args.folds_by))?;
+    bar.finish_and_clear();
+    let rows = table_rows(&results, &cv);
+    let heading = format!("{title} ({} pages)", pages.len());
+    victor::cv::write_table(&mut out, &heading, &rows)?;
+    let secs: Vec<f64> = results.iter().map(|r| r.seconds).collect();
+    writeln!(
+        out,
+        "training time per fold: {:.1} s mean; wall time {:.1} s",
+        mean_sd(&secs).0,
+        started.elapsed().as_secs_f64()
+    )?;
+    victor::cv::write_folds(&mut out, &results)?;
+    if let Some(path) = &args.csv {
+        output::write_file_with(path, |buf| {
+            Ok(victor::cv::write_table_csv(buf, &rows, folds)?)
+        })?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The cross-validation's options from the arguments, the fold folders of --keep-models
+/// checked before any training.
+fn options(args: &Args, pages: &[PageRef], folds: usize) -> anyhow::Result<CvOptions> {
     let mut cv = CvOptions {
         seed: args.seed,
         by_site: args.folds_by == FoldsBy::Site,
         keep_models: args.keep_models.clone(),
-        replace: if args.force {
-            Replace::Anything
-        } else {
-            Replace::OnlyBundle
-        },
+        replace: Replace::forced(args.force),
         curve_order: CurveOrder::Random {
             seed: args.curve_seed.unwrap_or(args.seed),
         },
@@ -211,13 +182,10 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     if let Some(keep) = &args.keep_models {
         output::check_folder(keep, "--keep-models")?;
         // Every folder a fold's bundle will take, checked before any training.
-        let mut shares = args.learning_curve.clone();
-        shares.sort_by(f64::total_cmp);
-        shares.dedup();
-        let parents: Vec<PathBuf> = if shares.is_empty() {
+        let parents: Vec<PathBuf> = if args.learning_curve.is_empty() {
             vec![keep.clone()]
         } else {
-            shares
+            shares(args)
                 .iter()
                 .map(|s| keep.join(format!("share-{s}")))
                 .collect()
@@ -228,141 +196,15 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
             }
         }
     }
-    let title = format!(
-        "{folds}-fold {}{}{}",
-        if args.learning_curve.is_empty() {
-            "cross-validation".to_string()
-        } else {
-            match &cv.curve_order {
-                CurveOrder::Ranked(_) => "learning curve, pages in uncertainty order".to_string(),
-                CurveOrder::Random { seed } => {
-                    format!("learning curve, pages drawn with seed {seed}")
-                }
-            }
-        },
-        if cv.by_site { " by site" } else { "" },
-        if l.opts.boost.is_some() {
-            ", CRF + boosted trees"
-        } else {
-            ""
-        },
-    );
-    if !args.learning_curve.is_empty() {
-        return learning_curve(&args, pages, setup, &l.opts, cv, &title);
-    }
-    let mut out = output::report_for(&[(args.csv.as_deref(), "--csv")])?;
-    let started = std::time::Instant::now();
-    let bar = progress::bar(folds as u64, "folds", args.quiet);
-    let results = run_folds(pages, setup, &l.opts, &cv, &bar, Some(args.folds_by))?;
-    bar.finish_and_clear();
-    let all = merge_folds(&results, &cv);
-    let best = all.best_threshold().map(|(t, _)| t).unwrap_or(0.5);
-    let idx = |t: f64| grid_index(&cv.thresholds, t).unwrap_or(0);
-    let mut rows = Vec::new();
-    // One decoding's block counts and text-level macro F1 of every fold, as table rows.
-    let mut add = |name: &str, pick: &dyn Fn(&Assessment) -> (BlockCounts, &TextScores)| {
-        let (c, f): (Vec<BlockCounts>, Vec<f64>) = results
-            .iter()
-            .map(|r| {
-                let (c, t) = pick(&r.assessment);
-                (c, t.macro_avg().map_or(0.0, |p| p.f1))
-            })
-            .unzip();
-        block_rows(name, &c, &f, &mut rows);
-    };
-    add("Viterbi", &|a| (a.viterbi_blocks, &a.viterbi_text));
-    for (name, t) in [("T=0.50", 0.5), (&*format!("T={best:.2} (best)"), best)] {
-        let k = idx(t);
-        add(name, &|a| (a.blocks[k], &a.text[k]));
-    }
-    add("expected-F1", &|a| (a.expected_blocks, &a.expected_text));
-    // The expected-F1 settings `victor train` would record (text level only: their block counts
-    // are not collected).
-    if let Some((opts, _)) = all.best_expected() {
-        rows.push(Row {
-            name: format!(
-                "expected-F1 (scale {} shift {} spread {} min {}) text-level F1 (macro)",
-                opts.calibration.scale,
-                opts.calibration.shift,
-                opts.calibration.spread,
-                opts.min_words
-            ),
-            values: results
-                .iter()
-                .map(|r| {
-                    r.assessment
-                        .expected_scores(opts)
-                        .and_then(|t| t.macro_avg())
-                        .map_or(0.0, |p| p.f1)
-                })
-                .collect(),
-        });
-    }
-    // The first column as wide as its longest entry (the expected-F1 row names its settings
-    // and ran past a fixed width, shifting its figures right).
-    let heading = format!("{title} ({} pages)", pages.len());
-    let width = rows
-        .iter()
-        .map(|r| r.name.chars().count())
-        .chain([heading.chars().count(), 64])
-        .max()
-        .unwrap_or(64);
-    writeln!(out, "{heading:<width$} {:>8} {:>8}", "mean %", "sd")?;
-    for r in &rows {
-        let (m, sd) = mean_sd(&r.values);
-        writeln!(
-            out,
-            "{:<width$} {:>8.2} {:>8.2}",
-            r.name,
-            100.0 * m,
-            100.0 * sd
-        )?;
-    }
-    let secs: Vec<f64> = results.iter().map(|r| r.seconds).collect();
-    writeln!(
-        out,
-        "training time per fold: {:.1} s mean; wall time {:.1} s",
-        mean_sd(&secs).0,
-        started.elapsed().as_secs_f64()
-    )?;
-    // Each fold, in fold order (they finish in any order; `DIR/fold-K` of --keep-models is
-    // fold K here).
-    writeln!(
-        out,
-        "{:>6} {:>13} {:>9} {:>7} {:>9} {:>22}",
-        "fold", "pages trained", "held out", "scored", "train s", "expected-F1 text F1 %"
-    )?;
-    let mut in_order: Vec<&FoldResult> = results.iter().collect();
-    in_order.sort_by_key(|r| r.fold);
-    for r in in_order {
-        writeln!(
-            out,
-            "{:>6} {:>13} {:>9} {:>7} {:>9.1} {:>22.2}",
-            r.fold + 1,
-            r.train_pages,
-            r.test_ids.len(),
-            r.test_pages,
-            r.seconds,
-            100.0 * r.assessment.expected_text.macro_avg().map_or(0.0, |p| p.f1)
-        )?;
-    }
-    if let Some(path) = &args.csv {
-        output::write_file_with(path, |buf| {
-            let mut w = csv::Writer::from_writer(buf);
-            let mut header = vec!["measure".to_string(), "mean".into(), "sd".into()];
-            header.extend((1..=folds).map(|f| format!("fold{f}")));
-            w.write_record(&header)?;
-            for r in &rows {
-                let (m, sd) = mean_sd(&r.values);
-                let mut rec = vec![r.name.clone(), format!("{m:.6}"), format!("{sd:.6}")];
-                rec.extend(r.values.iter().map(|v| format!("{v:.6}")));
-                w.write_record(&rec)?;
-            }
-            w.flush()?;
-            Ok(())
-        })?;
-    }
-    Ok(ExitCode::SUCCESS)
+    Ok(cv)
+}
+
+/// The shares of --learning-curve, in order, each once.
+fn shares(args: &Args) -> Vec<f64> {
+    let mut shares = args.learning_curve.clone();
+    shares.sort_by(f64::total_cmp);
+    shares.dedup();
+    shares
 }
 
 /// Every page's expected text-level F1 under the model at `model` (the score `victor annotate
@@ -396,18 +238,12 @@ fn rank_by_uncertainty(pages: &[PageRef], model: &std::path::Path) -> anyhow::Re
     Ok(scores)
 }
 
-/// Where threshold `t` stands in the grid `thresholds`.
-fn grid_index(thresholds: &[f64], t: f64) -> Option<usize> {
-    thresholds.iter().position(|x| (x - t).abs() < 1e-9)
-}
-
 /// One cross-validation over `pages`, its progress on `bar` and its notes on standard error;
 /// the fold plan too, made by `fold_plan`, unless that is `None` (a learning curve's later
 /// shares, whose folds are the first share's).
 fn run_folds(
     pages: &[PageRef],
-    setup: Setup<'_>,
-    opts: &TrainOptions,
+    recipe: &Recipe<'_>,
     cv: &CvOptions,
     bar: &ProgressBar,
     fold_plan: Option<FoldsBy>,
@@ -415,7 +251,7 @@ fn run_folds(
     // Folds finish in any order (several train at once): the count says how far the run is,
     // the fold's number which one finished.
     let done = std::sync::atomic::AtomicUsize::new(0);
-    let results = cross_validate(pages, setup, opts, cv, &|e| match e {
+    let results = cross_validate(pages, recipe.setup, &recipe.opts, cv, &|e| match e {
         CvEvent::FoldDone { fold, seconds } => {
             bar.inc(1);
             let done = done.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
@@ -439,20 +275,8 @@ fn run_folds(
             let Some(folds_by) = fold_plan else {
                 return;
             };
-            let sizes: Vec<String> = sizes.iter().map(usize::to_string).collect();
-            let by = if folds_by == FoldsBy::Site {
-                format!(
-                    "folds by site ({}, {} without a known site, one group each); ",
-                    words::count(sites, "site", "sites"),
-                    words::pages(without_site)
-                )
-            } else {
-                String::new()
-            };
-            progress::note(
-                bar,
-                &format!("victor cv: {by}pages per fold: {}", sizes.join(" ")),
-            );
+            let plan = victor::cv::describe_folds(&sizes, folds_by, sites, without_site);
+            progress::note(bar, &format!("victor cv: {plan}"));
         }
     })?;
     // Scores need a label on every block: partially labelled pages train the folds but are not
@@ -468,35 +292,15 @@ fn run_folds(
     Ok(results)
 }
 
-/// One share's row of a learning curve: text-level macro F1 of all held-out pages.
-struct CurvePoint {
-    share: f64,
-    /// Pages trained on, mean over folds.
-    train_pages: f64,
-    /// Their blocks, mean over folds.
-    train_blocks: f64,
-    viterbi: f64,
-    at_half: f64,
-    best_threshold: (f64, f64),
-    /// The best expected-F1 settings on these pages and their F1.
-    expected: (ExpectedOptions, f64),
-    /// Every held-out page's F1 under those settings, in fold order (the same pages in the
-    /// same order for every share).
-    per_page: Vec<f64>,
-}
-
 /// `victor cv --learning-curve`: one cross-validation per share, the same folds each time.
 fn learning_curve(
     args: &Args,
     pages: &[PageRef],
-    setup: Setup<'_>,
-    opts: &TrainOptions,
+    recipe: &Recipe<'_>,
     mut cv: CvOptions,
     title: &str,
 ) -> anyhow::Result<ExitCode> {
-    let mut shares = args.learning_curve.clone();
-    shares.sort_by(f64::total_cmp);
-    shares.dedup();
+    let shares = shares(args);
     let mut out = output::report_for(&[(args.csv.as_deref(), "--csv")])?;
     let started = std::time::Instant::now();
     let bar = progress::bar((cv.folds * shares.len()) as u64, "folds", args.quiet);
@@ -513,141 +317,15 @@ fn learning_curve(
             .as_ref()
             .map(|d| d.join(format!("share-{share}")));
         let plan = (k == 0).then_some(args.folds_by);
-        let results = run_folds(pages, setup, opts, &cv, &bar, plan)?;
-        let all = merge_folds(&results, &cv);
-        let f1 = |t: &TextScores| t.macro_avg().map_or(0.0, |p| p.f1);
-        let half = grid_index(&cv.thresholds, 0.5).map_or(0.0, |k| f1(&all.text[k]));
-        let expected = all
-            .best_expected()
-            .unwrap_or((ExpectedOptions::default(), 0.0));
-        let per_page = all
-            .expected_scores(expected.0)
-            .unwrap_or(&all.expected_text)
-            .pages()
-            .iter()
-            .map(|p| p.prf().f1)
-            .collect();
-        points.push(CurvePoint {
-            share,
-            train_pages: results.iter().map(|r| r.train_pages as f64).sum::<f64>()
-                / results.len().max(1) as f64,
-            train_blocks: results.iter().map(|r| r.train_blocks as f64).sum::<f64>()
-                / results.len().max(1) as f64,
-            viterbi: f1(&all.viterbi_text),
-            at_half: half,
-            best_threshold: all.best_threshold().unwrap_or((0.5, 0.0)),
-            expected,
-            per_page,
-        });
+        let results = run_folds(pages, recipe, &cv, &bar, plan)?;
+        points.push(CurvePoint::new(share, &results, &cv));
     }
     bar.finish_and_clear();
-
-    let changes: Vec<Option<MeanSe>> = points
-        .iter()
-        .enumerate()
-        .map(|(k, p)| {
-            k.checked_sub(1)
-                .and_then(|j| paired_difference(&points[j].per_page, &p.per_page))
-        })
-        .collect();
-    writeln!(
-        out,
-        "{title} ({} pages; text-level macro F1 % of the held-out pages, expected-F1 with the settings best on them)",
-        pages.len()
-    )?;
-    writeln!(
-        out,
-        "{:>6} {:>12} {:>12} {:>8} {:>8} {:>14} {:>12} {:>16}",
-        "share",
-        "train pages",
-        "train blocks",
-        "Viterbi",
-        "T=0.50",
-        "best T",
-        "expected-F1",
-        "change [SE]"
-    )?;
-    for (p, change) in points.iter().zip(&changes) {
-        let change = change.map_or(String::new(), |c| {
-            format!("{:+.2} [{:.2}]", 100.0 * c.mean, 100.0 * c.se)
-        });
-        writeln!(
-            out,
-            "{:>6} {:>12.1} {:>12.0} {:>8.2} {:>8.2} {:>14} {:>12.2} {:>16}",
-            p.share,
-            p.train_pages,
-            p.train_blocks,
-            100.0 * p.viterbi,
-            100.0 * p.at_half,
-            format!(
-                "{:.2} @ {:.2}",
-                100.0 * p.best_threshold.1,
-                p.best_threshold.0
-            ),
-            100.0 * p.expected.1,
-            change
-        )?;
-    }
-    let sizes: Vec<f64> = points.iter().map(|p| p.train_pages).collect();
-    let runs: Vec<&[f64]> = points.iter().map(|p| p.per_page.as_slice()).collect();
-    if let Some(g) = gain_per_doubling(&sizes, &runs) {
-        writeln!(
-            out,
-            "expected-F1 gains {:+.2} [{:.2}] points per doubling of the training pages (least squares over the shares, page by page)",
-            100.0 * g.mean,
-            100.0 * g.se
-        )?;
-    }
+    victor::cv::write_curve(&mut out, title, pages.len(), &points)?;
     writeln!(out, "wall time {:.1} s", started.elapsed().as_secs_f64())?;
     if let Some(path) = &args.csv {
         output::write_file_with(path, |buf| {
-            let mut w = csv::Writer::from_writer(buf);
-            w.write_record([
-                "share",
-                "train_pages",
-                "viterbi_f1",
-                "t050_f1",
-                "best_threshold",
-                "best_threshold_f1",
-                "expected_f1",
-                "expected_scale",
-                "expected_shift",
-                "expected_spread",
-                "expected_min_words",
-                "change",
-                "change_se",
-                "order",
-                "train_blocks",
-            ])?;
-            let order = match &cv.curve_order {
-                CurveOrder::Ranked(_) => "uncertain".to_string(),
-                CurveOrder::Random { seed } => format!("random:{seed}"),
-            };
-            for (p, change) in points.iter().zip(&changes) {
-                let c = p.expected.0.calibration;
-                let (d, se) = change.map_or((String::new(), String::new()), |c| {
-                    (format!("{:.6}", c.mean), format!("{:.6}", c.se))
-                });
-                w.write_record([
-                    p.share.to_string(),
-                    format!("{:.1}", p.train_pages),
-                    format!("{:.6}", p.viterbi),
-                    format!("{:.6}", p.at_half),
-                    format!("{:.2}", p.best_threshold.0),
-                    format!("{:.6}", p.best_threshold.1),
-                    format!("{:.6}", p.expected.1),
-                    c.scale.to_string(),
-                    c.shift.to_string(),
-                    c.spread.to_string(),
-                    p.expected.0.min_words.to_string(),
-                    d,
-                    se,
-                    order.clone(),
-                    format!("{:.1}", p.train_blocks),
-                ])?;
-            }
-            w.flush()?;
-            Ok(())
+            Ok(victor::cv::write_curve_csv(buf, &points, &cv.curve_order)?)
         })?;
     }
     Ok(ExitCode::SUCCESS)

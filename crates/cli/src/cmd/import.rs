@@ -1,6 +1,6 @@
 //! `victor import`: a gold standard in the shared data-set layout -> an annotated set.
 //!
-//! The work is `victor_annotations::import_set`; this module parses the options, runs
+//! The work is `victor::annotations::import_set`; this module parses the options, runs
 //! it on a pool of `--jobs` threads with a progress bar, prints skipped pages as they happen,
 //! and prints the report's summary (the report itself lands in `OUTDIR/import-report.json`).
 
@@ -9,23 +9,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Context;
-use clap::ValueEnum;
-use victor_annotations::REPORT_FILE;
-use victor_annotations::{ImportEvent, ImportOptions, SourceKind, Supplemental, import_set};
+use victor::annotations::{ImportEvent, ImportOptions, REPORT_FILE, SourceKind, Supplemental};
+use victor::annotations::{SplitChoice as SplitArg, import_set};
 
 use crate::util::streams::say;
 use crate::util::{output, progress};
-
-/// Which pages of the manifest to import.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub(crate) enum SplitArg {
-    /// The `dev` split.
-    Dev,
-    /// The `test` split.
-    Test,
-    /// Every page.
-    All,
-}
 
 /// Import a gold standard (l3s-gn1, cleaneval, or plain text) as annotated pages.
 ///
@@ -88,11 +76,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     }
     let mut options = ImportOptions::new(args.from);
     options.supplemental = args.supplemental;
-    options.split = match args.split {
-        SplitArg::Dev => Some("dev".to_string()),
-        SplitArg::Test => Some("test".to_string()),
-        SplitArg::All => None,
-    };
+    options.split = args.split.split();
     options.sample = args.sample;
     options.threshold = args.min_aligned;
     options.name = args.name.clone();

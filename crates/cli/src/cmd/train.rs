@@ -2,16 +2,16 @@
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Mutex;
 
 use anyhow::Context;
-use victor_annotations::{Corpus, PageRef};
-use victor_features::{Extractor, Template};
-use victor_label::{DecodingRecommendation, RecommendedDecoding};
-use victor_train::BoostOptions;
-use victor_train::export_crfsuite;
-use victor_train::{Algorithm, Engine, Event, Setup, TrainError, TrainOptions};
-use victor_train::{BadPage, Replace, check_replaceable};
-use victor_train::{CvEvent, DecodingSource, MakeEvent, Plan, sort_out_pages, train_bundle};
+use indicatif::ProgressBar;
+use victor::annotations::{Corpus, PageRef};
+use victor::train::{
+    AdaptSettings, Algorithm, BadPage, BoostOptions, CvEvent, Engine, Event, MakeEvent, Plan,
+    PrepareError, Prepared, Replace, Setup, Start, TrainError, TrainOptions, UnusableWhy,
+    check_replaceable, export_crfsuite,
+};
 
 use crate::util::streams::say;
 use crate::util::{capture::Capture, progress, values, words};
@@ -44,16 +44,16 @@ pub(crate) struct TrainArgs {
     /// Strength of the prior when adapting: the penalty is C * |w - w0|^2, w0 the adapted
     /// bundle's weights. Larger keeps closer to the bundle (forgets less of the rest of the
     /// web), smaller follows the pages more; `inf` keeps the bundle's CRF as it is, 0 ignores it.
-    #[arg(long, value_name = "C", default_value_t = victor_train::DEFAULT_PRIOR,
+    #[arg(long, value_name = "C", default_value_t = victor::train::DEFAULT_PRIOR,
           requires = "adapt", value_parser = values::non_negative)]
     pub prior: f64,
     /// Trees fitted on the pages after the adapted bundle's forest (0: its forest as it is).
-    #[arg(long, value_name = "N", default_value_t = victor_train::DEFAULT_TREES, requires = "adapt",
+    #[arg(long, value_name = "N", default_value_t = victor::train::DEFAULT_TREES, requires = "adapt",
           value_parser = values::count)]
     pub adapt_trees: usize,
     /// Precision of the prior at 0 on the further trees' leaves: larger keeps them closer to
     /// the adapted bundle's forest, smaller follows the pages more.
-    #[arg(long, value_name = "L", default_value_t = victor_train::DEFAULT_LEAF_PRIOR,
+    #[arg(long, value_name = "L", default_value_t = victor::train::DEFAULT_LEAF_PRIOR,
           requires = "adapt", value_parser = values::non_negative)]
     pub adapt_leaf_prior: f64,
     /// Adapt without a gate: the adapted model applies to every page. By default it applies
@@ -64,8 +64,8 @@ pub(crate) struct TrainArgs {
     /// Which decoding the adapted bundle recommends: `base`, the adapted bundle's own (its
     /// figures measured on the pages by the cross-validation), or `pages`, the one that the
     /// cross-validation scores best on the pages.
-    #[arg(long, value_enum, default_value_t = victor_train::AdaptDecoding::Base, requires = "adapt")]
-    pub adapt_decoding: victor_train::AdaptDecoding,
+    #[arg(long, value_enum, default_value_t = victor::train::AdaptDecoding::Base, requires = "adapt")]
+    pub adapt_decoding: victor::train::AdaptDecoding,
     /// Training algorithm.
     #[arg(long, value_enum, default_value_t = TrainOptions::default().algorithm)]
     pub algorithm: Algorithm,
@@ -91,7 +91,7 @@ pub(crate) struct TrainArgs {
     /// `--set-weight wcxb=0.25` makes each of its pages count a quarter (repeatable; other sets
     /// 1; parallel L-BFGS only). Balances sets of different guidelines or sizes.
     #[arg(long, value_name = "NAME=W")]
-    pub set_weight: Vec<victor_label::SetWeight>,
+    pub set_weight: Vec<victor::train::SetWeight>,
     /// Also fit boosted trees over the blocks' raw feature values and blend their P(other) into
     /// the CRF's marginals (thresholds and expected-F1 decoding use the blend; Viterbi stays the
     /// CRF's). With --like, a bundle that has them passes its settings on, unless --boost is
@@ -120,68 +120,33 @@ fn default_boost_depth() -> u8 {
     u8::try_from(BoostOptions::default().max_depth).unwrap_or(u8::MAX)
 }
 
-/// Everything a training needs, loaded and checked.
+/// Everything a training needs, loaded and checked: the recipe's parts and the pages.
 pub(crate) struct Loaded {
-    pub extractor: Extractor,
-    pub template: Template,
-    pub opts: TrainOptions,
+    pub prepared: Prepared,
     pub corpus: Corpus,
-}
-
-impl Loaded {
-    /// The feature extractor and template, as the trainer takes them.
-    pub(crate) fn setup(&self) -> Setup<'_> {
-        Setup {
-            extractor: &self.extractor,
-            template: &self.template,
-        }
-    }
 }
 
 impl TrainArgs {
     /// Loads configuration, template and the page list.
     pub(crate) fn load(&self, annotations: &[PathBuf]) -> anyhow::Result<Loaded> {
-        let mut like_boost = None;
-        let mut adapt = None;
-        let (config, text) = match (&self.adapt, &self.like) {
-            (Some(name), _) => {
-                let (model, image) = victor::models::open_with_image(name).context("--adapt")?;
-                // Named as the user named it (`web`); the digest says which bundle it was.
-                let base = victor_train::Base::new(&model, name.display().to_string(), image);
-                let (features, template) =
-                    (model.meta.features.clone(), model.meta.template.clone());
-                adapt = Some(victor_train::Adapt {
-                    base: std::sync::Arc::new(base),
+        let start = match (&self.adapt, &self.like) {
+            (Some(name), _) => Start::Adapt(
+                name.clone(),
+                AdaptSettings {
                     prior: self.prior,
                     trees: self.adapt_trees,
                     leaf_prior: self.adapt_leaf_prior,
                     decoding: self.adapt_decoding,
                     gate: !self.no_gate,
-                });
-                (features, template)
-            }
-            (None, Some(dir)) => {
-                // A folder or a name, as --model takes it (`--like corpus`).
-                let meta = victor::models::open(dir).context("--like")?.meta;
-                like_boost = meta.boost.map(|b| BoostOptions {
-                    trees: b.trees,
-                    max_depth: b.max_depth,
-                    learning_rate: b.learning_rate,
-                    weight: b.weight,
-                });
-                (meta.features, meta.template)
-            }
-            (None, None) => (
-                super::features::load_config(self.config.as_deref())?,
-                match &self.template {
-                    None => victor_features::DEFAULT_TEMPLATE.to_string(),
-                    Some(p) => std::fs::read_to_string(p)
-                        .with_context(|| format!("cannot read template {}", p.display()))?,
                 },
             ),
+            // A folder or a name, as --model takes it (`--like corpus`).
+            (None, Some(dir)) => Start::Like(dir.clone()),
+            (None, None) => Start::Given(
+                Box::new(victor::features::read_config(self.config.as_deref())?),
+                victor::features::read_template(self.template.as_deref())?,
+            ),
         };
-        let extractor = Extractor::new(&config).context("invalid feature configuration")?;
-        let template = Template::parse(&text, extractor.schema()).context("invalid template")?;
         let opts = TrainOptions {
             algorithm: self.algorithm,
             c1: self.c1,
@@ -190,19 +155,23 @@ impl TrainArgs {
             min_freq: self.min_freq,
             verbose: false,
             engine: self.trainer,
-            boost: if self.boost {
-                Some(BoostOptions {
-                    trees: self.boost_trees,
-                    max_depth: usize::from(self.boost_depth),
-                    learning_rate: self.boost_learning_rate,
-                    weight: self.boost_weight,
-                })
-            } else {
-                like_boost
-            },
+            boost: self.boost.then(|| BoostOptions {
+                trees: self.boost_trees,
+                max_depth: usize::from(self.boost_depth),
+                learning_rate: self.boost_learning_rate,
+                weight: self.boost_weight,
+            }),
             set_weights: self.set_weight.clone(),
-            adapt,
+            adapt: None,
         };
+        let prepared = Prepared::new(start, opts).map_err(|e| match e {
+            PrepareError::Adapt(e) => anyhow::Error::new(e).context("--adapt"),
+            PrepareError::Like(e) => anyhow::Error::new(e).context("--like"),
+            PrepareError::Config(e) => {
+                anyhow::Error::new(e).context("invalid feature configuration")
+            }
+            PrepareError::Template(e) => anyhow::Error::new(e).context("invalid template"),
+        })?;
         let corpus = Corpus::open(annotations, self.split.as_deref())
             .context("cannot open annotated pages")?;
         if corpus.is_empty() {
@@ -216,7 +185,7 @@ impl TrainArgs {
             );
         }
         // A weight for a set that is not there is a typo, not a no-op.
-        for w in &opts.set_weights {
+        for w in &prepared.opts.set_weights {
             if !corpus.pages().iter().any(|p| p.set == w.set) {
                 let mut names: Vec<&str> = corpus.pages().iter().map(|p| p.set.as_str()).collect();
                 names.dedup();
@@ -229,12 +198,7 @@ impl TrainArgs {
                 );
             }
         }
-        Ok(Loaded {
-            extractor,
-            template,
-            opts,
-            corpus,
-        })
+        Ok(Loaded { prepared, corpus })
     }
 }
 
@@ -286,30 +250,28 @@ pub(crate) struct Args {
     quiet: bool,
 }
 
-/// The pages a run can use: every page is loaded once before any work, so that a malformed
-/// annotation is reported first (`victor CMD: bad page ...`) and stops the run unless the user
-/// chose to leave such pages out (`skip`). Returns the usable pages and those left out, with
-/// why.
+/// The pages a run can use ([`victor::train::usable_pages`]), the bad ones said first (`victor
+/// CMD: bad page ...`): they stop the run unless the user chose to leave them out (`skip`).
+/// Returns the usable pages and those left out, with why.
 pub(crate) fn usable_pages(
     all: &[PageRef],
     skip: bool,
     cmd: &str,
 ) -> anyhow::Result<(Vec<PageRef>, Vec<BadPage>)> {
-    let (pages, bad) = sort_out_pages(all);
-    for (page, reason) in &bad {
+    let sorted = victor::train::usable_pages(all, skip);
+    let bad = match &sorted {
+        Ok((_, bad)) => bad,
+        Err(e) => &e.bad,
+    };
+    for (page, reason) in bad {
         say!("victor {cmd}: bad page {}: {reason}", page.id);
     }
-    if !bad.is_empty() && !skip {
-        anyhow::bail!(
-            "{} of {} annotated pages cannot be used (above); fix them, or leave them out with --skip-bad-pages",
-            bad.len(),
-            all.len()
-        );
-    }
-    if pages.is_empty() {
-        anyhow::bail!("no usable annotated page ({} bad)", bad.len());
-    }
-    Ok((pages, bad))
+    sorted.map_err(|e| match e.why {
+        UnusableWhy::BadPages => {
+            anyhow::anyhow!("{e} (above); fix them, or leave them out with --skip-bad-pages")
+        }
+        UnusableWhy::NoneLeft => e.into(),
+    })
 }
 
 /// `N annotated pages` and, when some were, how many bad ones were left out.
@@ -327,33 +289,29 @@ pub(crate) fn pages_and_left_out(pages: usize, bad: usize, noun: &str) -> String
 /// Runs the subcommand.
 pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     let l = args.train.load(&args.annotations)?;
-    let setup = l.setup();
     let (pages, bad) = usable_pages(l.corpus.pages(), args.skip_bad_pages, "train")?;
     say!(
         "victor train: {}, {}, template of {}",
         pages_and_left_out(pages.len(), bad.len(), "annotated page"),
-        match &l.opts.adapt {
+        match &l.prepared.opts.adapt {
             Some(a) => format!(
                 "adapting {} (prior {}, {} added)",
                 a.base.name,
                 a.prior,
                 words::count(a.trees, "tree", "trees")
             ),
-            None => format!("algorithm {}", l.opts.algorithm.as_str()),
+            None => format!("algorithm {}", l.prepared.opts.algorithm.as_str()),
         },
-        words::count(l.template.lines().len(), "line", "lines")
+        words::count(l.prepared.template.lines().len(), "line", "lines")
     );
+    let mut recipe = l.prepared.recipe();
     if let Some(file) = &args.export_crfsuite {
-        return export(file, &pages, setup, args.quiet);
+        return export(file, &pages, recipe.setup, args.quiet);
     }
     let Some(out) = args.out.as_deref() else {
         anyhow::bail!("--out DIR is required");
     };
-    let replace = if args.force {
-        Replace::Anything
-    } else {
-        Replace::OnlyBundle
-    };
+    let replace = Replace::forced(args.force);
     let plan = Plan {
         threshold_folds: args.threshold_folds,
         parallel_folds: args.parallel_folds,
@@ -363,72 +321,13 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
         notes: args.notes.clone(),
         replace,
     };
-    let mut opts = l.opts.clone();
-    opts.verbose = !args.quiet;
-    let fold_bar = progress::bar(args.threshold_folds as u64, "folds", args.quiet);
-    fold_bar.set_message("threshold cv");
-    let bar = progress::bar(pages.len() as u64, "pages", true);
-    let iter_bar = progress::bar(opts.max_iterations as u64, "iterations", true);
-    let bars = std::sync::Mutex::new((bar, iter_bar));
-    let capture = std::sync::Mutex::new(None);
-    let made = train_bundle(&pages, setup, &opts, &plan, out, &|e| match e {
-        MakeEvent::Cv(CvEvent::FoldDone { .. }) => fold_bar.inc(1),
-        MakeEvent::Cv(_) => {}
-        MakeEvent::Decoding(chosen, source) => {
-            fold_bar.finish_and_clear();
-            report_decoding(chosen.as_ref(), &source);
-            // The final training's bars appear once the cross-validation's is gone.
-            if let Ok(mut b) = bars.lock() {
-                b.0 = progress::bar(pages.len() as u64, "pages", args.quiet);
-                b.0.set_message("features");
-                b.1 = progress::bar(opts.max_iterations as u64, "iterations", args.quiet);
-                b.1.set_message("optimising");
-            }
-        }
-        MakeEvent::Train(e) => {
-            let Ok(b) = bars.lock() else { return };
-            let (bar, iter_bar) = (&b.0, &b.1);
-            match e {
-                Event::Extracted { done, .. } => bar.set_position(done as u64),
-                Event::Skipped { id, reason } => {
-                    progress::note(bar, &format!("victor: skipped page {id}: {reason}"));
-                }
-                Event::Optimising { pages, blocks } => {
-                    bar.finish_and_clear();
-                    say!(
-                        "victor train: optimising on {}, {}",
-                        words::pages(pages),
-                        words::count(blocks, "block", "blocks")
-                    );
-                    if !args.quiet {
-                        iter_bar.reset_elapsed();
-                        if let (Ok(c), Ok(mut slot)) =
-                            (Capture::start(iter_bar.clone()), capture.lock())
-                        {
-                            *slot = Some(c);
-                        }
-                    }
-                }
-                Event::Boosting { blocks } => {
-                    if let Ok(mut slot) = capture.lock() {
-                        drop(slot.take());
-                    }
-                    iter_bar.finish_and_clear();
-                    say!("victor train: fitting boosted trees on {blocks} blocks");
-                }
-            }
-        }
-    });
-    if let Ok(mut slot) = capture.lock() {
-        drop(slot.take());
-    }
-    if let Ok(b) = bars.lock() {
-        b.0.finish_and_clear();
-        b.1.finish_and_clear();
-    }
+    recipe.opts.verbose = !args.quiet;
+    let bars = Bars::new(&args, pages.len(), recipe.opts.max_iterations);
+    let made = recipe.make(&pages, &plan, out, &|e| bars.on(e));
+    bars.finish();
     let made = made.map_err(|e| hint_force(e, replace))?;
     let data = &made.data;
-    let size = std::fs::metadata(out.join("model.crfsuite"))
+    let size = std::fs::metadata(out.join(victor::train::MODEL_FILE))
         .map(|m| m.len())
         .unwrap_or(0);
     say!(
@@ -450,33 +349,98 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The decoding chosen for the new bundle, in one line.
-fn report_decoding(chosen: Option<&DecodingRecommendation>, source: &DecodingSource) {
-    match (chosen, source) {
-        (Some(t), DecodingSource::CrossValidated(folds, base)) => say!(
-            "victor train: recommended other-threshold {:.2} (text-level F1 {:.4} in {folds}-fold cross-validation; Viterbi {:.4}; expected-F1 decoding {:.4} with the marginals recalibrated by scale {} shift {} spread {} and at least {} words a page); default decoding: {}{}",
-            t.value.get(),
-            t.f1,
-            t.viterbi_f1,
-            t.expected_f1.unwrap_or(0.0),
-            t.calibration.scale,
-            t.calibration.shift,
-            t.calibration.spread,
-            t.min_words,
-            match t.decoding {
-                RecommendedDecoding::ExpectedF1 => "expected-f1",
-                RecommendedDecoding::Threshold => "threshold",
-            },
-            base.map(|b| format!(" (the adapted bundle's decoding scored {b:.4})"))
-                .unwrap_or_default()
-        ),
-        // The base's decoding kept, measured by the cross-validation or not: the reason says
-        // which.
-        (_, DecodingSource::Base(why)) => say!("victor train: decoding: {why}"),
-        (_, DecodingSource::None(why)) => {
-            say!("victor train: decoding not cross-validated: {why}")
+/// The progress of a training: the folds of the decoding's cross-validation, then the final
+/// training's pages and iterations (whose optimiser's lines are captured into the bar).
+struct Bars {
+    quiet: bool,
+    pages: usize,
+    iterations: usize,
+    folds: ProgressBar,
+    /// The pages' and the iterations' bars.
+    training: Mutex<(ProgressBar, ProgressBar)>,
+    capture: Mutex<Option<Capture>>,
+}
+
+impl Bars {
+    fn new(args: &Args, pages: usize, iterations: usize) -> Bars {
+        let folds = progress::bar(args.threshold_folds as u64, "folds", args.quiet);
+        folds.set_message("threshold cv");
+        let bar = progress::bar(pages as u64, "pages", true);
+        let iter_bar = progress::bar(iterations as u64, "iterations", true);
+        Bars {
+            quiet: args.quiet,
+            pages,
+            iterations,
+            folds,
+            training: Mutex::new((bar, iter_bar)),
+            capture: Mutex::new(None),
         }
-        (None, DecodingSource::CrossValidated(..)) => {}
+    }
+
+    fn on(&self, e: MakeEvent) {
+        match e {
+            MakeEvent::Cv(CvEvent::FoldDone { .. }) => self.folds.inc(1),
+            MakeEvent::Cv(_) => {}
+            MakeEvent::Decoding(chosen, source) => {
+                self.folds.finish_and_clear();
+                if let Some(line) = victor::train::describe_decoding(chosen.as_ref(), &source) {
+                    say!("victor train: {line}");
+                }
+                // The final training's bars appear once the cross-validation's is gone.
+                if let Ok(mut b) = self.training.lock() {
+                    b.0 = progress::bar(self.pages as u64, "pages", self.quiet);
+                    b.0.set_message("features");
+                    b.1 = progress::bar(self.iterations as u64, "iterations", self.quiet);
+                    b.1.set_message("optimising");
+                }
+            }
+            MakeEvent::Train(e) => self.train(e),
+        }
+    }
+
+    fn train(&self, e: Event) {
+        let Ok(b) = self.training.lock() else { return };
+        let (bar, iter_bar) = (&b.0, &b.1);
+        match e {
+            Event::Extracted { done, .. } => bar.set_position(done as u64),
+            Event::Skipped { id, reason } => {
+                progress::note(bar, &format!("victor: skipped page {id}: {reason}"));
+            }
+            Event::Optimising { pages, blocks } => {
+                bar.finish_and_clear();
+                say!(
+                    "victor train: optimising on {}, {}",
+                    words::pages(pages),
+                    words::count(blocks, "block", "blocks")
+                );
+                if !self.quiet {
+                    iter_bar.reset_elapsed();
+                    if let (Ok(c), Ok(mut slot)) =
+                        (Capture::start(iter_bar.clone()), self.capture.lock())
+                    {
+                        *slot = Some(c);
+                    }
+                }
+            }
+            Event::Boosting { blocks } => {
+                if let Ok(mut slot) = self.capture.lock() {
+                    drop(slot.take());
+                }
+                iter_bar.finish_and_clear();
+                say!("victor train: fitting boosted trees on {blocks} blocks");
+            }
+        }
+    }
+
+    /// Ends the capture and clears every bar.
+    fn finish(&self) {
+        if let Ok(mut slot) = self.capture.lock() {
+            drop(slot.take());
+        }
+        if let Ok(b) = self.training.lock() {
+            b.0.finish_and_clear();
+            b.1.finish_and_clear();
+        }
     }
 }
 
@@ -492,8 +456,8 @@ pub(crate) fn hint_force(e: TrainError, replace: Replace) -> anyhow::Error {
         TrainError::NotABundle { .. } if replace == Replace::OnlyBundle => anyhow::anyhow!(
             "{e} (--force writes the bundle's own two files, {} and {}, into it, replacing \
              files of those names, and keeps everything else)",
-            victor_label::META_FILE,
-            victor_label::MODEL_FILE
+            victor::train::META_FILE,
+            victor::train::MODEL_FILE
         ),
         e => e.into(),
     }
