@@ -33,6 +33,11 @@
 #![warn(unnameable_types)]
 
 mod http;
+// Formats, decoding and inputs (the label path): victor::format, victor::decoding, victor::inputs.
+pub mod decoding;
+pub mod file;
+pub mod format;
+pub mod inputs;
 pub mod method;
 pub mod models;
 pub mod output;
@@ -44,9 +49,8 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
-use victor_core::Label;
 use victor_label::render_text;
-use victor_label::{BundleError, LabelError, LabeledPage, Labeler, Model, Scratch};
+use victor_label::{Labeler, Scratch};
 
 pub use method::label_by_method;
 pub use victor_features::{Collect, DEFAULT_MAX_BLOCKS, known_charset};
@@ -55,6 +59,11 @@ pub use victor_label::{
     Origin, Threshold, ThresholdError,
 };
 pub use victor_methods::{Method, Methods};
+// The types of the label path's public signatures (formats, decoding, inputs).
+pub use format::{Format, Rendering};
+pub use victor_core::{Label, Probs};
+pub use victor_features::{Page, PageError, Processed, SegmentError};
+pub use victor_label::{BundleError, LabelError, LabeledPage, Model};
 
 /// Why a cleaner could not be made or a page could not be cleaned.
 #[derive(Debug, thiserror::Error)]

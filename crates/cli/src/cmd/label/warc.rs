@@ -8,10 +8,11 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use rayon::prelude::*;
-use victor::warc::{Counts, Reader, Record, html_page};
-use victor::{Cleaner, RawPage};
+use victor::Cleaner;
+use victor::format::{Format, Rendering, Stream};
+use victor::warc::{Counts, Reader, Record, RecordFailure, html_page};
 
-use super::{Args, Fields, Format, Input, Job, StdoutState, label_html, thread_pool, to_stdout};
+use super::{Args, Input, describe, thread_pool};
 use crate::util::streams::say;
 use crate::util::{inputs, interrupt, output};
 
@@ -82,48 +83,8 @@ pub(super) fn wanted(args: &Args) -> anyhow::Result<bool> {
     }
 }
 
-/// Why a record's page gave no output.
-enum Failure {
-    /// The body does not decode (a broken record: reported with its offset).
-    Broken(String),
-    /// The page could not be labelled.
-    Failed(String),
-}
-
-/// A record's page decoded, labelled and rendered, with the record's WARC fields first in a
-/// JSON line.
-fn label_record(
-    cleaner: &Cleaner,
-    rec: &Record,
-    file: &str,
-    job: Job<'_>,
-) -> Result<Vec<u8>, Failure> {
-    let page = html_page(rec).map_err(|_| Failure::Failed("not an HTML page".into()))?;
-    let body = page.decoded().map_err(|e| Failure::Broken(e.to_string()))?;
-    let uri = rec.header("WARC-Target-URI");
-    let source = uri.map_or_else(|| format!("{file}@{}", rec.offset), str::to_string);
-    let mut buf = Vec::new();
-    let p = RawPage {
-        html: &body,
-        charset: page.charset,
-        url: uri,
-        fetched: rec.header("WARC-Date"),
-    };
-    // Their capitalised names sort before the page's lower-case keys, and `warc_date` after
-    // them, keeping the keys in order. The record's date is named apart from the page's
-    // publication date, `date` as in every other JSON line.
-    let before = ["WARC-Record-ID", "WARC-Target-URI"].map(|k| (k, rec.header(k)));
-    let after = [("warc_date", rec.header("WARC-Date"))];
-    let fields = Fields {
-        before: &before,
-        after: &after,
-    };
-    label_html(cleaner, p, &source, fields, job, &mut buf).map_err(Failure::Failed)?;
-    Ok(buf)
-}
-
 /// Labels every WARC input.
-pub(super) fn run(args: &Args, cleaner: &Cleaner, job: Job<'_>) -> anyhow::Result<ExitCode> {
+pub(super) fn run(args: &Args, cleaner: &Cleaner, how: &Rendering<'_>) -> anyhow::Result<ExitCode> {
     if args.format == Format::Html {
         anyhow::bail!(
             "--format html is for pages, not WARC files: use jsonl, jsonl-text, text or csv"
@@ -172,11 +133,11 @@ pub(super) fn run(args: &Args, cleaner: &Cleaner, job: Job<'_>) -> anyhow::Resul
     let work = Work {
         args,
         cleaner,
-        job,
+        how,
         pool: &pool,
     };
     let stdout = std::io::stdout();
-    let stdout_state = StdoutState::default();
+    let stdout_state = Stream::default();
     let mut all_ok = true;
     for (i, input) in files.iter().enumerate() {
         if interrupt::requested() {
@@ -208,7 +169,7 @@ pub(super) fn run(args: &Args, cleaner: &Cleaner, job: Job<'_>) -> anyhow::Resul
                 // FIFO or a device as a stream.
                 let mut file = output::create(path)?;
                 let mut w = BufWriter::new(&mut file);
-                let state = StdoutState::default();
+                let state = Stream::default();
                 let r = one_file(reader, &name, work, &mut w, &state, &mut counts);
                 let r = r.and_then(|()| {
                     w.flush()
@@ -269,7 +230,7 @@ pub(super) fn run(args: &Args, cleaner: &Cleaner, job: Job<'_>) -> anyhow::Resul
 struct Work<'a> {
     args: &'a Args,
     cleaner: &'a Cleaner,
-    job: Job<'a>,
+    how: &'a Rendering<'a>,
     pool: &'a rayon::ThreadPool,
 }
 
@@ -283,7 +244,7 @@ fn one_file(
     name: &str,
     work: Work<'_>,
     out: &mut dyn Write,
-    state: &StdoutState,
+    state: &Stream,
     counts: &mut Counts,
 ) -> anyhow::Result<()> {
     // One chunk waits while one is read and one is labelled: memory stays flat.
@@ -350,40 +311,49 @@ impl Work<'_> {
         rx: std::sync::mpsc::Receiver<Vec<Record>>,
         name: &str,
         out: &mut dyn Write,
-        state: &StdoutState,
+        state: &Stream,
         counts: &mut Counts,
     ) -> anyhow::Result<()> {
         let Work {
             args,
             cleaner,
-            job,
+            how,
             pool,
         } = self;
         for chunk in rx {
             if interrupt::requested() {
                 break;
             }
-            let outs: Vec<Result<Vec<u8>, Failure>> = pool.install(|| {
+            let outs: Vec<Result<Vec<u8>, RecordFailure>> = pool.install(|| {
                 chunk
                     .par_iter()
-                    .map(|rec| label_record(cleaner, rec, name, job))
+                    .map(|rec| {
+                        let mut buf = Vec::new();
+                        cleaner
+                            .render_record(rec, name, how, &mut buf)
+                            .map(|()| buf)
+                    })
                     .collect()
             });
             for (rec, r) in chunk.iter().zip(outs) {
                 match r {
                     Ok(b) => {
-                        to_stdout(&mut &mut *out, args.format, &b, state)?;
+                        state.write(out, args.format, &b)?;
                         counts.pages += 1;
                     }
                     Err(failure) => {
                         let (what, reason) = match failure {
-                            Failure::Failed(reason) => {
-                                counts.failed += 1;
-                                ("record", reason)
-                            }
-                            Failure::Broken(reason) => {
+                            RecordFailure::Broken(e) => {
                                 counts.broken += 1;
-                                ("broken record", reason)
+                                ("broken record", e.to_string())
+                            }
+                            RecordFailure::Render(e) => {
+                                counts.failed += 1;
+                                ("record", describe(&e))
+                            }
+                            RecordFailure::NotHtml => {
+                                counts.failed += 1;
+                                ("record", failure.to_string())
                             }
                         };
                         say!(
