@@ -34,6 +34,8 @@
 
 mod http;
 // Formats, decoding and inputs (the label path): victor::format, victor::decoding, victor::inputs.
+#[cfg(feature = "bench")]
+pub mod bench;
 pub mod decoding;
 pub mod file;
 pub mod format;
