@@ -570,6 +570,207 @@ pub enum InputError {
     /// Nothing to read (the message names what was given and what was skipped).
     #[error("{0}")]
     NoneFound(String),
+    /// A stream named as an input cannot be read to sniff it for WARC.
+    #[error("cannot read {what}")]
+    Sniff {
+        /// `standard input`, or the stream's path.
+        what: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// WARC files and pages in one run (the message says which and what to do).
+    #[error("{0}")]
+    Mixed(String),
+    /// Two inputs whose outputs would be one file.
+    #[error(
+        "{} and {} would both write {}: rename one, or label them into separate folders",
+        first.display(),
+        second.display(),
+        out.display()
+    )]
+    SameOutput {
+        /// The first input.
+        first: PathBuf,
+        /// The second.
+        second: PathBuf,
+        /// The output both would write.
+        out: PathBuf,
+    },
+    /// An output that would replace one of the pages read.
+    #[error(
+        "the output of {} would replace the page {}: choose another --out folder or --format",
+        input.display(),
+        page.display()
+    )]
+    OverInput {
+        /// The input whose output it is.
+        input: PathBuf,
+        /// The page it would replace.
+        page: PathBuf,
+    },
+}
+
+/// What a run's inputs are (`victor label --input`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+pub enum InputKind {
+    /// WARC files by name (*.warc, *.warc.gz), pages otherwise.
+    Auto,
+    /// HTML pages.
+    Html,
+    /// WARC files.
+    Warc,
+}
+
+impl InputKind {
+    /// Whether the inputs named are WARC files: always for `warc`, never for `html`, and for
+    /// `auto` as [`holds_warcs`] tells from their names and first bytes.
+    ///
+    /// # Errors
+    ///
+    /// [`holds_warcs`]'s.
+    pub fn warcs(self, paths: &[PathBuf], files_from: Option<&Path>) -> Result<bool, InputError> {
+        match self {
+            InputKind::Warc => Ok(true),
+            InputKind::Html => Ok(false),
+            InputKind::Auto => holds_warcs(paths, files_from),
+        }
+    }
+}
+
+/// Whether the inputs named are WARC files, as `victor label --input auto` decides: every input
+/// is a file named *.warc or *.warc.gz, a folder holding such files (and no pages), or a stream
+/// (standard input, a FIFO, a device) holding a WARC stream, plain or gzipped (sniffed: the
+/// bytes read are given back to whoever reads it next). A mix of WARC files and pages is
+/// refused, and so is a folder holding both.
+///
+/// # Errors
+///
+/// [`InputError::Sniff`] for a stream that cannot be read, [`InputError::Mixed`] for a mix.
+pub fn holds_warcs(paths: &[PathBuf], files_from: Option<&Path>) -> Result<bool, InputError> {
+    let (mut warcs, mut pages) = (0, 0);
+    // The first stream found to hold WARC, for the message refusing a mix.
+    let mut warc_stream: Option<String> = None;
+    for p in paths {
+        let warc = if is_stdin(p) || is_stream(p) {
+            let what = if is_stdin(p) {
+                "standard input".to_string()
+            } else {
+                p.display().to_string()
+            };
+            // A FIFO or a device named (`<(zcat crawl.warc.gz)`) is sniffed as `-` is.
+            let sniffed = if is_stdin(p) {
+                stdin_is_warc()
+            } else {
+                stream_is_warc(p)
+            };
+            let warc = sniffed.map_err(|source| InputError::Sniff {
+                what: what.clone(),
+                source,
+            })?;
+            if warc {
+                warc_stream.get_or_insert(what);
+            }
+            warc
+        } else if p.is_dir() {
+            match folder_holds(p) {
+                (true, true) => {
+                    return Err(InputError::Mixed(format!(
+                        "{} holds both WARC files and pages: label them separately \
+                         (--input warc takes only its WARC files, --input html only its pages)",
+                        p.display()
+                    )));
+                }
+                (warc, _) => warc,
+            }
+        } else {
+            is_warc_name(p)
+        };
+        if warc {
+            warcs += 1;
+        } else {
+            pages += 1;
+        }
+    }
+    if warcs > 0 && (pages > 0 || files_from.is_some()) {
+        return Err(InputError::Mixed(match warc_stream {
+            Some(stream) => format!(
+                "{stream} holds a WARC stream, the other inputs are pages: \
+                 label them separately (--input warc reads streams as WARC)"
+            ),
+            None => "WARC files and pages in one run: label them separately (or say --input warc)"
+                .to_string(),
+        }));
+    }
+    Ok(warcs > 0)
+}
+
+/// The WARC file an input names, to read record by record: standard input for `-`, a stream
+/// named (a FIFO, a device) with the bytes sniffed from it first, else the file.
+///
+/// # Errors
+///
+/// The error of opening it.
+pub fn open_warc(path: &Path) -> std::io::Result<crate::warc::Reader<Box<dyn BufRead + Send>>> {
+    use crate::warc::Reader;
+    if is_stdin(path) {
+        stdin().and_then(Reader::from_read)
+    } else if is_stream(path) {
+        open_stream(path).and_then(Reader::from_read)
+    } else {
+        Reader::open(path)
+    }
+}
+
+/// Under the output folder `dir`, each input's output file, in the inputs' order: its path
+/// relative to the folder it was found in (or its file name) with extension `ext`
+/// ([`Input::out_path`]).
+///
+/// # Errors
+///
+/// [`InputError::SameOutput`] for two inputs that would write one file.
+pub fn out_paths(inputs: &[Input], dir: &Path, ext: &str) -> Result<Vec<PathBuf>, InputError> {
+    let mut seen = std::collections::HashMap::<PathBuf, &Path>::new();
+    let mut outs = Vec::with_capacity(inputs.len());
+    for input in inputs {
+        let out = input.out_path(dir, ext);
+        if let Some(other) = seen.insert(out.clone(), &input.path) {
+            return Err(InputError::SameOutput {
+                first: other.to_path_buf(),
+                second: input.path.clone(),
+                out,
+            });
+        }
+        outs.push(out);
+    }
+    Ok(outs)
+}
+
+/// Refuses outputs (one per input, as [`out_paths`] gives them) of which one would replace one
+/// of the pages read (`--format html --out DIR` with DIR the input folder writes `DIR/a.html`
+/// over the page `DIR/a.html`): victor never replaces a file it did not write. Only outputs
+/// that exist can be inputs.
+///
+/// # Errors
+///
+/// [`InputError::OverInput`] for the first such output.
+pub fn refuse_outputs_over_inputs(inputs: &[Input], outs: &[PathBuf]) -> Result<(), InputError> {
+    let read: std::collections::HashMap<PathBuf, &Path> = inputs
+        .iter()
+        .filter_map(|i| Some((std::fs::canonicalize(&i.path).ok()?, i.path.as_path())))
+        .collect();
+    for (input, out) in inputs.iter().zip(outs) {
+        let Ok(canonical) = std::fs::canonicalize(out) else {
+            continue;
+        };
+        if let Some(page) = read.get(&canonical) {
+            return Err(InputError::OverInput {
+                input: input.path.clone(),
+                page: page.to_path_buf(),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Expands files and folders (recursively, pages by name, sorted) and an optional list file

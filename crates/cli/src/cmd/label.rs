@@ -10,7 +10,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock, PoisonError};
 
 use anyhow::Context;
-use clap::ValueEnum;
 use rayon::prelude::*;
 use victor::format::{Fields, Format, RenderError, Rendering, Stream};
 use victor::{Cleaner, DEFAULT_MAX_BLOCKS, RawPage};
@@ -20,42 +19,10 @@ use crate::util::{inputs, interrupt, model, output, progress};
 
 mod warc;
 
-/// The labelers of `victor label --method`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
-pub(crate) enum MethodArg {
-    /// The model bundle's CRF (`--model`).
-    #[default]
-    Crf,
-    /// jusText (seed 002): paragraphs by length, link and stop-word density, then by context.
-    Justext,
-    /// Body text extraction (seed 004): the span with the most words inside and tags outside.
-    Bte,
-    /// Kimatu (seed 000): blocks of the same appearance by their content-relevance ratio.
-    Kimatu,
-}
-
-impl MethodArg {
-    /// The rule-based method, `None` for the CRF.
-    pub(crate) fn method(self) -> Option<victor::Method> {
-        match self {
-            MethodArg::Crf => None,
-            MethodArg::Justext => Some(victor::Method::Justext),
-            MethodArg::Bte => Some(victor::Method::Bte),
-            MethodArg::Kimatu => Some(victor::Method::Kimatu),
-        }
-    }
-}
-
-/// What `victor label`'s inputs are.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub(crate) enum Input {
-    /// WARC files by name (*.warc, *.warc.gz), pages otherwise.
-    Auto,
-    /// HTML pages.
-    Html,
-    /// WARC files.
-    Warc,
-}
+/// What `victor label`'s inputs are (the facade's).
+pub(crate) use victor::inputs::InputKind as Input;
+/// The labelers of `victor label --method` (the facade's).
+pub(crate) use victor::method::MethodChoice as MethodArg;
 
 /// Label pages with a model and write what they keep.
 ///
@@ -174,22 +141,6 @@ fn describe(e: &RenderError) -> String {
     }
 }
 
-/// Labels and renders one page into `buf` (cleared first), with `fields` in a JSON line; an
-/// error is the reason the failure report gives.
-fn label_html(
-    cleaner: &Cleaner,
-    page: RawPage<'_>,
-    source: &str,
-    fields: Fields<'_>,
-    how: &Rendering<'_>,
-    buf: &mut Vec<u8>,
-) -> Result<(), String> {
-    buf.clear();
-    cleaner
-        .render(page, source, fields, how, buf)
-        .map_err(|e| describe(&e))
-}
-
 /// Reads, labels and renders one page file into `buf` (cleared first).
 fn label_page(
     cleaner: &Cleaner,
@@ -206,7 +157,10 @@ fn label_page(
         html: &bytes,
         ..RawPage::default()
     };
-    label_html(cleaner, page, &source, Fields::default(), how, buf)
+    buf.clear();
+    cleaner
+        .render(page, &source, Fields::default(), how, buf)
+        .map_err(|e| describe(&e))
 }
 
 /// A page that failed, with the reason the report gives.
@@ -229,32 +183,6 @@ fn into_failures(failures: Mutex<Vec<Failure>>) -> Vec<Failure> {
         .unwrap_or_else(PoisonError::into_inner)
 }
 
-/// Refuses a run where an output file would replace one of the pages it reads (`--format html
-/// --out DIR` with DIR the input folder writes `DIR/a.html` over the page `DIR/a.html`): victor
-/// never replaces a file it did not write. Only outputs that exist can be inputs.
-fn refuse_outputs_over_inputs(
-    inputs: &[inputs::Input],
-    out_paths: &HashMap<&Path, PathBuf>,
-) -> anyhow::Result<()> {
-    let read: HashMap<PathBuf, &Path> = inputs
-        .iter()
-        .filter_map(|i| Some((std::fs::canonicalize(&i.path).ok()?, i.path.as_path())))
-        .collect();
-    for (input, out) in out_paths {
-        let Ok(canonical) = std::fs::canonicalize(out) else {
-            continue;
-        };
-        if let Some(page) = read.get(&canonical) {
-            anyhow::bail!(
-                "the output of {} would replace the page {}: choose another --out folder or --format",
-                input.display(),
-                page.display()
-            );
-        }
-    }
-    Ok(())
-}
-
 /// Under `--out DIR`, each page's output file: its input's path relative to the folder it was
 /// found in (or its file name), with the format's extension; two inputs writing one file, or an
 /// output over an input, are refused, and the output folders are made.
@@ -264,28 +192,15 @@ fn out_paths<'a>(
     inputs: &'a [inputs::Input],
 ) -> anyhow::Result<HashMap<&'a Path, PathBuf>> {
     output::prepare_dir(dir, "--out")?;
-    let mut out_paths = HashMap::<&Path, PathBuf>::new();
-    let mut seen = HashMap::<PathBuf, &Path>::new();
-    for input in inputs {
-        let out = input.out_path(dir, format.extension());
-        if let Some(other) = seen.insert(out.clone(), &input.path) {
-            anyhow::bail!(
-                "{} and {} would both write {}: rename one, or label them into separate folders",
-                other.display(),
-                input.path.display(),
-                out.display()
-            );
-        }
-        out_paths.insert(&input.path, out);
-    }
-    refuse_outputs_over_inputs(inputs, &out_paths)?;
+    let outs = victor::inputs::out_paths(inputs, dir, format.extension())?;
+    victor::inputs::refuse_outputs_over_inputs(inputs, &outs)?;
     let folders: std::collections::BTreeSet<&Path> =
-        out_paths.values().filter_map(|p| p.parent()).collect();
+        outs.iter().filter_map(|p| p.parent()).collect();
     for folder in folders {
         std::fs::create_dir_all(folder)
             .with_context(|| format!("cannot create {}", folder.display()))?;
     }
-    Ok(out_paths)
+    Ok(inputs.iter().map(|i| i.path.as_path()).zip(outs).collect())
 }
 
 /// A pool of `jobs` labeling threads.
@@ -316,7 +231,10 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     // From here on a first Ctrl-C stops the batch between pages (util::interrupt).
     interrupt::install()?;
-    if warc::wanted(&args)? {
+    if args
+        .input
+        .warcs(&args.sources.pages, args.sources.files_from.as_deref())?
+    {
         return warc::run(&args, &cleaner, &how);
     }
     let walk = args.sources.collect("label", args.out.as_deref())?;

@@ -6,8 +6,7 @@
 use std::path::{Path, PathBuf};
 
 pub(crate) use victor::inputs::{
-    Input, Kind, empty_input, folder_holds, is_stdin, is_stream, is_warc_name, joined, open_stream,
-    page_stem, read_page, stdin, stdin_is_warc, stream_is_warc,
+    Input, Kind, empty_input, is_stdin, is_stream, joined, page_stem, read_page,
 };
 
 use super::streams::say;
