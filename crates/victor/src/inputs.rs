@@ -776,7 +776,7 @@ pub fn refuse_outputs_over_inputs(inputs: &[Input], outs: &[PathBuf]) -> Result<
 /// Expands files and folders (recursively, pages by name, sorted) and an optional list file
 /// (`-` for standard input, one path a line) into the pages, with where each page's output goes
 /// under an output folder ([`Input::rel`]) and what the walks skipped (unprinted: see
-/// [`Walk::report`]). A page path `-` (one page read from standard input) may appear once, and
+/// [`Walk::summary`]). A page path `-` (one page read from standard input) may appear once, and
 /// not with `--files-from -`. A folder's walk never enters `out`, the command's output folder
 /// (where it exists): a page named in it directly, or listed, is still read.
 pub fn collect_pages(

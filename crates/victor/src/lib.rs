@@ -1,5 +1,34 @@
 //! # victor: clean web pages with one type
 //!
+//! ## Map
+//!
+//! A page goes one way, each stage in one place:
+//!
+//! | stage | where |
+//! |---|---|
+//! | bytes -> text (charset, gzip) | `victor-html` (`decode`), inputs: [`inputs`], [`mod@file`], [`warc`] |
+//! | text -> blocks | `victor-html` (`segment`) |
+//! | blocks -> features | `victor-features` (`Extractor`) |
+//! | features -> marginals | `victor-label` (`Labeler`, the CRF in `crf/`) |
+//! | marginals -> labels | [`decoding`] settles the [`Decoding`]; `victor-label` decodes (`Labeler::decide_scored`) |
+//! | labels -> output | [`mod@format`]: one file a format under `format/` |
+//!
+//! [`Cleaner`] runs the stages; [`Cleaner::render`] writes a page in a [`Format`]: `text` and
+//! `cleaneval` in `format/text.rs`, `markdown` in `format/markdown.rs`, `jsonl` and
+//! `jsonl-text` in `format/jsonl.rs`, `csv` in `format/csv.rs`, `html` in `format/html.rs`
+//! (the text and Markdown renderers that know a page's structure stay in `victor-label`).
+//!
+//! **To add an output format**: write `format/NAME.rs` with a type implementing the format
+//! trait `Spec` (extension, rendering, header, page separation), add a variant to [`Format`]
+//! and its arm in `Format::spec` (`format/mod.rs`); the command line's `--format` takes it.
+//!
+//! **To add a decoding rule**: its variant in [`Decoding`] (`victor-core`, `decoding.rs`) and
+//! its decoder's arm in `Labeler::decide_scored` (`victor-label`, `labeler.rs`); the way a
+//! person asks for it, a variant of [`DecodingChoice`] with its name in `FromStr` (which Python's
+//! `decoding=` reads) and its arm in `Model::decoding` (`victor-label`, `bundle.rs`), the one
+//! match from a choice to a decoding, which [`decoding::settle`] calls for the command line and
+//! Python; the command line's flag goes into `DecodingArgs` (`crates/cli/src/util/model.rs`).
+//!
 //! [`Cleaner`] holds a model bundle and a decoding, and turns the bytes of an HTML page into its
 //! main text ([`Cleaner::clean`]) or into a [`Document`] with every block, its label and the
 //! probabilities of header, text and other ([`Cleaner::label`]). It is `Send + Sync` and cheap to

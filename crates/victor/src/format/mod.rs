@@ -1,4 +1,4 @@
-//! The output formats of `victor label`, in one place: [`Format`] names them, [`Format::spec`]
+//! The output formats of `victor label`, in one place: [`Format`] names them, `Format::spec`
 //! is the one dispatch from a format to the file that writes it (`text.rs` for text and
 //! CleanEval, `markdown.rs`, `jsonl.rs` for both JSON-lines formats, `csv.rs`, `html.rs`), and
 //! [`Cleaner::render`] labels a page and writes it in a format. A format file says everything
