@@ -7,11 +7,11 @@
 
 use std::time::Instant;
 
-use victor_features::{
-    Collect, ConfigError, Extractor, FeatureConfig, Segmenter, decode, tokenize_and_build,
-    tokenize_only,
-};
+use victor_features::{Collect, Extractor, Segmenter, decode, tokenize_and_build, tokenize_only};
 use victor_label::{Decoding, Labeler, Model, render_text};
+
+/// The feature configuration the stages without a model extract with, and why one is invalid.
+pub use victor_features::{ConfigError, FeatureConfig};
 
 /// One stage's work on one page: the returned number is summed, so that nothing is optimised
 /// away.
