@@ -242,3 +242,86 @@ fn debug_check_lengths(page: &Page, labels: &[Label], probs: &[Probs]) {
         "one probability triple a block"
     );
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn written(format: Format, pages: &[&[u8]]) -> String {
+        let stream = Stream::default();
+        let mut out = Vec::new();
+        for p in pages {
+            stream.write(&mut out, format, p).expect("writes");
+        }
+        String::from_utf8(out).expect("utf-8")
+    }
+
+    #[test]
+    fn a_stream_gets_the_header_once_and_text_pages_a_blank_line_apart() {
+        let csv = written(Format::Csv, &[b"a\n", b"b\n"]);
+        assert_eq!(
+            csv,
+            "page,block,start,end,label,p_header,p_text,p_other,text\na\nb\n"
+        );
+        // A page that keeps nothing adds nothing, not even a blank line.
+        for f in [Format::Text, Format::Cleaneval, Format::Markdown] {
+            assert_eq!(
+                written(f, &[b"one\n", b"", b"two\n"]),
+                "one\n\ntwo\n",
+                "{f:?}"
+            );
+        }
+        for f in [Format::Jsonl, Format::JsonlText, Format::Html] {
+            assert_eq!(written(f, &[b"{}\n", b"{}\n"]), "{}\n{}\n", "{f:?}");
+        }
+        let exts = [
+            Format::Text,
+            Format::Cleaneval,
+            Format::Jsonl,
+            Format::JsonlText,
+        ]
+        .map(Format::extension);
+        assert_eq!(exts, ["txt", "txt", "jsonl", "jsonl"]);
+        let exts = [Format::Html, Format::Csv, Format::Markdown].map(Format::extension);
+        assert_eq!(exts, ["html", "csv", "md"]);
+    }
+
+    #[cfg(feature = "builtin")]
+    #[test]
+    fn render_writes_each_format_from_one_labelling() {
+        let c = Cleaner::builtin().expect("builtin");
+        let html = b"<html><head><title>T</title></head><body><nav><a href=/>Home</a></nav>\
+            <article><h1>Headline</h1><p>A first paragraph of the article with enough words to \
+            be kept as text by the model, since it reads like running prose.</p></article></body></html>";
+        let page = RawPage {
+            html,
+            ..RawPage::default()
+        };
+        let render = |format| {
+            let how = Rendering {
+                format,
+                linearize: false,
+                markdown: false,
+                links: false,
+                emphasis: false,
+                decoding: "viterbi",
+            };
+            let mut out = Vec::new();
+            c.render(page, "a.html", Fields::default(), &how, &mut out)
+                .expect("renders");
+            String::from_utf8(out).expect("utf-8")
+        };
+        let text = c.clean(html).expect("cleans");
+        assert_eq!(render(Format::Text), format!("{text}\n"));
+        let line: serde_json::Value =
+            serde_json::from_str(&render(Format::JsonlText)).expect("one JSON line");
+        assert_eq!(line["text"], text.as_str());
+        assert_eq!(line["title"], "T", "the JSON formats collect the head");
+        assert_eq!(line["decoding"], "viterbi");
+        assert!(line.get("blocks").is_none());
+        let csv = render(Format::Csv);
+        assert!(csv.starts_with("a.html,0,"), "{csv}");
+        assert!(render(Format::Html).contains("victor-text"));
+        assert!(render(Format::Markdown).starts_with("# Headline"));
+    }
+}
