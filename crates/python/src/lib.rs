@@ -15,7 +15,6 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyTypeError, PyUserWarning, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyInt, PyList, PyString};
-use victor::{DecodingChoice, Threshold};
 
 create_exception!(
     victor,
@@ -180,34 +179,20 @@ fn make_cleaner(
         None => base,
         Some(n) => base.with_max_blocks(n),
     };
-    // The decoding named, read as the victor command reads it ("threshold 0.4" included).
-    let choice = decoding
-        .map(str::parse::<DecodingChoice>)
-        .transpose()
-        .map_err(|e| PyValueError::new_err(e.to_string()))?;
-    let threshold = threshold
-        .map(Threshold::new)
-        .transpose()
-        .map_err(|e| VictorError::new_err(format!("threshold: {e}")))?;
-    let choice = match (choice, threshold) {
-        (None, None) => return Ok(base),
-        (None | Some(DecodingChoice::Threshold(None)), Some(t)) => {
-            DecodingChoice::Threshold(Some(t))
-        }
-        (Some(c), None) => c,
-        (Some(_), Some(_)) => {
-            return Err(PyValueError::new_err(format!(
-                "threshold goes with decoding=\"threshold\", not {:?}",
-                decoding.unwrap_or_default()
-            )));
-        }
+    // The decoding named, read as the victor command reads it ("threshold 0.4" included), and
+    // settled with the bundle by the facade (victor::decoding).
+    let choice = victor::decoding::choose(decoding, threshold).map_err(|e| match e {
+        victor::decoding::ChoiceError::Threshold(_) => VictorError::new_err(e.to_string()),
+        _ => PyValueError::new_err(e.to_string()),
+    })?;
+    let Some(choice) = choice else {
+        return Ok(base);
     };
-    let decoding = base.model().decoding(Some(choice)).map_err(|_| {
+    base.with_choice(choice).map_err(|_| {
         PyValueError::new_err(
             "decoding=\"threshold\" needs a threshold: this model recommends none",
         )
-    })?;
-    Ok(base.with_decoding(decoding))
+    })
 }
 
 #[pymethods]

@@ -1,5 +1,34 @@
 //! # victor: clean web pages with one type
 //!
+//! ## Map
+//!
+//! A page goes one way, each stage in one place:
+//!
+//! | stage | where |
+//! |---|---|
+//! | bytes -> text (charset, gzip) | `victor-html` (`decode`), inputs: [`inputs`], [`mod@file`], [`warc`] |
+//! | text -> blocks | `victor-html` (`segment`) |
+//! | blocks -> features | `victor-features` (`Extractor`) |
+//! | features -> marginals | `victor-label` (`Labeler`, the CRF in `crf/`) |
+//! | marginals -> labels | [`decoding`] settles the [`Decoding`]; `victor-label` decodes (`Labeler::decide_scored`) |
+//! | labels -> output | [`mod@format`]: one file a format under `format/` |
+//!
+//! [`Cleaner`] runs the stages; [`Cleaner::render`] writes a page in a [`Format`]: `text` and
+//! `cleaneval` in `format/text.rs`, `markdown` in `format/markdown.rs`, `jsonl` and
+//! `jsonl-text` in `format/jsonl.rs`, `csv` in `format/csv.rs`, `html` in `format/html.rs`
+//! (the text and Markdown renderers that know a page's structure stay in `victor-label`).
+//!
+//! **To add an output format**: write `format/NAME.rs` with a type implementing the format
+//! trait `Spec` (extension, rendering, header, page separation), add a variant to [`Format`]
+//! and its arm in `Format::spec` (`format/mod.rs`); the command line's `--format` takes it.
+//!
+//! **To add a decoding rule**: its variant in [`Decoding`] (`victor-core`, `decoding.rs`) and
+//! its decoder's arm in `Labeler::decide_scored` (`victor-label`, `labeler.rs`); the way a
+//! person asks for it, a variant of [`DecodingChoice`] with its name in `FromStr` (which Python's
+//! `decoding=` reads) and its arm in `Model::decoding` (`victor-label`, `bundle.rs`), the one
+//! match from a choice to a decoding, which [`decoding::settle`] calls for the command line and
+//! Python; the command line's flag goes into `DecodingArgs` (`crates/cli/src/util/model.rs`).
+//!
 //! [`Cleaner`] holds a model bundle and a decoding, and turns the bytes of an HTML page into its
 //! main text ([`Cleaner::clean`]) or into a [`Document`] with every block, its label and the
 //! probabilities of header, text and other ([`Cleaner::label`]). It is `Send + Sync` and cheap to
@@ -33,6 +62,13 @@
 #![warn(unnameable_types)]
 
 mod http;
+// Formats, decoding and inputs (the label path): victor::format, victor::decoding, victor::inputs.
+#[cfg(feature = "bench")]
+pub mod bench;
+pub mod decoding;
+pub mod file;
+pub mod format;
+pub mod inputs;
 pub mod method;
 pub mod models;
 pub mod output;
@@ -58,9 +94,8 @@ use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
-use victor_core::Label;
 use victor_label::render_text;
-use victor_label::{BundleError, LabelError, LabeledPage, Labeler, Model, Scratch};
+use victor_label::{Labeler, Scratch};
 
 pub use method::label_by_method;
 pub use victor_features::{Collect, DEFAULT_MAX_BLOCKS, known_charset};
@@ -69,6 +104,11 @@ pub use victor_label::{
     Origin, Threshold, ThresholdError,
 };
 pub use victor_methods::{Method, Methods};
+// The types of the label path's public signatures (formats, decoding, inputs).
+pub use format::{Format, Rendering};
+pub use victor_core::{Label, Probs};
+pub use victor_features::{Page, PageError, Processed, SegmentError};
+pub use victor_label::{BundleError, LabelError, LabeledPage, Model};
 
 /// Why a cleaner could not be made or a page could not be cleaned.
 #[derive(Debug, thiserror::Error)]

@@ -30,3 +30,31 @@ pub fn label_by_method(
     methods.label(method, page, language, labels);
     victor_methods::one_hot(labels, probs);
 }
+
+/// What labels a page (`victor label --method`, `victor eval --method`): the bundle's CRF or
+/// one of the seeds' rule-based methods.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
+pub enum MethodChoice {
+    /// The model bundle's CRF (`--model`).
+    #[default]
+    Crf,
+    /// jusText (seed 002): paragraphs by length, link and stop-word density, then by context.
+    Justext,
+    /// Body text extraction (seed 004): the span with the most words inside and tags outside.
+    Bte,
+    /// Kimatu (seed 000): blocks of the same appearance by their content-relevance ratio.
+    Kimatu,
+}
+
+impl MethodChoice {
+    /// The rule-based method, `None` for the CRF.
+    pub fn method(self) -> Option<Method> {
+        match self {
+            MethodChoice::Crf => None,
+            MethodChoice::Justext => Some(Method::Justext),
+            MethodChoice::Bte => Some(Method::Bte),
+            MethodChoice::Kimatu => Some(Method::Kimatu),
+        }
+    }
+}

@@ -1,442 +1,46 @@
-//! Finding input pages: files, folders walked recursively, lists of paths (`--files-from`), and
-//! `-` for one page read from standard input; and reading them, gzip-compressed or not. WARC
-//! files are found the same way ([`collect_warcs`]), and standard input is sniffed for a WARC
-//! stream ([`stdin_is_warc`]). A FIFO or a character device named as an input
-//! (`<(zcat page.html.gz)`, `/dev/stdin`) is read as a stream, as `-` is, and sniffed for a WARC
-//! stream the same way ([`stream_is_warc`]); FIFOs met while walking a folder are passed over.
-//!
-//! Crawls often store pages compressed (`page.html.gz`), so a page whose bytes start with the
-//! gzip magic number is decompressed before it reaches the library, which takes the HTML bytes
-//! only ([`victor_features::file`], shared with the importer, `eval` and the tests).
+//! Finding and reading input pages and WARC files: the facade's [`victor::inputs`] (folders
+//! walked, `--files-from` lists, `-` and FIFOs sniffed for WARC, gzip inflated), with what the
+//! command line adds: the clap arguments of a command's pages ([`PageArgs`]) and the report of
+//! what a walk passed over ([`Walk::report`]).
 
-use std::ffi::{OsStr, OsString};
-use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 
-use anyhow::Context;
-use victor_features::file;
+pub(crate) use victor::inputs::{
+    Input, Kind, empty_input, is_stdin, is_stream, joined, page_stem, read_page,
+};
 
 use super::streams::say;
 
-/// File name extensions taken when walking a folder (also with `.gz` after them, and with a
-/// crawler's saved query string after them: `m.html?x=1`). The server-script names (`php`,
-/// `asp`, `aspx`, `jsp`) are how crawlers save dynamic pages.
-pub(crate) const PAGE_EXTENSIONS: &[&str] = &[
-    "html", "htm", "xhtml", "xht", "shtml", "php", "asp", "aspx", "jsp",
-];
-
-/// Whether a file name looks like a page: a page extension, or one followed by `.gz`; a query
-/// string a crawler kept in the name (`m.html?x=1`, `index.php?id=3.gz`) does not count.
-fn is_page_name(path: &Path) -> bool {
-    let name = without_gz(path).to_string_lossy();
-    let before_query = name.split_once('?').map_or(&*name, |(page, _)| page);
-    Path::new(before_query)
-        .extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| PAGE_EXTENSIONS.iter().any(|x| x.eq_ignore_ascii_case(e)))
-}
-
-/// Whether a file is named like a WARC file: `*.warc` or `*.warc.gz` (any case).
-/// The rest of the name may be any bytes.
-pub(crate) fn is_warc_name(path: &Path) -> bool {
-    let ext_is = |p: &Path, ext: &str| p.extension().is_some_and(|e| e.eq_ignore_ascii_case(ext));
-    ext_is(path, "warc")
-        || (ext_is(path, "gz")
-            && path
-                .file_stem()
-                .is_some_and(|s| ext_is(Path::new(s), "warc")))
-}
-
-/// What a walk of folders looks for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Kind {
-    /// Pages ([`PAGE_EXTENSIONS`], optionally `.gz`).
-    Pages,
-    /// WARC files (`*.warc`, `*.warc.gz`).
-    Warcs,
-}
-
-impl Kind {
-    /// Whether a file's name is one of this kind's.
-    fn wants(self, path: &Path) -> bool {
-        match self {
-            Kind::Pages => is_page_name(path),
-            Kind::Warcs => is_warc_name(path),
-        }
-    }
-
-    /// Why a regular file of another name is passed over.
-    fn other_name(self) -> Skip {
-        match self {
-            Kind::Pages => Skip::OtherName,
-            Kind::Warcs => Skip::NotWarcName,
-        }
-    }
-
-    /// The inputs' name in messages.
-    fn noun(self) -> &'static str {
-        match self {
-            Kind::Pages => "pages",
-            Kind::Warcs => "WARC files",
-        }
-    }
-}
-
-/// Whether folder `dir` holds (at any depth) WARC files and pages, by their names; the walk stops
-/// once both are seen. Entries that cannot be read are passed over here: the walk that collects
-/// the inputs reports them.
-pub(crate) fn folder_holds(dir: &Path) -> (bool, bool) {
-    let (mut warcs, mut pages) = (false, false);
-    for entry in walkdir::WalkDir::new(dir)
-        .follow_links(true)
-        .into_iter()
-        .flatten()
-    {
-        if entry.file_type().is_file() {
-            warcs |= is_warc_name(entry.path());
-            pages |= is_page_name(entry.path());
-            if warcs && pages {
-                break;
-            }
-        }
-    }
-    (warcs, pages)
-}
-
-/// The path without a trailing `.gz` (as a file name: `a/b.html.gz` -> `b.html`), else the path.
-fn without_gz(path: &Path) -> &Path {
-    match path.extension().and_then(|e| e.to_str()) {
-        // A path with an extension has a stem: the default is never taken.
-        Some(e) if e.eq_ignore_ascii_case("gz") => Path::new(path.file_stem().unwrap_or_default()),
-        _ => path,
-    }
-}
-
-/// The name an output file takes after its input: the file name without its extension (and
-/// without `.gz` before that), `stdin` for `-`. A saved query string stays in the name
-/// (`m.html?x=1` -> `m?x=1`), so that two queries of one page keep two outputs. The name keeps
-/// the input's bytes as they are, also where they are not UTF-8 (on Unix a file name is any
-/// bytes: `bad\xffname.html` -> `bad\xffname`).
-pub(crate) fn page_stem(path: &Path) -> OsString {
-    if is_stdin(path) {
-        return "stdin".into();
-    }
-    let name = without_gz(path);
-    if let Some((page, query)) = name.file_name().and_then(split_query) {
-        let mut stem = Path::new(&page)
-            .file_stem()
-            .map_or_else(|| OsString::from("page"), OsStr::to_os_string);
-        stem.push("?");
-        stem.push(query);
-        return stem;
-    }
-    name.file_stem()
-        .map_or_else(|| "page".into(), OsStr::to_os_string)
-}
-
-/// A file name split at its first `?` (a crawler's saved query string), byte for byte.
-#[cfg(unix)]
-fn split_query(name: &OsStr) -> Option<(OsString, OsString)> {
-    use std::os::unix::ffi::OsStrExt;
-    let bytes = name.as_bytes();
-    let at = bytes.iter().position(|&b| b == b'?')?;
-    let (page, query) = bytes.split_at(at);
-    let query = query.get(1..)?;
-    Some((
-        OsStr::from_bytes(page).to_os_string(),
-        OsStr::from_bytes(query).to_os_string(),
-    ))
-}
-
-/// A file name split at its first `?` (a crawler's saved query string); a name that is not
-/// Unicode, which only Unix allows, has no query here.
-#[cfg(not(unix))]
-fn split_query(name: &OsStr) -> Option<(OsString, OsString)> {
-    let (page, query) = name.to_str()?.split_once('?')?;
-    Some((page.into(), query.into()))
-}
-
-/// The page path that stands for standard input.
-pub(crate) const STDIN: &str = "-";
-
-/// Whether a page path stands for standard input.
-pub(crate) fn is_stdin(path: &Path) -> bool {
-    path == Path::new(STDIN)
-}
-
-/// The first bytes of standard input, read by [`stdin_is_warc`] to see what it holds; whoever
-/// reads standard input after that reads them first ([`stdin`]).
-static STDIN_HEAD: Mutex<Vec<u8>> = Mutex::new(Vec::new());
-
-/// How many bytes of standard input [`stdin_is_warc`] reads to tell (a gzip header with a file
-/// name, and the first line).
-const SNIFF_BYTES: u64 = 8 << 10;
-
-/// The lock on [`STDIN_HEAD`]; a panic while it was held is an error (the bytes may be lost).
-fn stdin_head() -> std::io::Result<std::sync::MutexGuard<'static, Vec<u8>>> {
-    STDIN_HEAD
-        .lock()
-        .map_err(|_| std::io::Error::other("the first bytes of standard input were lost"))
-}
-
-/// Whether standard input holds a WARC stream, plain or gzipped ([`victor::warc::starts_warc`]):
-/// reads its first bytes (up to 8 KB, or to its end), which [`stdin`] gives back first.
-pub(crate) fn stdin_is_warc() -> std::io::Result<bool> {
-    let mut head = stdin_head()?;
-    if head.is_empty() {
-        std::io::stdin()
-            .lock()
-            .take(SNIFF_BYTES)
-            .read_to_end(&mut head)?;
-    }
-    Ok(victor::warc::starts_warc(&head))
-}
-
-/// Standard input, with the bytes [`stdin_is_warc`] read from it first.
-pub(crate) fn stdin() -> std::io::Result<impl Read + Send + 'static> {
-    let head = std::mem::take(&mut *stdin_head()?);
-    Ok(std::io::Cursor::new(head).chain(std::io::stdin()))
-}
-
-/// Whether a path names a stream: a FIFO or a character device (links followed).
-pub(crate) fn is_stream(path: &Path) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        std::fs::metadata(path).is_ok_and(|m| {
-            let t = m.file_type();
-            t.is_fifo() || t.is_char_device()
-        })
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = path;
-        false
-    }
-}
-
-/// A stream named as an input that [`stream_is_warc`] opened and read the first bytes of.
-struct Sniffed {
-    path: PathBuf,
-    head: Vec<u8>,
-    rest: file::Opened,
-}
-
-/// The streams [`stream_is_warc`] has sniffed: whoever reads such a path next ([`read_page`],
-/// [`open_stream`]) takes it from here, first bytes and all (a FIFO can be read only once).
-static SNIFFED: Mutex<Vec<Sniffed>> = Mutex::new(Vec::new());
-
-/// The lock on [`SNIFFED`]; a panic while it was held is an error (the bytes may be lost).
-fn sniffed() -> std::io::Result<std::sync::MutexGuard<'static, Vec<Sniffed>>> {
-    SNIFFED
-        .lock()
-        .map_err(|_| std::io::Error::other("the first bytes of a stream were lost"))
-}
-
-/// Whether the stream named `path` (a FIFO or a character device) holds a WARC stream, plain
-/// or gzipped, as [`stdin_is_warc`] tells for standard input: reads its first bytes (up to 8
-/// KB), which [`read_page`] or [`open_stream`] give back first.
-pub(crate) fn stream_is_warc(path: &Path) -> std::io::Result<bool> {
-    let mut rest = file::Opened::open(path)?;
-    let mut head = Vec::new();
-    (&mut rest).take(SNIFF_BYTES).read_to_end(&mut head)?;
-    let warc = victor::warc::starts_warc(&head);
-    sniffed()?.push(Sniffed {
-        path: path.to_path_buf(),
-        head,
-        rest,
-    });
-    Ok(warc)
-}
-
-/// The stream named `path` ([`file::Opened`]), with the bytes [`stream_is_warc`] read from it
-/// first if it did.
-pub(crate) fn open_stream(path: &Path) -> std::io::Result<Box<dyn Read + Send>> {
-    let mut all = sniffed()?;
-    if let Some(k) = all.iter().position(|s| s.path == path) {
-        let s = all.swap_remove(k);
-        return Ok(Box::new(std::io::Cursor::new(s.head).chain(s.rest)));
-    }
-    drop(all);
-    Ok(Box::new(file::Opened::open(path)?))
-}
-
-/// Reads a page's bytes: the file, all of standard input for `-`, or all of a stream named
-/// (a FIFO or a character device, at most [`file::MAX_PAGE_BYTES`]); decompressed if they are
-/// gzip (whatever the file is called; [`victor_features::file`]).
-pub(crate) fn read_page(path: &Path) -> std::io::Result<Vec<u8>> {
-    let stream: Box<dyn Read> = if is_stdin(path) {
-        Box::new(stdin()?)
-    } else if sniffed()?.iter().any(|s| s.path == path) {
-        open_stream(path)?
-    } else {
-        return file::read_page_file(path);
-    };
-    let mut bytes = Vec::new();
-    stream
-        .take(file::MAX_PAGE_BYTES.saturating_add(1))
-        .read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > file::MAX_PAGE_BYTES {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            format!(
-                "the stream holds more than {} MiB",
-                file::MAX_PAGE_BYTES >> 20
-            ),
-        ));
-    }
-    file::inflate(bytes, file::MAX_PAGE_BYTES)
-}
-
-/// Why a page's bytes (after decompression) are an empty input, if they are: none, or nothing
-/// but white space ([`victor::check_input`], the rule the Python package follows too). `label`
-/// and `features` report such a page as a failure, not as a page that keeps nothing; the reason
-/// names a FIFO that no program wrote to.
-pub(crate) fn empty_input(path: &Path, bytes: &[u8]) -> Option<String> {
-    let empty = victor::check_input(bytes).err()?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        if !is_stdin(path) && std::fs::metadata(path).is_ok_and(|m| m.file_type().is_fifo()) {
-            return Some(format!(
-                "empty input ({}): nothing came through the FIFO (no program opened it for writing within {} s, or it wrote nothing)",
-                empty.what(),
-                file::FIFO_WAIT.as_secs()
-            ));
-        }
-    }
-    Some(empty.to_string())
-}
-
-/// A page found by [`collect_pages`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Input {
-    /// The path to read (`-` for standard input).
-    pub path: PathBuf,
-    /// Where its output goes under an output folder, before the format's extension replaces
-    /// its own: for a page found by walking a folder, its path relative to that folder
-    /// (`site/a/index.html` under `site` is `a/index.html`); else its file name.
-    pub rel: PathBuf,
-}
-
-impl Input {
-    /// The output file for this page under `dir`, with extension `ext`: its relative path
-    /// ([`Input::rel`]) with the name's extensions (and `.gz`) replaced ([`page_stem`]).
-    pub(crate) fn out_path(&self, dir: &Path, ext: &str) -> PathBuf {
-        let folder = self.rel.parent().unwrap_or(Path::new(""));
-        let mut name = page_stem(&self.rel);
-        name.push(".");
-        name.push(ext);
-        dir.join(folder).join(name)
-    }
-}
-
-/// Why a walk passed over a path.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub(crate) enum Skip {
-    /// A regular file whose name is not a page's ([`PAGE_EXTENSIONS`]).
-    OtherName,
-    /// A regular file not named as a WARC file (looking for WARC files).
-    NotWarcName,
-    /// A FIFO, socket or device.
-    NotRegular,
-    /// A symbolic link whose target does not exist.
-    DanglingLink,
-    /// A symbolic link that leads back to a folder it is in, to itself, or into a loop of links.
-    LinkLoop,
-    /// A file or folder that cannot be read (permissions, vanished during the walk).
-    Unreadable,
-}
-
-impl Skip {
-    /// How the one-line summary names the reason (after a count).
-    fn summary(self) -> String {
-        match self {
-            Skip::OtherName => format!(
-                "not named as a page (*.{}, optionally .gz)",
-                PAGE_EXTENSIONS.join(", *.")
-            ),
-            Skip::NotWarcName => "not named as a WARC file (*.warc, *.warc.gz)".into(),
-            Skip::NotRegular => {
-                "FIFO, socket or device (name a FIFO itself, or pipe it into `-`, to read it)"
-                    .into()
-            }
-            Skip::DanglingLink => "dangling link".into(),
-            Skip::LinkLoop => "link loop".into(),
-            Skip::Unreadable => "unreadable".into(),
-        }
-    }
-
-    /// How `--verbose` names the reason after a path.
-    fn reason(self) -> &'static str {
-        match self {
-            Skip::OtherName => "not named as a page",
-            Skip::NotWarcName => "not named as a WARC file",
-            Skip::NotRegular => {
-                "not a regular file (FIFO, socket or device; name a FIFO itself, or pipe it into `-`, to read it)"
-            }
-            Skip::DanglingLink => "a link to nothing",
-            Skip::LinkLoop => "a link that loops (to a folder it is in, or to itself)",
-            Skip::Unreadable => "cannot be read",
-        }
-    }
-}
-
-/// The pages a set of paths holds, and what walking their folders passed over.
+/// The pages (or WARC files) a set of paths holds, and what walking their folders passed over
+/// ([`victor::inputs::Walk`]), reported on standard error.
 #[derive(Debug, Default)]
 pub(crate) struct Walk {
-    /// The pages (or WARC files), in order: each argument in turn (a folder's sorted), then the
-    /// list's.
+    /// The pages (or WARC files), in order.
     pub pages: Vec<Input>,
-    /// What walking the folders passed over, with why.
-    pub skipped: Vec<(PathBuf, Skip)>,
+    inner: victor::inputs::Walk,
+}
+
+impl From<victor::inputs::Walk> for Walk {
+    fn from(mut inner: victor::inputs::Walk) -> Walk {
+        Walk {
+            pages: std::mem::take(&mut inner.pages),
+            inner,
+        }
+    }
 }
 
 impl Walk {
     /// Prints what the walks passed over on standard error: one line with a count per reason,
     /// and with `verbose` one more line per path; nothing when nothing was skipped.
     pub(crate) fn report(&self, verbose: bool) {
-        if let Some(line) = self.summary() {
+        if let Some(line) = self.inner.summary() {
             say!("victor: {line}");
         }
         if verbose {
-            for (path, why) in &self.skipped {
+            for (path, why) in &self.inner.skipped {
                 say!("victor: skipped {}: {}", path.display(), why.reason());
             }
         }
-    }
-
-    /// The summary line (`skipped 3 entries in folders: 2 not named as a page (...), 1 link
-    /// loop (--verbose lists them)`), if anything was skipped.
-    pub(crate) fn summary(&self) -> Option<String> {
-        if self.skipped.is_empty() {
-            return None;
-        }
-        let mut counts = std::collections::BTreeMap::<Skip, usize>::new();
-        for (_, why) in &self.skipped {
-            *counts.entry(*why).or_default() += 1;
-        }
-        let parts: Vec<String> = counts
-            .iter()
-            .map(|(why, n)| format!("{n} {}", why.summary()))
-            .collect();
-        let n = self.skipped.len();
-        Some(format!(
-            "skipped {n} {} in folders: {} (--verbose lists them)",
-            if n == 1 { "entry" } else { "entries" },
-            parts.join(", ")
-        ))
-    }
-
-    /// The error for a run that found no page: names the arguments, and what was skipped.
-    pub(crate) fn nothing_found(
-        &self,
-        verb: &str,
-        paths: &[PathBuf],
-        files_from: Option<&Path>,
-    ) -> anyhow::Error {
-        self.none_of(Kind::Pages, verb, paths, files_from)
     }
 
     /// The error for a run that found none of `kind`: names the arguments, and what was skipped.
@@ -447,108 +51,26 @@ impl Walk {
         paths: &[PathBuf],
         files_from: Option<&Path>,
     ) -> anyhow::Error {
-        let noun = kind.noun();
-        let mut named: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-        if let Some(list) = files_from {
-            named.push(format!("--files-from {}", list.display()));
-        }
-        let skipped = self
-            .summary()
-            .map_or_else(String::new, |s| format!("; {s}"));
-        if named.is_empty() {
-            anyhow::anyhow!(
-                "no {noun} to {verb}: give files, folders, `-` for standard input, or --files-from"
-            )
-        } else {
-            anyhow::anyhow!("no {noun} to {verb} in {}{skipped}", named.join(", "))
-        }
+        self.inner.none_of(kind, verb, paths, files_from).into()
     }
 }
 
-/// Why a walk's error passed over its path.
-fn skip_of(e: &walkdir::Error) -> Skip {
-    if e.loop_ancestor().is_some() {
-        return Skip::LinkLoop;
-    }
-    if let Some(path) = e.path()
-        && std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
-        && let Err(followed) = std::fs::metadata(path)
-    {
-        // A link to itself, or links leading to each other, fail with ELOOP: not dangling.
-        #[cfg(unix)]
-        if followed.raw_os_error() == Some(libc::ELOOP) {
-            return Skip::LinkLoop;
-        }
-        #[cfg(not(unix))]
-        let _ = followed;
-        return Skip::DanglingLink;
-    }
-    Skip::Unreadable
+/// The pages named ([`victor::inputs::collect_pages`]).
+pub(crate) fn collect_pages(
+    paths: &[PathBuf],
+    files_from: Option<&Path>,
+    out: Option<&Path>,
+) -> anyhow::Result<Walk> {
+    Ok(victor::inputs::collect_pages(paths, files_from, out)?.into())
 }
 
-/// Walks folder `root`: its files of `kind` (sorted) into `pages`, what it passes over into
-/// `skipped`; never into the folder `exclude` (the canonical path of the command's output
-/// folder), so that a run writing inside its input folder does not read its own, or an earlier
-/// run's, outputs.
-fn walk_folder(
-    root: &Path,
-    kind: Kind,
-    exclude: Option<&Path>,
-    pages: &mut Vec<Input>,
-    skipped: &mut Vec<(PathBuf, Skip)>,
-) {
-    let mut found: Vec<PathBuf> = Vec::new();
-    // The folder walked itself is never passed over: `--out` may be the input folder, where
-    // outputs then go beside their pages.
-    let outside = |e: &walkdir::DirEntry| match exclude {
-        Some(out) if e.depth() > 0 && e.file_type().is_dir() => {
-            std::fs::canonicalize(e.path()).map_or(true, |p| p != out)
-        }
-        _ => true,
-    };
-    for entry in walkdir::WalkDir::new(root)
-        .follow_links(true)
-        .into_iter()
-        .filter_entry(outside)
-    {
-        let entry = match entry {
-            Ok(e) => e,
-            Err(e) => {
-                let why = skip_of(&e);
-                let path = e
-                    .path()
-                    .map_or_else(|| root.to_path_buf(), Path::to_path_buf);
-                skipped.push((path, why));
-                continue;
-            }
-        };
-        let t = entry.file_type();
-        if t.is_dir() {
-            continue;
-        }
-        if !t.is_file() {
-            skipped.push((entry.into_path(), Skip::NotRegular));
-        } else if kind.wants(entry.path()) {
-            found.push(entry.into_path());
-        } else {
-            skipped.push((entry.into_path(), kind.other_name()));
-        }
-    }
-    found.sort();
-    pages.extend(found.into_iter().map(|f| {
-        Input {
-            rel: f
-                .strip_prefix(root)
-                .map_or_else(|_| file_name(&f), Path::to_path_buf),
-            path: f,
-        }
-    }));
-}
-
-/// `paths` for a message: comma-separated, as given.
-pub(crate) fn joined(paths: &[PathBuf]) -> String {
-    let named: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-    named.join(", ")
+/// The WARC files named ([`victor::inputs::collect_warcs`]).
+pub(crate) fn collect_warcs(
+    paths: &[PathBuf],
+    files_from: Option<&Path>,
+    out: Option<&Path>,
+) -> anyhow::Result<Walk> {
+    Ok(victor::inputs::collect_warcs(paths, files_from, out)?.into())
 }
 
 /// The pages a command reads: files, folders and `--files-from`, shared by `label`, `features`
@@ -572,166 +94,8 @@ impl PageArgs {
     pub(crate) fn collect(&self, verb: &str, out: Option<&Path>) -> anyhow::Result<Walk> {
         let walk = collect_pages(&self.pages, self.files_from.as_deref(), out)?;
         if walk.pages.is_empty() {
-            return Err(walk.nothing_found(verb, &self.pages, self.files_from.as_deref()));
+            return Err(walk.none_of(Kind::Pages, verb, &self.pages, self.files_from.as_deref()));
         }
         Ok(walk)
-    }
-}
-
-/// Expands files and folders (recursively, pages by name, sorted) and an optional list file
-/// (`-` for standard input, one path a line) into the pages, with where each page's output goes
-/// under an output folder ([`Input::rel`]) and what the walks skipped (unprinted: see
-/// [`Walk::report`]). A page path `-` (one page read from standard input) may appear once, and
-/// not with `--files-from -`. A folder's walk never enters `out`, the command's output folder
-/// (where it exists): a page named in it directly, or listed, is still read.
-pub(crate) fn collect_pages(
-    paths: &[PathBuf],
-    files_from: Option<&Path>,
-    out: Option<&Path>,
-) -> anyhow::Result<Walk> {
-    collect(paths, files_from, Kind::Pages, out)
-}
-
-/// The WARC files named: files as given, folders walked for `*.warc` and `*.warc.gz` (sorted),
-/// and `--files-from`'s paths, as [`collect_pages`] finds pages (`-` is a WARC stream on
-/// standard input); walks never enter `out`.
-pub(crate) fn collect_warcs(
-    paths: &[PathBuf],
-    files_from: Option<&Path>,
-    out: Option<&Path>,
-) -> anyhow::Result<Walk> {
-    collect(paths, files_from, Kind::Warcs, out)
-}
-
-/// [`collect_pages`] and [`collect_warcs`].
-fn collect(
-    paths: &[PathBuf],
-    files_from: Option<&Path>,
-    kind: Kind,
-    out: Option<&Path>,
-) -> anyhow::Result<Walk> {
-    let stdin_pages = paths.iter().filter(|p| is_stdin(p)).count();
-    if stdin_pages > 1 {
-        anyhow::bail!("`-` (a page from standard input) can be given only once");
-    }
-    if stdin_pages == 1 && files_from.is_some_and(is_stdin) {
-        anyhow::bail!(
-            "standard input cannot hold both a page (`-`) and the list of --files-from -"
-        );
-    }
-    // An output folder that does not exist yet holds nothing to pass over.
-    let exclude = out.and_then(|o| std::fs::canonicalize(o).ok());
-    let mut walk = Walk::default();
-    for p in paths {
-        if p.is_dir() {
-            let before = walk.skipped.len();
-            walk_folder(
-                p,
-                kind,
-                exclude.as_deref(),
-                &mut walk.pages,
-                &mut walk.skipped,
-            );
-            walk.skipped[before..].sort();
-        } else {
-            walk.pages.push(Input {
-                path: p.clone(),
-                rel: file_name(p),
-            });
-        }
-    }
-    if let Some(list) = files_from {
-        let reader: Box<dyn BufRead> = if is_stdin(list) {
-            Box::new(std::io::stdin().lock())
-        } else {
-            Box::new(std::io::BufReader::new(
-                std::fs::File::open(list)
-                    .with_context(|| format!("cannot open list {}", list.display()))?,
-            ))
-        };
-        let paths =
-            read_list(reader).with_context(|| format!("cannot read list {}", list.display()))?;
-        walk.pages.extend(paths.into_iter().map(|path| Input {
-            rel: file_name(&path),
-            path,
-        }));
-    }
-    Ok(walk)
-}
-
-/// The paths of a `--files-from` list, the one reader of such lists (`label`, `features`,
-/// `bench`, `annotate`): one path a line, white space (a `\r` of CRLF line ends included) cut
-/// from both ends of each line, blank lines skipped. Nothing else is special: a path that starts
-/// with `#` is a path.
-fn read_list(reader: impl BufRead) -> std::io::Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
-    for line in reader.lines() {
-        let line = line?;
-        let t = line.trim();
-        if !t.is_empty() {
-            out.push(PathBuf::from(t));
-        }
-    }
-    Ok(out)
-}
-
-/// A path's file name as a relative path (`-` stays `-`; a path without a name, `page`).
-fn file_name(path: &Path) -> PathBuf {
-    if is_stdin(path) {
-        return PathBuf::from(STDIN);
-    }
-    path.file_name()
-        .map_or_else(|| PathBuf::from("page"), PathBuf::from)
-}
-
-#[cfg(test)]
-mod tests {
-    use std::path::Path;
-
-    use super::{is_page_name, page_stem, read_list, read_page};
-
-    #[test]
-    fn a_list_is_one_path_a_line_trimmed_without_blank_lines() {
-        let list = b"a.html\r\n  b c.html \n\n \t\n#d.html\nlast.html";
-        let paths = read_list(&list[..]).expect("read");
-        let want = ["a.html", "b c.html", "#d.html", "last.html"];
-        assert_eq!(paths, want.map(std::path::PathBuf::from));
-    }
-
-    #[test]
-    fn compressed_pages_are_found_and_named_without_gz() {
-        assert!(is_page_name(Path::new("a/b.html.gz")));
-        assert!(is_page_name(Path::new("b.HTM")));
-        assert!(!is_page_name(Path::new("b.txt.gz")));
-        assert!(!is_page_name(Path::new("b.gz")));
-        assert!(!is_page_name(Path::new("README")));
-        assert!(is_page_name(Path::new("m.html?x=1")));
-        assert!(is_page_name(Path::new("index.php?id=3.gz")));
-        assert!(is_page_name(Path::new("a.xht")));
-        assert!(!is_page_name(Path::new("m.txt?x=1.html")));
-        assert_eq!(page_stem(Path::new("m.html?x=1")), "m?x=1");
-        assert_eq!(page_stem(Path::new("m.html?x=1.gz")), "m?x=1");
-        assert_eq!(page_stem(Path::new("x/page.html.gz")), "page");
-        assert_eq!(page_stem(Path::new("x/page.html")), "page");
-        assert_eq!(page_stem(Path::new("-")), "stdin");
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn a_fifo_without_writer_reads_as_empty_and_a_folder_is_refused() {
-        let tmp = tempfile::tempdir().expect("tempdir");
-        let fifo = tmp.path().join("fifo.html");
-        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
-        assert!(made.expect("mkfifo runs").success());
-        // Not waited on for long: empty, and `label` says why.
-        let bytes = read_page(&fifo).expect("a FIFO reads as a stream");
-        assert!(bytes.is_empty());
-        let why = super::empty_input(&fifo, &bytes).expect("empty");
-        assert!(why.contains("FIFO"), "{why}");
-        let err = read_page(tmp.path()).expect_err("a folder");
-        assert!(err.to_string().contains("folder"), "{err}");
-        let page = tmp.path().join("p.html");
-        std::fs::write(&page, b"<p>x</p>").expect("write");
-        assert_eq!(read_page(&page).expect("a file"), b"<p>x</p>");
     }
 }

@@ -5,7 +5,8 @@
 use std::path::Path;
 
 use anyhow::Context;
-use victor_label::{Decoding, DecodingChoice, Model, Threshold};
+use victor::decoding::Settled;
+use victor::{Decoding, DecodingChoice, Method, Model, Threshold};
 
 /// Loads `--model M` (see [`victor::models`] for the lookup), or, without `--model`, the
 /// built-in default.
@@ -52,20 +53,25 @@ impl DecodingArgs {
         }
     }
 
-    /// The decoding asked for, completed by the bundle ([`Model::decoding`]): expected-F1
-    /// decoding with its settings; without an option, its recommended decoding (Viterbi for a
-    /// bundle without a threshold).
+    /// The decoding asked for, settled with the bundle ([`victor::decoding::settle`]):
+    /// expected-F1 decoding with its settings; without an option, its recommended decoding
+    /// (Viterbi for a bundle without a threshold).
     pub(crate) fn decoding(&self, model: &Model) -> anyhow::Result<Decoding> {
-        Ok(model.decoding(self.choice())?)
+        Ok(victor::decoding::settle(model, self.choice())?.decoding)
+    }
+
+    /// The decoding settled with the bundle, for a run labelling with `method` (`None`: the
+    /// CRF), which [`DecodingArgs::check_method`] checks the options against.
+    pub(crate) fn settle(&self, model: &Model, method: Option<Method>) -> anyhow::Result<Settled> {
+        let settled = victor::decoding::settle(model, self.choice())?;
+        self.check_method(method)?;
+        Ok(settled)
     }
 
     /// Refuses a decoding option given with a rule-based `--method`: such a method labels by
     /// its own rules, with one-hot probabilities, so `--threshold`, `--viterbi` and
     /// `--expected-f1` would be ignored without a word (`None` is the CRF, which takes them).
-    pub(crate) fn check_method(
-        &self,
-        method: Option<victor_methods::Method>,
-    ) -> anyhow::Result<()> {
+    pub(crate) fn check_method(&self, method: Option<Method>) -> anyhow::Result<()> {
         let Some(method) = method else {
             return Ok(());
         };

@@ -1,5 +1,5 @@
 //! Output files and folders named on the command line. Files follow the one writer rule of
-//! [`victor_features::file::write`]: a regular file (or nothing) is written atomically, a
+//! [`victor::file`]: a regular file (or nothing) is written atomically, a
 //! symbolic link is followed to its target, a FIFO, a character device or `-` (standard output)
 //! is written as a stream, and anything else is refused. A new file gets the permissions the
 //! umask gives a new file (0644 under the usual 022); a replaced one keeps its own.
@@ -8,7 +8,7 @@ use std::io::Write;
 use std::path::Path;
 
 use anyhow::Context;
-use victor_features::file::{self, Destination};
+use victor::file::{self, Destination};
 
 /// Makes `dir` a folder that files can be written into (creating it and its parents), or says
 /// once, up front, why it cannot be: it is `-` (standard output is no folder), a file, a FIFO or

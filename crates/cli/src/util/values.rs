@@ -49,10 +49,10 @@ pub(crate) fn folds(s: &str) -> Result<usize, String> {
 }
 
 /// `train --threshold-folds N`: 0 (no cross-validation) or at least 2, by the rule the Python
-/// package checks by too ([`victor_train::check_threshold_folds`]).
+/// package checks by too ([`victor::train::check_threshold_folds`]).
 pub(crate) fn folds_or_none(s: &str) -> Result<usize, String> {
     let n = whole(s, "of folds, 0 (none) or 2 or more")?;
-    victor_train::check_threshold_folds(n).map_err(|e| e.to_string())
+    victor::train::check_threshold_folds(n).map_err(|e| e.to_string())
 }
 
 /// A count that must be at least 1 (`--parallel-folds`, `--repeat`).
@@ -104,7 +104,7 @@ pub(crate) fn unit_interval(s: &str) -> Result<f64, String> {
 }
 
 /// A share (`import --min-coverage`): a number within 0 and 1. (A threshold is a
-/// [`victor_label::Threshold`], which checks itself.)
+/// [`victor::Threshold`], which checks itself.)
 pub(crate) fn share(s: &str) -> Result<f64, String> {
     let x: f64 = s
         .trim()
@@ -124,9 +124,8 @@ pub(crate) fn svg_path(s: &str) -> Result<std::path::PathBuf, String> {
     let p = std::path::PathBuf::from(s);
     let ext = p.extension().and_then(|e| e.to_str()).unwrap_or("");
     let stream = matches!(
-        victor_features::file::destination(&p),
-        Ok(victor_features::file::Destination::Stdout
-            | victor_features::file::Destination::Stream(_))
+        victor::file::destination(&p),
+        Ok(victor::file::Destination::Stdout | victor::file::Destination::Stream(_))
     );
     if ext.eq_ignore_ascii_case("svg") || stream {
         Ok(p)

@@ -36,10 +36,12 @@ use std::ops::ControlFlow;
 use std::path::Path;
 
 mod counts;
+mod label;
 
 use crate::http::decode_body;
 pub use crate::http::{BodyError, Codings};
 pub use counts::Counts;
+pub use label::RecordFailure;
 
 /// A record whose block is larger than this is skipped (reported, not held in memory).
 pub const MAX_RECORD: u64 = 256 << 20;

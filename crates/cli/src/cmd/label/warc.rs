@@ -8,10 +8,11 @@ use std::process::ExitCode;
 
 use anyhow::Context;
 use rayon::prelude::*;
-use victor::warc::{Counts, Reader, Record, html_page};
-use victor::{Cleaner, RawPage};
+use victor::Cleaner;
+use victor::format::{Format, Rendering, Stream};
+use victor::warc::{Counts, Reader, Record, RecordFailure, html_page};
 
-use super::{Args, Fields, Format, Input, Job, StdoutState, label_html, thread_pool, to_stdout};
+use super::{Args, describe, thread_pool};
 use crate::util::streams::say;
 use crate::util::{inputs, interrupt, output};
 
@@ -21,177 +22,53 @@ const CHUNK: usize = 256;
 /// Bytes of record blocks in one chunk at most: three chunks are in memory at once.
 const CHUNK_BYTES: usize = 8 << 20;
 
-/// Whether the inputs are WARC files: `--input warc`, or (with `--input auto`) when every input
-/// is a file named *.warc or *.warc.gz, a folder holding such files, or standard input holding
-/// a WARC stream (plain or gzipped; sniffed). A mix of WARC files and pages is refused, and so
-/// is a folder holding both.
-pub(super) fn wanted(args: &Args) -> anyhow::Result<bool> {
-    match args.input {
-        Input::Warc => Ok(true),
-        Input::Html => Ok(false),
-        Input::Auto => {
-            // The first stream found to hold WARC, for the message refusing a mix.
-            let (mut warcs, mut pages) = (0, 0);
-            let mut warc_stream: Option<String> = None;
-            for p in &args.sources.pages {
-                let warc = if inputs::is_stdin(p) {
-                    let warc = inputs::stdin_is_warc().context("cannot read standard input")?;
-                    if warc {
-                        warc_stream.get_or_insert_with(|| "standard input".into());
-                    }
-                    warc
-                } else if inputs::is_stream(p) {
-                    // A FIFO or a device named (`<(zcat crawl.warc.gz)`): sniffed as `-` is.
-                    let warc = inputs::stream_is_warc(p)
-                        .with_context(|| format!("cannot read {}", p.display()))?;
-                    if warc {
-                        warc_stream.get_or_insert_with(|| p.display().to_string());
-                    }
-                    warc
-                } else if p.is_dir() {
-                    match inputs::folder_holds(p) {
-                        (true, true) => anyhow::bail!(
-                            "{} holds both WARC files and pages: label them separately \
-                             (--input warc takes only its WARC files, --input html only its pages)",
-                            p.display()
-                        ),
-                        (warc, _) => warc,
-                    }
-                } else {
-                    inputs::is_warc_name(p)
-                };
-                if warc {
-                    warcs += 1;
-                } else {
-                    pages += 1;
-                }
-            }
-            if warcs > 0 && (pages > 0 || args.sources.files_from.is_some()) {
-                if let Some(stream) = warc_stream {
-                    anyhow::bail!(
-                        "{stream} holds a WARC stream, the other inputs are pages: \
-                         label them separately (--input warc reads streams as WARC)"
-                    );
-                }
-                anyhow::bail!(
-                    "WARC files and pages in one run: label them separately (or say --input warc)"
-                );
-            }
-            Ok(warcs > 0)
-        }
+/// The WARC files named, with each one's output file under `--out` (its path relative to the
+/// folder it was found in, or its file name, without .warc(.gz), with the format's extension;
+/// `-` is `stdin`), their folders made.
+fn files(args: &Args) -> anyhow::Result<(Vec<inputs::Input>, Vec<PathBuf>)> {
+    let sources = &args.sources;
+    let files_from = sources.files_from.as_deref();
+    let walk = inputs::collect_warcs(&sources.pages, files_from, args.out.as_deref())?;
+    walk.report(args.verbose);
+    if walk.pages.is_empty() {
+        let kind = inputs::Kind::Warcs;
+        return Err(walk.none_of(kind, "label", &sources.pages, files_from));
     }
-}
-
-/// Why a record's page gave no output.
-enum Failure {
-    /// The body does not decode (a broken record: reported with its offset).
-    Broken(String),
-    /// The page could not be labelled.
-    Failed(String),
-}
-
-/// A record's page decoded, labelled and rendered, with the record's WARC fields first in a
-/// JSON line.
-fn label_record(
-    cleaner: &Cleaner,
-    rec: &Record,
-    file: &str,
-    job: Job<'_>,
-) -> Result<Vec<u8>, Failure> {
-    let page = html_page(rec).map_err(|_| Failure::Failed("not an HTML page".into()))?;
-    let body = page.decoded().map_err(|e| Failure::Broken(e.to_string()))?;
-    let uri = rec.header("WARC-Target-URI");
-    let source = uri.map_or_else(|| format!("{file}@{}", rec.offset), str::to_string);
-    let mut buf = Vec::new();
-    let p = RawPage {
-        html: &body,
-        charset: page.charset,
-        url: uri,
-        fetched: rec.header("WARC-Date"),
+    let Some(dir) = &args.out else {
+        return Ok((walk.pages, Vec::new()));
     };
-    // Their capitalised names sort before the page's lower-case keys, and `warc_date` after
-    // them, keeping the keys in order. The record's date is named apart from the page's
-    // publication date, `date` as in every other JSON line.
-    let before = ["WARC-Record-ID", "WARC-Target-URI"].map(|k| (k, rec.header(k)));
-    let after = [("warc_date", rec.header("WARC-Date"))];
-    let fields = Fields {
-        before: &before,
-        after: &after,
-    };
-    label_html(cleaner, p, &source, fields, job, &mut buf).map_err(Failure::Failed)?;
-    Ok(buf)
+    output::prepare_dir(dir, "--out")?;
+    let outs = victor::inputs::out_paths(&walk.pages, dir, args.format.extension())?;
+    for folder in outs.iter().filter_map(|o| o.parent()) {
+        std::fs::create_dir_all(folder)
+            .with_context(|| format!("cannot create {}", folder.display()))?;
+    }
+    Ok((walk.pages, outs))
 }
 
 /// Labels every WARC input.
-pub(super) fn run(args: &Args, cleaner: &Cleaner, job: Job<'_>) -> anyhow::Result<ExitCode> {
+pub(super) fn run(args: &Args, cleaner: &Cleaner, how: &Rendering<'_>) -> anyhow::Result<ExitCode> {
     if args.format == Format::Html {
         anyhow::bail!(
             "--format html is for pages, not WARC files: use jsonl, jsonl-text, text or csv"
         );
     }
-    let walk = inputs::collect_warcs(
-        &args.sources.pages,
-        args.sources.files_from.as_deref(),
-        args.out.as_deref(),
-    )?;
-    walk.report(args.verbose);
-    if walk.pages.is_empty() {
-        return Err(walk.none_of(
-            inputs::Kind::Warcs,
-            "label",
-            &args.sources.pages,
-            args.sources.files_from.as_deref(),
-        ));
-    }
-    let files = walk.pages;
-    // Under --out, each WARC file's output: its path relative to the folder it was found in (or
-    // its file name) without .warc(.gz), with the format's extension; `-` is `stdin`.
-    let mut out_paths = Vec::with_capacity(files.len());
-    if let Some(dir) = &args.out {
-        output::prepare_dir(dir, "--out")?;
-        let mut seen = std::collections::HashMap::<PathBuf, &Path>::new();
-        for f in &files {
-            let out = f.out_path(dir, args.format.extension());
-            if let Some(other) = seen.insert(out.clone(), &f.path) {
-                anyhow::bail!(
-                    "{} and {} would both write {}: rename one, or label them into separate folders",
-                    other.display(),
-                    f.path.display(),
-                    out.display()
-                );
-            }
-            if let Some(folder) = out.parent() {
-                std::fs::create_dir_all(folder)
-                    .with_context(|| format!("cannot create {}", folder.display()))?;
-            }
-            out_paths.push(out);
-        }
-    }
-    let jobs = crate::util::values::threads(args.jobs, usize::MAX);
-    let pool = thread_pool(jobs)?;
+    let (files, out_paths) = files(args)?;
+    let pool = thread_pool(crate::util::values::threads(args.jobs, usize::MAX))?;
     let work = Work {
         args,
         cleaner,
-        job,
+        how,
         pool: &pool,
     };
-    let stdout = std::io::stdout();
-    let stdout_state = StdoutState::default();
+    let stdout_state = Stream::default();
     let mut all_ok = true;
     for (i, input) in files.iter().enumerate() {
         if interrupt::requested() {
             break;
         }
-        let file = &input.path;
-        let name = file.display().to_string();
-        let reader = if inputs::is_stdin(file) {
-            inputs::stdin().and_then(Reader::from_read)
-        } else if inputs::is_stream(file) {
-            inputs::open_stream(file).and_then(Reader::from_read)
-        } else {
-            Reader::open(file)
-        };
-        let reader = match reader {
+        let name = input.path.display().to_string();
+        let reader = match victor::inputs::open_warc(&input.path) {
             Ok(r) => r,
             Err(e) => {
                 say!("victor: {name}: cannot read: {e}");
@@ -200,39 +77,14 @@ pub(super) fn run(args: &Args, cleaner: &Cleaner, job: Job<'_>) -> anyhow::Resul
             }
         };
         let mut counts = Counts::default();
-        let r = match out_paths.get(i) {
-            Some(path) => {
-                // Written by the one writer rule (util::output): a regular file whole into a
-                // temporary file beside it, then renamed over `path`, so an interrupted or
-                // failed file leaves nothing, neither half an output nor the temporary file; a
-                // FIFO or a device as a stream.
-                let mut file = output::create(path)?;
-                let mut w = BufWriter::new(&mut file);
-                let state = StdoutState::default();
-                let r = one_file(reader, &name, work, &mut w, &state, &mut counts);
-                let r = r.and_then(|()| {
-                    w.flush()
-                        .with_context(|| format!("cannot write {}", path.display()))
-                });
-                drop(w);
-                match r {
-                    Ok(()) if !interrupt::requested() => file
-                        .commit()
-                        .with_context(|| format!("cannot write {}", path.display())),
-                    other => other,
-                }
-            }
-            None => one_file(
-                reader,
-                &name,
-                work,
-                &mut stdout.lock(),
-                &stdout_state,
-                &mut counts,
-            ),
-        };
         // A closed pipe ends the run as it ends every command's (util::streams).
-        r?;
+        match out_paths.get(i) {
+            Some(path) => to_file(path, reader, &name, work, &mut counts)?,
+            None => {
+                let out = &mut std::io::stdout().lock();
+                one_file(reader, &name, work, out, &stdout_state, &mut counts)?;
+            }
+        }
         if interrupt::requested() {
             let kept = if args.out.is_some() {
                 "; its output file is not written"
@@ -263,13 +115,43 @@ pub(super) fn run(args: &Args, cleaner: &Cleaner, job: Job<'_>) -> anyhow::Resul
     })
 }
 
+/// Labels one WARC file into its output file `path`, written by the one writer rule
+/// (util::output): a regular file whole into a temporary file beside it, then renamed over
+/// `path`, so an interrupted or failed file leaves nothing, neither half an output nor the
+/// temporary file; a FIFO or a device as a stream.
+fn to_file(
+    path: &Path,
+    reader: Warc,
+    name: &str,
+    work: Work<'_>,
+    counts: &mut Counts,
+) -> anyhow::Result<()> {
+    let mut file = output::create(path)?;
+    let mut w = BufWriter::new(&mut file);
+    let r = one_file(reader, name, work, &mut w, &Stream::default(), counts);
+    let r = r.and_then(|()| {
+        w.flush()
+            .with_context(|| format!("cannot write {}", path.display()))
+    });
+    drop(w);
+    match r {
+        Ok(()) if !interrupt::requested() => file
+            .commit()
+            .with_context(|| format!("cannot write {}", path.display())),
+        other => other,
+    }
+}
+
+/// A WARC file's reader.
+type Warc = Reader<Box<dyn std::io::BufRead + Send>>;
+
 /// What labels the records of every WARC file: the command's options, the cleaner, the decoding
 /// job and the thread pool.
 #[derive(Clone, Copy)]
 struct Work<'a> {
     args: &'a Args,
     cleaner: &'a Cleaner,
-    job: Job<'a>,
+    how: &'a Rendering<'a>,
     pool: &'a rayon::ThreadPool,
 }
 
@@ -279,11 +161,11 @@ struct Work<'a> {
 /// before: reading a gzipped file is serial work, and done between chunks it would leave every
 /// labelling thread idle meanwhile.
 fn one_file(
-    reader: Reader<Box<dyn std::io::BufRead + Send>>,
+    reader: Warc,
     name: &str,
     work: Work<'_>,
     out: &mut dyn Write,
-    state: &StdoutState,
+    state: &Stream,
     counts: &mut Counts,
 ) -> anyhow::Result<()> {
     // One chunk waits while one is read and one is labelled: memory stays flat.
@@ -302,11 +184,7 @@ fn one_file(
 
 /// Reads a WARC file's records and sends its HTML pages in chunks (at most [`CHUNK`] records and
 /// [`CHUNK_BYTES`] of blocks); counts and reports the rest. Stops early when nobody receives.
-fn read_chunks(
-    reader: Reader<Box<dyn std::io::BufRead + Send>>,
-    name: &str,
-    tx: &std::sync::mpsc::SyncSender<Vec<Record>>,
-) -> Counts {
+fn read_chunks(reader: Warc, name: &str, tx: &std::sync::mpsc::SyncSender<Vec<Record>>) -> Counts {
     let mut counts = Counts::default();
     let mut chunk: Vec<Record> = Vec::with_capacity(CHUNK);
     let mut bytes = 0;
@@ -350,40 +228,49 @@ impl Work<'_> {
         rx: std::sync::mpsc::Receiver<Vec<Record>>,
         name: &str,
         out: &mut dyn Write,
-        state: &StdoutState,
+        state: &Stream,
         counts: &mut Counts,
     ) -> anyhow::Result<()> {
         let Work {
             args,
             cleaner,
-            job,
+            how,
             pool,
         } = self;
         for chunk in rx {
             if interrupt::requested() {
                 break;
             }
-            let outs: Vec<Result<Vec<u8>, Failure>> = pool.install(|| {
+            let outs: Vec<Result<Vec<u8>, RecordFailure>> = pool.install(|| {
                 chunk
                     .par_iter()
-                    .map(|rec| label_record(cleaner, rec, name, job))
+                    .map(|rec| {
+                        let mut buf = Vec::new();
+                        cleaner
+                            .render_record(rec, name, how, &mut buf)
+                            .map(|()| buf)
+                    })
                     .collect()
             });
             for (rec, r) in chunk.iter().zip(outs) {
                 match r {
                     Ok(b) => {
-                        to_stdout(&mut &mut *out, args.format, &b, state)?;
+                        state.write(out, args.format, &b)?;
                         counts.pages += 1;
                     }
                     Err(failure) => {
                         let (what, reason) = match failure {
-                            Failure::Failed(reason) => {
-                                counts.failed += 1;
-                                ("record", reason)
-                            }
-                            Failure::Broken(reason) => {
+                            RecordFailure::Broken(e) => {
                                 counts.broken += 1;
-                                ("broken record", reason)
+                                ("broken record", e.to_string())
+                            }
+                            RecordFailure::Render(e) => {
+                                counts.failed += 1;
+                                ("record", describe(&e))
+                            }
+                            RecordFailure::NotHtml => {
+                                counts.failed += 1;
+                                ("record", failure.to_string())
                             }
                         };
                         say!(
