@@ -507,6 +507,28 @@ impl Cleaner {
         f: impl FnOnce(&LabeledPage<'_>) -> R,
     ) -> Result<R, Error> {
         let inner = &*self.inner;
+        let r = self.with_labeler(collect, |labeler| match inner.method {
+            None => labeler
+                .label_bytes_with_charset(page.html, page.charset, inner.decoding)
+                .map(|lp| f(&lp)),
+            Some(method) => labeler
+                .process_with_charset(page.html, page.charset)
+                .map(|processed| f(&self.label_by_method(method, processed))),
+        });
+        Ok(r?)
+    }
+
+    /// The page's expected text-level F1 under the model, from its marginals (the score
+    /// `victor cv --order uncertain` and the annotation tool rank pages by: low means the model
+    /// is unsure of the page). The decoding and method of this cleaner play no part.
+    pub fn expected_f1(&self, html: &[u8]) -> Result<f64, Error> {
+        Ok(self.with_labeler(Collect::ALL, |labeler| labeler.expected_f1(html))?)
+    }
+
+    /// Runs `f` with a labeler over this cleaner's model, its buffers taken from the pool and put
+    /// back afterwards (so buffers grown by earlier pages are reused).
+    fn with_labeler<R>(&self, collect: Collect, f: impl FnOnce(&mut Labeler<'_>) -> R) -> R {
+        let inner = &*self.inner;
         let scratch = inner
             .pool
             .lock()
@@ -515,18 +537,11 @@ impl Cleaner {
             .unwrap_or_else(|| Scratch::new(inner.max_blocks));
         let mut labeler = Labeler::with_scratch(&inner.model, scratch);
         labeler.set_collect(collect);
-        let r = match inner.method {
-            None => labeler
-                .label_bytes_with_charset(page.html, page.charset, inner.decoding)
-                .map(|lp| f(&lp)),
-            Some(method) => labeler
-                .process_with_charset(page.html, page.charset)
-                .map(|processed| f(&self.label_by_method(method, processed))),
-        };
+        let r = f(&mut labeler);
         if let Ok(mut p) = inner.pool.lock() {
             p.push(labeler.into_scratch());
         }
-        Ok(r?)
+        r
     }
 
     /// Labels a processed page with a rule-based method (one-hot probabilities).

@@ -213,22 +213,20 @@ fn shares(args: &Args) -> Vec<f64> {
 fn rank_by_uncertainty(pages: &[PageRef], model: &std::path::Path) -> anyhow::Result<Vec<f64>> {
     let model = crate::util::model::load(Some(model))
         .with_context(|| format!("--model {}", model.display()))?;
+    let cleaner = victor::Cleaner::from_model(model, None);
     let started = std::time::Instant::now();
     let scores: Vec<f64> = pages
         .par_iter()
-        .map_init(
-            || victor_label::Labeler::new(&model),
-            |labeler, page| {
-                let score = page
-                    .bytes()
-                    .map_err(|e| e.to_string())
-                    .and_then(|b| labeler.expected_f1(&b).map_err(|e| e.to_string()));
-                score.unwrap_or_else(|e| {
-                    say!("victor cv: page {} not ranked (goes last): {e}", page.id);
-                    f64::INFINITY
-                })
-            },
-        )
+        .map(|page| {
+            let score = page
+                .bytes()
+                .map_err(|e| e.to_string())
+                .and_then(|b| cleaner.expected_f1(&b).map_err(|e| e.to_string()));
+            score.unwrap_or_else(|e| {
+                say!("victor cv: page {} not ranked (goes last): {e}", page.id);
+                f64::INFINITY
+            })
+        })
         .collect();
     say!(
         "victor cv: {} ranked by the model's expected F1 in {:.1} s",

@@ -19,7 +19,7 @@
 //!
 //! Either way the files a run writes are whole or absent: each is written atomically
 //! (`util::output`), and a bundle's two files are both written or neither is
-//! (`victor_train::write_bundle`).
+//! (the facade's `victor::train`, over `victor_train::write_bundle`).
 
 use std::io::Write;
 use std::process::ExitCode;
