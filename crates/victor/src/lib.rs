@@ -10,7 +10,7 @@
 //! | text -> blocks | `victor-html` (`segment`) |
 //! | blocks -> features | `victor-features` (`Extractor`) |
 //! | features -> marginals | `victor-label` (`Labeler`, the CRF in `crf/`) |
-//! | marginals -> labels | [`decoding`] settles the [`Decoding`]; `victor-label` decodes (`Labeler::decide_scored`) |
+//! | marginals -> labels | [`decoding`] settles the [`Decoding`]; `victor-label` decodes (`Labeler::decide`, the one dispatch) |
 //! | labels -> output | [`mod@format`]: one file a format under `format/` |
 //!
 //! [`Cleaner`] runs the stages; [`Cleaner::render`] writes a page in a [`Format`]: `text` and
@@ -22,12 +22,13 @@
 //! trait `Spec` (extension, rendering, header, page separation), add a variant to [`Format`]
 //! and its arm in `Format::spec` (`format/mod.rs`); the command line's `--format` takes it.
 //!
-//! **To add a decoding rule**: its variant in [`Decoding`] (`victor-core`, `decoding.rs`) and
-//! its decoder's arm in `Labeler::decide_scored` (`victor-label`, `labeler.rs`); the way a
-//! person asks for it, a variant of [`DecodingChoice`] with its name in `FromStr` (which Python's
-//! `decoding=` reads) and its arm in `Model::decoding` (`victor-label`, `bundle.rs`), the one
-//! match from a choice to a decoding, which [`decoding::settle`] calls for the command line and
-//! Python; the command line's flag goes into `DecodingArgs` (`crates/cli/src/util/model.rs`).
+//! **To add a decoding rule**: the rule is a variant of [`Decoding`] (`victor-core`,
+//! `decoding.rs`) and its arm in the one decoding dispatch, `Labeler::decide` (`victor-label`,
+//! `labeler.rs`). To let people ask for it by name: a variant of [`DecodingChoice`] (the same
+//! file) with its name in `FromStr` (which Python's `decoding=` reads) and its arm in
+//! `Model::decoding` (`victor-label`, `bundle.rs`), the one match from a choice to a decoding,
+//! which [`decoding::settle`] calls for the command line and Python; the command line's flag
+//! goes into `DecodingArgs` (`crates/cli/src/util/model.rs`).
 //!
 //! [`Cleaner`] holds a model bundle and a decoding, and turns the bytes of an HTML page into its
 //! main text ([`Cleaner::clean`]) or into a [`Document`] with every block, its label and the
