@@ -231,10 +231,11 @@ pub(crate) fn run(args: Args) -> anyhow::Result<ExitCode> {
     };
     // From here on a first Ctrl-C stops the batch between pages (util::interrupt).
     interrupt::install()?;
-    if args
-        .input
-        .warcs(&args.sources.pages, args.sources.files_from.as_deref())?
-    {
+    if args.input.warcs(
+        &inputs::STREAMS,
+        &args.sources.pages,
+        args.sources.files_from.as_deref(),
+    )? {
         return warc::run(&args, &cleaner, &how);
     }
     let walk = args.sources.collect("label", args.out.as_deref())?;

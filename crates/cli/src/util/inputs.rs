@@ -5,9 +5,17 @@
 
 use std::path::{Path, PathBuf};
 
-pub(crate) use victor::inputs::{
-    Input, Kind, empty_input, is_stdin, is_stream, joined, page_stem, read_page,
-};
+pub(crate) use victor::inputs::{Input, Kind, empty_input, is_stdin, is_stream, joined, page_stem};
+
+/// The process's streams: standard input and the FIFOs named as inputs can be read once only,
+/// so the bytes read to sniff them for WARC are kept here for whoever reads them next
+/// ([`victor::inputs::Streams`]). One for the process, as standard input is one.
+pub(crate) static STREAMS: victor::inputs::Streams = victor::inputs::Streams::new();
+
+/// Reads a page's bytes through [`STREAMS`] ([`victor::inputs::Streams::read_page`]).
+pub(crate) fn read_page(path: &Path) -> std::io::Result<Vec<u8>> {
+    STREAMS.read_page(path)
+}
 
 use super::streams::say;
 

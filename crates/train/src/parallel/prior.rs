@@ -5,7 +5,7 @@ use super::{ParallelError, ParallelTrainer};
 /// A Gaussian prior centred on the weights of a trained model, for adapting that model to new
 /// pages (MAP adaptation, as Chelba and Acero adapt a maximum-entropy model): the penalty
 /// `c2 * |w|^2` becomes `c2 * |w - w0|^2`, where `w0` is the model's weight of each feature (0
-/// for a feature the model does not have) and `c2` ([`LbfgsParams::c2`]) is the strength of the
+/// for a feature the model does not have) and `c2` ([`super::LbfgsParams::c2`]) is the strength of the
 /// prior.
 ///
 /// The features are those the new pages give (as without a prior) and every feature of the

@@ -1,9 +1,9 @@
 //! Finding input pages: files, folders walked recursively, lists of paths (`--files-from`), and
 //! `-` for one page read from standard input; and reading them, gzip-compressed or not. WARC
 //! files are found the same way ([`collect_warcs`]), and standard input is sniffed for a WARC
-//! stream ([`stdin_is_warc`]). A FIFO or a character device named as an input
+//! stream ([`Streams::stdin_is_warc`]). A FIFO or a character device named as an input
 //! (`<(zcat page.html.gz)`, `/dev/stdin`) is read as a stream, as `-` is, and sniffed for a WARC
-//! stream the same way ([`stream_is_warc`]); FIFOs met while walking a folder are passed over.
+//! stream the same way ([`Streams::stream_is_warc`]); FIFOs met while walking a folder are passed over.
 //!
 //! Crawls often store pages compressed (`page.html.gz`), so a page whose bytes start with the
 //! gzip magic number is decompressed before it reaches the library, which takes the HTML bytes
@@ -13,8 +13,9 @@
 //! nothing itself. What a walk passed over comes back in the [`Walk`] for the caller to report
 //! ([`Walk::summary`], [`Skip::reason`]); a run that found nothing is an [`InputError`] whose
 //! message names what was given. Standard input and a FIFO can be read once only, so the bytes
-//! read to sniff them are kept in this module (process-wide, as standard input is) and given
-//! back first to whoever reads them next.
+//! read to sniff them are kept in a [`Streams`] the caller owns (one for its process, as
+//! standard input is one) and given back first to whoever reads them next: the library keeps
+//! no state of its own.
 
 use std::ffi::{OsStr, OsString};
 use std::io::{BufRead, Read};
@@ -176,40 +177,6 @@ pub fn is_stdin(path: &Path) -> bool {
     path == Path::new(STDIN)
 }
 
-/// The first bytes of standard input, read by [`stdin_is_warc`] to see what it holds; whoever
-/// reads standard input after that reads them first ([`stdin`]).
-static STDIN_HEAD: Mutex<Vec<u8>> = Mutex::new(Vec::new());
-
-/// How many bytes of standard input [`stdin_is_warc`] reads to tell (a gzip header with a file
-/// name, and the first line).
-const SNIFF_BYTES: u64 = 8 << 10;
-
-/// The lock on [`STDIN_HEAD`]; a panic while it was held is an error (the bytes may be lost).
-fn stdin_head() -> std::io::Result<std::sync::MutexGuard<'static, Vec<u8>>> {
-    STDIN_HEAD
-        .lock()
-        .map_err(|_| std::io::Error::other("the first bytes of standard input were lost"))
-}
-
-/// Whether standard input holds a WARC stream, plain or gzipped ([`crate::warc::starts_warc`]):
-/// reads its first bytes (up to 8 KB, or to its end), which [`stdin`] gives back first.
-pub fn stdin_is_warc() -> std::io::Result<bool> {
-    let mut head = stdin_head()?;
-    if head.is_empty() {
-        std::io::stdin()
-            .lock()
-            .take(SNIFF_BYTES)
-            .read_to_end(&mut head)?;
-    }
-    Ok(crate::warc::starts_warc(&head))
-}
-
-/// Standard input, with the bytes [`stdin_is_warc`] read from it first.
-pub fn stdin() -> std::io::Result<impl Read + Send + 'static> {
-    let head = std::mem::take(&mut *stdin_head()?);
-    Ok(std::io::Cursor::new(head).chain(std::io::stdin()))
-}
-
 /// Whether a path names a stream: a FIFO or a character device (links followed).
 pub fn is_stream(path: &Path) -> bool {
     #[cfg(unix)]
@@ -227,77 +194,133 @@ pub fn is_stream(path: &Path) -> bool {
     }
 }
 
-/// A stream named as an input that [`stream_is_warc`] opened and read the first bytes of.
+/// How many bytes of a stream [`Streams::stdin_is_warc`] and [`Streams::stream_is_warc`] read
+/// to tell (a gzip header with a file name, and the first line).
+const SNIFF_BYTES: u64 = 8 << 10;
+
+/// The streams a run reads, which can be read once only: the first bytes of standard input and
+/// of the FIFOs and devices named as inputs, read to sniff them for a WARC stream, kept here and
+/// given back first to whoever reads the stream next. A program makes one for its process (the
+/// `victor` command keeps one in a `static`: [`Streams::new`] is `const`) and reads every input
+/// through it; the library keeps none of its own.
+#[derive(Debug, Default)]
+pub struct Streams {
+    /// The first bytes of standard input, read by [`Streams::stdin_is_warc`].
+    stdin_head: Mutex<Vec<u8>>,
+    /// The streams [`Streams::stream_is_warc`] has sniffed: whoever reads such a path next
+    /// ([`Streams::read_page`], [`Streams::open_stream`]) takes it from here, first bytes and all.
+    sniffed: Mutex<Vec<Sniffed>>,
+}
+
+/// A stream named as an input that [`Streams::stream_is_warc`] opened and read the first bytes
+/// of.
+#[derive(Debug)]
 struct Sniffed {
     path: PathBuf,
     head: Vec<u8>,
     rest: file::Opened,
 }
 
-/// The streams [`stream_is_warc`] has sniffed: whoever reads such a path next ([`read_page`],
-/// [`open_stream`]) takes it from here, first bytes and all (a FIFO can be read only once).
-static SNIFFED: Mutex<Vec<Sniffed>> = Mutex::new(Vec::new());
-
-/// The lock on [`SNIFFED`]; a panic while it was held is an error (the bytes may be lost).
-fn sniffed() -> std::io::Result<std::sync::MutexGuard<'static, Vec<Sniffed>>> {
-    SNIFFED
-        .lock()
-        .map_err(|_| std::io::Error::other("the first bytes of a stream were lost"))
-}
-
-/// Whether the stream named `path` (a FIFO or a character device) holds a WARC stream, plain
-/// or gzipped, as [`stdin_is_warc`] tells for standard input: reads its first bytes (up to 8
-/// KB), which [`read_page`] or [`open_stream`] give back first.
-pub fn stream_is_warc(path: &Path) -> std::io::Result<bool> {
-    let mut rest = file::Opened::open(path)?;
-    let mut head = Vec::new();
-    (&mut rest).take(SNIFF_BYTES).read_to_end(&mut head)?;
-    let warc = crate::warc::starts_warc(&head);
-    sniffed()?.push(Sniffed {
-        path: path.to_path_buf(),
-        head,
-        rest,
-    });
-    Ok(warc)
-}
-
-/// The stream named `path` ([`file::Opened`]), with the bytes [`stream_is_warc`] read from it
-/// first if it did.
-pub fn open_stream(path: &Path) -> std::io::Result<Box<dyn Read + Send>> {
-    let mut all = sniffed()?;
-    if let Some(k) = all.iter().position(|s| s.path == path) {
-        let s = all.swap_remove(k);
-        return Ok(Box::new(std::io::Cursor::new(s.head).chain(s.rest)));
+impl Streams {
+    /// No stream read yet.
+    pub const fn new() -> Streams {
+        Streams {
+            stdin_head: Mutex::new(Vec::new()),
+            sniffed: Mutex::new(Vec::new()),
+        }
     }
-    drop(all);
-    Ok(Box::new(file::Opened::open(path)?))
-}
 
-/// Reads a page's bytes: the file, all of standard input for `-`, or all of a stream named
-/// (a FIFO or a character device, at most [`file::MAX_PAGE_BYTES`]); decompressed if they are
-/// gzip (whatever the file is called; [`crate::file`]).
-pub fn read_page(path: &Path) -> std::io::Result<Vec<u8>> {
-    let stream: Box<dyn Read> = if is_stdin(path) {
-        Box::new(stdin()?)
-    } else if sniffed()?.iter().any(|s| s.path == path) {
-        open_stream(path)?
-    } else {
-        return file::read_page_file(path);
-    };
-    let mut bytes = Vec::new();
-    stream
-        .take(file::MAX_PAGE_BYTES.saturating_add(1))
-        .read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > file::MAX_PAGE_BYTES {
-        return Err(std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            format!(
-                "the stream holds more than {} MiB",
-                file::MAX_PAGE_BYTES >> 20
-            ),
-        ));
+    /// The lock on the first bytes of standard input; a panic while it was held is an error
+    /// (the bytes may be lost).
+    fn stdin_head(&self) -> std::io::Result<std::sync::MutexGuard<'_, Vec<u8>>> {
+        self.stdin_head
+            .lock()
+            .map_err(|_| std::io::Error::other("the first bytes of standard input were lost"))
     }
-    file::inflate(bytes, file::MAX_PAGE_BYTES)
+
+    /// The lock on the sniffed streams; a panic while it was held is an error (the bytes may be
+    /// lost).
+    fn sniffed(&self) -> std::io::Result<std::sync::MutexGuard<'_, Vec<Sniffed>>> {
+        self.sniffed
+            .lock()
+            .map_err(|_| std::io::Error::other("the first bytes of a stream were lost"))
+    }
+
+    /// Whether standard input holds a WARC stream, plain or gzipped
+    /// ([`crate::warc::starts_warc`]): reads its first bytes (up to 8 KB, or to its end), which
+    /// [`Streams::stdin`] gives back first.
+    pub fn stdin_is_warc(&self) -> std::io::Result<bool> {
+        let mut head = self.stdin_head()?;
+        if head.is_empty() {
+            std::io::stdin()
+                .lock()
+                .take(SNIFF_BYTES)
+                .read_to_end(&mut head)?;
+        }
+        Ok(crate::warc::starts_warc(&head))
+    }
+
+    /// Standard input, with the bytes [`Streams::stdin_is_warc`] read from it first.
+    pub fn stdin(&self) -> std::io::Result<impl Read + Send + 'static> {
+        let head = std::mem::take(&mut *self.stdin_head()?);
+        Ok(std::io::Cursor::new(head).chain(std::io::stdin()))
+    }
+
+    /// Whether the stream named `path` (a FIFO or a character device) holds a WARC stream,
+    /// plain or gzipped, as [`Streams::stdin_is_warc`] tells for standard input: reads its
+    /// first bytes (up to 8 KB), which [`Streams::read_page`] or [`Streams::open_stream`] give
+    /// back first.
+    pub fn stream_is_warc(&self, path: &Path) -> std::io::Result<bool> {
+        let mut rest = file::Opened::open(path)?;
+        let mut head = Vec::new();
+        (&mut rest).take(SNIFF_BYTES).read_to_end(&mut head)?;
+        let warc = crate::warc::starts_warc(&head);
+        self.sniffed()?.push(Sniffed {
+            path: path.to_path_buf(),
+            head,
+            rest,
+        });
+        Ok(warc)
+    }
+
+    /// The stream named `path` ([`file::Opened`]), with the bytes [`Streams::stream_is_warc`]
+    /// read from it first if it did.
+    pub fn open_stream(&self, path: &Path) -> std::io::Result<Box<dyn Read + Send>> {
+        let mut all = self.sniffed()?;
+        if let Some(k) = all.iter().position(|s| s.path == path) {
+            let s = all.swap_remove(k);
+            return Ok(Box::new(std::io::Cursor::new(s.head).chain(s.rest)));
+        }
+        drop(all);
+        Ok(Box::new(file::Opened::open(path)?))
+    }
+
+    /// Reads a page's bytes: the file, all of standard input for `-`, or all of a stream named
+    /// (a FIFO or a character device, at most [`file::MAX_PAGE_BYTES`]); decompressed if they are
+    /// gzip (whatever the file is called; [`crate::file`]).
+    pub fn read_page(&self, path: &Path) -> std::io::Result<Vec<u8>> {
+        let stream: Box<dyn Read> = if is_stdin(path) {
+            Box::new(self.stdin()?)
+        } else if self.sniffed()?.iter().any(|s| s.path == path) {
+            self.open_stream(path)?
+        } else {
+            return file::read_page_file(path);
+        };
+        let mut bytes = Vec::new();
+        stream
+            .take(file::MAX_PAGE_BYTES.saturating_add(1))
+            .read_to_end(&mut bytes)?;
+        if bytes.len() as u64 > file::MAX_PAGE_BYTES {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!(
+                    "the stream holds more than {} MiB",
+                    file::MAX_PAGE_BYTES >> 20
+                ),
+            ));
+        }
+        file::inflate(bytes, file::MAX_PAGE_BYTES)
+    }
 }
 
 /// Why a page's bytes (after decompression) are an empty input, if they are: none, or nothing
@@ -334,101 +357,117 @@ pub enum InputKind {
 
 impl InputKind {
     /// Whether the inputs named are WARC files: always for `warc`, never for `html`, and for
-    /// `auto` as [`holds_warcs`] tells from their names and first bytes.
+    /// `auto` as [`Streams::holds_warcs`] tells from their names and first bytes.
     ///
     /// # Errors
     ///
-    /// [`holds_warcs`]'s.
-    pub fn warcs(self, paths: &[PathBuf], files_from: Option<&Path>) -> Result<bool, InputError> {
+    /// [`Streams::holds_warcs`]'s.
+    pub fn warcs(
+        self,
+        streams: &Streams,
+        paths: &[PathBuf],
+        files_from: Option<&Path>,
+    ) -> Result<bool, InputError> {
         match self {
             InputKind::Warc => Ok(true),
             InputKind::Html => Ok(false),
-            InputKind::Auto => holds_warcs(paths, files_from),
+            InputKind::Auto => streams.holds_warcs(paths, files_from),
         }
     }
 }
 
-/// Whether the inputs named are WARC files, as `victor label --input auto` decides: every input
-/// is a file named *.warc or *.warc.gz, a folder holding such files (and no pages), or a stream
-/// (standard input, a FIFO, a device) holding a WARC stream, plain or gzipped (sniffed: the
-/// bytes read are given back to whoever reads it next). A mix of WARC files and pages is
-/// refused, and so is a folder holding both.
-///
-/// # Errors
-///
-/// [`InputError::Sniff`] for a stream that cannot be read, [`InputError::Mixed`] for a mix.
-pub fn holds_warcs(paths: &[PathBuf], files_from: Option<&Path>) -> Result<bool, InputError> {
-    let (mut warcs, mut pages) = (0, 0);
-    // The first stream found to hold WARC, for the message refusing a mix.
-    let mut warc_stream: Option<String> = None;
-    for p in paths {
-        let warc = if is_stdin(p) || is_stream(p) {
-            let what = if is_stdin(p) {
-                "standard input".to_string()
-            } else {
-                p.display().to_string()
-            };
-            // A FIFO or a device named (`<(zcat crawl.warc.gz)`) is sniffed as `-` is.
-            let sniffed = if is_stdin(p) {
-                stdin_is_warc()
-            } else {
-                stream_is_warc(p)
-            };
-            let warc = sniffed.map_err(|source| InputError::Sniff {
-                what: what.clone(),
-                source,
-            })?;
-            if warc {
-                warc_stream.get_or_insert(what);
-            }
-            warc
-        } else if p.is_dir() {
-            match folder_holds(p) {
-                (true, true) => {
-                    return Err(InputError::Mixed(format!(
-                        "{} holds both WARC files and pages: label them separately \
-                         (--input warc takes only its WARC files, --input html only its pages)",
-                        p.display()
-                    )));
+impl Streams {
+    /// Whether the inputs named are WARC files, as `victor label --input auto` decides: every input
+    /// is a file named *.warc or *.warc.gz, a folder holding such files (and no pages), or a stream
+    /// (standard input, a FIFO, a device) holding a WARC stream, plain or gzipped (sniffed: the
+    /// bytes read are given back to whoever reads it next). A mix of WARC files and pages is
+    /// refused, and so is a folder holding both.
+    ///
+    /// # Errors
+    ///
+    /// [`InputError::Sniff`] for a stream that cannot be read, [`InputError::Mixed`] for a mix.
+    pub fn holds_warcs(
+        &self,
+        paths: &[PathBuf],
+        files_from: Option<&Path>,
+    ) -> Result<bool, InputError> {
+        let (mut warcs, mut pages) = (0, 0);
+        // The first stream found to hold WARC, for the message refusing a mix.
+        let mut warc_stream: Option<String> = None;
+        for p in paths {
+            let warc = if is_stdin(p) || is_stream(p) {
+                let what = if is_stdin(p) {
+                    "standard input".to_string()
+                } else {
+                    p.display().to_string()
+                };
+                // A FIFO or a device named (`<(zcat crawl.warc.gz)`) is sniffed as `-` is.
+                let sniffed = if is_stdin(p) {
+                    self.stdin_is_warc()
+                } else {
+                    self.stream_is_warc(p)
+                };
+                let warc = sniffed.map_err(|source| InputError::Sniff {
+                    what: what.clone(),
+                    source,
+                })?;
+                if warc {
+                    warc_stream.get_or_insert(what);
                 }
-                (warc, _) => warc,
+                warc
+            } else if p.is_dir() {
+                match folder_holds(p) {
+                    (true, true) => {
+                        return Err(InputError::Mixed(format!(
+                            "{} holds both WARC files and pages: label them separately \
+                             (--input warc takes only its WARC files, --input html only its pages)",
+                            p.display()
+                        )));
+                    }
+                    (warc, _) => warc,
+                }
+            } else {
+                is_warc_name(p)
+            };
+            if warc {
+                warcs += 1;
+            } else {
+                pages += 1;
             }
-        } else {
-            is_warc_name(p)
-        };
-        if warc {
-            warcs += 1;
-        } else {
-            pages += 1;
         }
+        if warcs > 0 && (pages > 0 || files_from.is_some()) {
+            return Err(InputError::Mixed(match warc_stream {
+                Some(stream) => format!(
+                    "{stream} holds a WARC stream, the other inputs are pages: \
+                     label them separately (--input warc reads streams as WARC)"
+                ),
+                None => {
+                    "WARC files and pages in one run: label them separately (or say --input warc)"
+                        .to_string()
+                }
+            }));
+        }
+        Ok(warcs > 0)
     }
-    if warcs > 0 && (pages > 0 || files_from.is_some()) {
-        return Err(InputError::Mixed(match warc_stream {
-            Some(stream) => format!(
-                "{stream} holds a WARC stream, the other inputs are pages: \
-                 label them separately (--input warc reads streams as WARC)"
-            ),
-            None => "WARC files and pages in one run: label them separately (or say --input warc)"
-                .to_string(),
-        }));
-    }
-    Ok(warcs > 0)
-}
 
-/// The WARC file an input names, to read record by record: standard input for `-`, a stream
-/// named (a FIFO, a device) with the bytes sniffed from it first, else the file.
-///
-/// # Errors
-///
-/// The error of opening it.
-pub fn open_warc(path: &Path) -> std::io::Result<crate::warc::Reader<Box<dyn BufRead + Send>>> {
-    use crate::warc::Reader;
-    if is_stdin(path) {
-        stdin().and_then(Reader::from_read)
-    } else if is_stream(path) {
-        open_stream(path).and_then(Reader::from_read)
-    } else {
-        Reader::open(path)
+    /// The WARC file an input names, to read record by record: standard input for `-`, a stream
+    /// named (a FIFO, a device) with the bytes sniffed from it first, else the file.
+    ///
+    /// # Errors
+    ///
+    /// The error of opening it.
+    pub fn open_warc(
+        &self,
+        path: &Path,
+    ) -> std::io::Result<crate::warc::Reader<Box<dyn BufRead + Send>>> {
+        use crate::warc::Reader;
+        if is_stdin(path) {
+            self.stdin().and_then(Reader::from_read)
+        } else if is_stream(path) {
+            self.open_stream(path).and_then(Reader::from_read)
+        } else {
+            Reader::open(path)
+        }
     }
 }
 
@@ -437,7 +476,7 @@ mod tests {
     use std::path::Path;
 
     use super::walk::read_list;
-    use super::{is_page_name, page_stem, read_page};
+    use super::{Streams, is_page_name, page_stem};
 
     #[test]
     fn a_list_is_one_path_a_line_trimmed_without_blank_lines() {
@@ -473,14 +512,15 @@ mod tests {
         let made = std::process::Command::new("mkfifo").arg(&fifo).status();
         assert!(made.expect("mkfifo runs").success());
         // Not waited on for long: empty, and `label` says why.
-        let bytes = read_page(&fifo).expect("a FIFO reads as a stream");
+        let streams = Streams::new();
+        let bytes = streams.read_page(&fifo).expect("a FIFO reads as a stream");
         assert!(bytes.is_empty());
         let why = super::empty_input(&fifo, &bytes).expect("empty");
         assert!(why.contains("FIFO"), "{why}");
-        let err = read_page(tmp.path()).expect_err("a folder");
+        let err = streams.read_page(tmp.path()).expect_err("a folder");
         assert!(err.to_string().contains("folder"), "{err}");
         let page = tmp.path().join("p.html");
         std::fs::write(&page, b"<p>x</p>").expect("write");
-        assert_eq!(read_page(&page).expect("a file"), b"<p>x</p>");
+        assert_eq!(streams.read_page(&page).expect("a file"), b"<p>x</p>");
     }
 }

@@ -68,7 +68,7 @@ pub(super) fn run(args: &Args, cleaner: &Cleaner, how: &Rendering<'_>) -> anyhow
             break;
         }
         let name = input.path.display().to_string();
-        let reader = match victor::inputs::open_warc(&input.path) {
+        let reader = match crate::util::inputs::STREAMS.open_warc(&input.path) {
             Ok(r) => r,
             Err(e) => {
                 say!("victor: {name}: cannot read: {e}");
